@@ -1,0 +1,40 @@
+package io.qdrant.esgateway.application.port.in;
+
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import java.util.List;
+
+/** The index lifecycle: create, read, change mappings, delete, and the aliases over indices. */
+public interface IndexAdministration {
+
+    /** Creates the index with its storage and aliases, all or nothing. */
+    IndexMetadata create(CreateIndexRequest request);
+
+    /** Deletes the named concrete indices (a comma list; no wildcards, no aliases) and their storage. */
+    List<IndexMetadata> delete(String expression);
+
+    /** The indices an expression names (wildcards and aliases expand), with their aliases. */
+    List<IndexDescription> describe(String expression, CatalogView.Options options);
+
+    /** True if every part of the expression names an index or alias (wildcards must match something). */
+    boolean exists(String expression);
+
+    /** Merges {@code update} into the mapping of every index the expression names; all or none change. */
+    List<IndexMetadata> putMapping(String expression, Mappings update);
+
+    /** Makes recent writes searchable: every acknowledged write already is, so this only resolves the target. */
+    List<IndexMetadata> refresh(String expression);
+
+    /** Applies a batch of alias actions atomically (validated as a whole first). */
+    void updateAliases(List<AliasActions.Action> actions);
+
+    /** The current catalog snapshot, for alias listings. */
+    CatalogView catalog();
+
+    record IndexDescription(IndexMetadata index, List<AliasMetadata> aliases) {
+    }
+}

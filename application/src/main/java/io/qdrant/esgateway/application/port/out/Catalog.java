@@ -1,0 +1,47 @@
+package io.qdrant.esgateway.application.port.out;
+
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Where the gateway keeps what indices and aliases exist. Every method is atomic: a reader sees a change whole or
+ * not at all. Implementations: SQLite (embedded, one replica) and, later, Valkey (shared by replicas); both pass
+ * {@code CatalogContract}.
+ */
+public interface Catalog {
+
+    /** A consistent snapshot of every index and alias, with the catalog's version at that moment. */
+    CatalogView view();
+
+    /**
+     * Adds an index and its aliases. Fails with {@code RESOURCE_ALREADY_EXISTS} if an index of that name exists and
+     * with {@code INVALID_INDEX_NAME} if an alias has that name; nothing is written then.
+     */
+    void createIndex(IndexMetadata index, List<AliasMetadata> aliases);
+
+    /** Removes the indices and every alias on them; names that do not exist are ignored. */
+    void deleteIndices(Collection<String> names);
+
+    /** Replaces an index's mappings. Fails with {@code INDEX_NOT_FOUND} if it does not exist. */
+    void updateMappings(String index, Mappings mappings);
+
+    /**
+     * Replaces the whole alias set with {@code plan.aliases()} and deletes {@code plan.removedIndices()}, only if the
+     * catalog is still at {@code expectedVersion}. Returns false (and writes nothing) if it moved.
+     */
+    boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan);
+
+    /** The index's write generation: moves on every write to its documents (0 for a new index). */
+    long generation(String index);
+
+    /** Moves the index's write generation on and returns the new value. */
+    long bumpGeneration(String index);
+
+    /** Throws {@code BACKEND_UNAVAILABLE} unless the catalog can be read now. */
+    void ping();
+}

@@ -1,0 +1,70 @@
+package io.qdrant.esgateway.application.service;
+
+import io.qdrant.esgateway.application.port.in.ClusterStatus;
+import io.qdrant.esgateway.application.port.out.Catalog;
+import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Health, index listings and readiness, read from the catalog and the document backend. */
+public final class ClusterStatusService implements ClusterStatus {
+    private final Catalog catalog;
+    private final DocumentStore store;
+
+    public ClusterStatusService(Catalog catalog, DocumentStore store) {
+        this.catalog = catalog;
+        this.store = store;
+    }
+
+    @Override
+    public Health health(Optional<String> expression) {
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = expression.isPresent()
+                ? view.resolve(expression.get(), new CatalogView.Options(false, false))
+                : List.copyOf(view.indices().values());
+        Status status = storeReachable() ? Status.GREEN : Status.RED;
+        int active = status == Status.GREEN ? indices.size() : 0;
+        return new Health(status, indices.size(), active, active);
+    }
+
+    @Override
+    public List<IndexSummary> indices(Optional<String> expression) {
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = view.resolve(expression.orElse("_all"), CatalogView.Options.STRICT_EXPAND_OPEN);
+        List<IndexSummary> rows = new ArrayList<>();
+        for (IndexMetadata index : indices) {
+            DocumentStore.StoreStats stats = store.stats(index);
+            rows.add(new IndexSummary(index.name(), index.uuid(), Status.GREEN, index.settings().numberOfShards(),
+                    index.settings().numberOfReplicas(), stats.docCount(), stats.deletedDocs(), stats.sizeInBytes()));
+        }
+        return rows;
+    }
+
+    @Override
+    public Readiness readiness() {
+        List<String> problems = new ArrayList<>();
+        try {
+            catalog.ping();
+        } catch (RuntimeException e) {
+            problems.add("catalog: " + e.getMessage());
+        }
+        try {
+            store.ping();
+        } catch (RuntimeException e) {
+            problems.add(store.name() + ": " + e.getMessage());
+        }
+        return new Readiness(problems.isEmpty(), problems);
+    }
+
+    private boolean storeReachable() {
+        try {
+            store.ping();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.qdrant.esgateway.application.service;
+
+import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.out.Catalog;
+import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.IdGenerator;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The index lifecycle over a {@link Catalog} and a {@link DocumentStore}. Changes are serialised in this process;
+ * across replicas the catalog's own atomicity (and the alias batch's version check) keeps them consistent.
+ *
+ * <p>Ordering keeps the catalog from naming storage that does not exist: creation makes the storage first and
+ * removes it again if the catalog refuses the entry; deletion removes the catalog entry first and the storage after
+ * (a failed storage removal leaves an orphan directory or collection, never a phantom index).
+ */
+public final class IndexAdministrationService implements IndexAdministration {
+    private static final Logger LOG = Logger.getLogger(IndexAdministrationService.class.getName());
+    private static final int ALIAS_BATCH_ATTEMPTS = 5;
+
+    private final Catalog catalog;
+    private final DocumentStore store;
+    private final IdGenerator ids;
+    private final InstantSource clock;
+    private final ReentrantLock changes = new ReentrantLock();
+
+    public IndexAdministrationService(Catalog catalog, DocumentStore store, IdGenerator ids, InstantSource clock) {
+        this.catalog = catalog;
+        this.store = store;
+        this.ids = ids;
+        this.clock = clock;
+    }
+
+    @Override
+    public IndexMetadata create(CreateIndexRequest request) {
+        return locked(() -> {
+            CatalogView view = catalog.view();
+            view.index(request.name()).ifPresent(existing -> {
+                throw GatewayException.alreadyExists(existing.name(), existing.uuid());
+            });
+            if (view.isAlias(request.name())) {
+                throw GatewayException.invalidIndexName(request.name(), "already exists as alias");
+            }
+            IndexMetadata index = new IndexMetadata(request.name(), ids.newId(), clock.instant(), request.settings(),
+                    request.mappings());
+            List<AliasMetadata> allAliases = new ArrayList<>(view.aliases());
+            allAliases.addAll(request.aliases());
+            TreeMap<String, IndexMetadata> allIndices = new TreeMap<>(view.indices());
+            allIndices.put(index.name(), index);
+            CatalogView.validateAliases(allIndices, allAliases);
+
+            store.createIndex(index);
+            try {
+                catalog.createIndex(index, request.aliases());
+            } catch (RuntimeException e) {
+                dropQuietly(index, e);
+                throw e;
+            }
+            return index;
+        });
+    }
+
+    @Override
+    public List<IndexMetadata> delete(String expression) {
+        return locked(() -> {
+            List<IndexMetadata> targets = catalog.view().resolveForDelete(expression);
+            catalog.deleteIndices(targets.stream().map(IndexMetadata::name).toList());
+            targets.forEach(index -> dropQuietly(index, null));
+            return targets;
+        });
+    }
+
+    @Override
+    public List<IndexDescription> describe(String expression, CatalogView.Options options) {
+        CatalogView view = catalog.view();
+        return view.resolve(expression, options).stream()
+                .map(index -> new IndexDescription(index, view.aliasesOf(index.name())))
+                .toList();
+    }
+
+    @Override
+    public boolean exists(String expression) {
+        try {
+            return !catalog.view().resolve(expression, new CatalogView.Options(false, false)).isEmpty();
+        } catch (GatewayException e) {
+            if (e.kind() == ErrorKind.INDEX_NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public List<IndexMetadata> putMapping(String expression, Mappings update) {
+        return locked(() -> {
+            List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
+            List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
+            for (IndexMetadata index : merged) {
+                catalog.updateMappings(index.name(), index.mappings());
+                store.updateMappings(index);
+            }
+            return merged;
+        });
+    }
+
+    @Override
+    public List<IndexMetadata> refresh(String expression) {
+        return catalog.view().resolve(expression, CatalogView.Options.STRICT_EXPAND_OPEN);
+    }
+
+    @Override
+    public void updateAliases(List<AliasActions.Action> actions) {
+        locked(() -> {
+            for (int attempt = 1; attempt <= ALIAS_BATCH_ATTEMPTS; attempt++) {
+                CatalogView view = catalog.view();
+                AliasActions.Plan plan = AliasActions.plan(view, actions);
+                if (catalog.applyAliasPlan(view.version(), plan)) {
+                    plan.removedIndices().forEach(name -> dropQuietly(view.indices().get(name), null));
+                    return null;
+                }
+            }
+            throw GatewayException.illegalArgument("the catalog changed " + ALIAS_BATCH_ATTEMPTS
+                    + " times while the alias actions were applied; nothing was changed, retry the request");
+        });
+    }
+
+    @Override
+    public CatalogView catalog() {
+        return catalog.view();
+    }
+
+    private void dropQuietly(IndexMetadata index, Exception primary) {
+        try {
+            store.dropIndex(index);
+        } catch (RuntimeException e) {
+            if (primary != null) {
+                primary.addSuppressed(e);
+            }
+            LOG.log(Level.WARNING, "could not remove the storage of index [" + index.name() + "/" + index.uuid()
+                    + "]; it is orphaned and no longer listed", e);
+        }
+    }
+
+    private <T> T locked(Supplier<T> action) {
+        changes.lock();
+        try {
+            return action.get();
+        } finally {
+            changes.unlock();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.qdrant.esgateway.domain.error;
+
+/**
+ * What went wrong, independent of any transport. The HTTP edge maps each kind to a status and an Elasticsearch
+ * error type; adding a kind fails compilation there until it is mapped.
+ */
+public enum ErrorKind {
+    /** The named index (or alias) does not exist. */
+    INDEX_NOT_FOUND,
+    /** An index with that name already exists. */
+    RESOURCE_ALREADY_EXISTS,
+    /** The index name breaks the naming rules. */
+    INVALID_INDEX_NAME,
+    /** The alias name breaks the naming rules or collides with an index. */
+    INVALID_ALIAS_NAME,
+    /** The named alias(es) do not exist. */
+    ALIASES_NOT_FOUND,
+    /** Elasticsearch's request validation failed ("Validation Failed: 1: …;"). */
+    ACTION_REQUEST_VALIDATION,
+    /** A value is not acceptable for this operation. */
+    ILLEGAL_ARGUMENT,
+    /** The request body cannot be read as the expected structure (unknown key, wrong shape). */
+    PARSE,
+    /** A field of the body has the wrong type or an unknown name, with its JSON path. */
+    X_CONTENT_PARSE,
+    /** The body is not JSON at all. */
+    NOT_JSON,
+    /** A mapping definition is invalid. */
+    MAPPER_PARSING,
+    /** Elasticsearch supports this, the gateway does not (yet); the message names the feature. */
+    UNSUPPORTED,
+    /** The request body is larger than the configured limit. */
+    CONTENT_TOO_LONG,
+    /** The catalog or document backend cannot be reached. */
+    BACKEND_UNAVAILABLE,
+    /** The document backend did not answer in time. */
+    BACKEND_TIMEOUT,
+    /** The document backend answered with an error we did not expect: our bug or a backend fault. */
+    BACKEND_FAILURE
+}

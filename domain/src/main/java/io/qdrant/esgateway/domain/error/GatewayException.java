@@ -1,0 +1,104 @@
+package io.qdrant.esgateway.domain.error;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one exception type the domain and application raise for expected failures. It carries a {@link ErrorKind},
+ * a reason written for the user, and metadata fields that Elasticsearch puts next to the reason
+ * (e.g. {@code index}, {@code index_uuid}, {@code resource.id}). Only the HTTP adapter knows statuses.
+ */
+public final class GatewayException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final ErrorKind kind;
+    private final transient Map<String, String> metadata;
+
+    public GatewayException(ErrorKind kind, String reason, Map<String, String> metadata, Throwable cause) {
+        super(reason, cause);
+        this.kind = kind;
+        this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    }
+
+    public GatewayException(ErrorKind kind, String reason) {
+        this(kind, reason, Map.of(), null);
+    }
+
+    public ErrorKind kind() {
+        return kind;
+    }
+
+    public String reason() {
+        return getMessage();
+    }
+
+    public Map<String, String> metadata() {
+        return metadata;
+    }
+
+    /** The cause when it is itself a gateway error (rendered as Elasticsearch's {@code caused_by}). */
+    public GatewayException gatewayCause() {
+        return getCause() instanceof GatewayException g ? g : null;
+    }
+
+    public static GatewayException indexNotFound(String name) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("resource.type", "index_or_alias");
+        meta.put("resource.id", name);
+        meta.put("index_uuid", "_na_");
+        meta.put("index", name);
+        return new GatewayException(ErrorKind.INDEX_NOT_FOUND, "no such index [" + name + "]", meta, null);
+    }
+
+    public static GatewayException alreadyExists(String name, String uuid) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("index_uuid", uuid);
+        meta.put("index", name);
+        return new GatewayException(ErrorKind.RESOURCE_ALREADY_EXISTS,
+                "index [" + name + "/" + uuid + "] already exists", meta, null);
+    }
+
+    public static GatewayException invalidIndexName(String name, String why) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("index_uuid", "_na_");
+        meta.put("index", name);
+        return new GatewayException(ErrorKind.INVALID_INDEX_NAME, "Invalid index name [" + name + "], " + why, meta, null);
+    }
+
+    public static GatewayException invalidAliasName(String alias, String why) {
+        return new GatewayException(ErrorKind.INVALID_ALIAS_NAME, "Invalid alias name [" + alias + "]: " + why);
+    }
+
+    public static GatewayException aliasesNotFound(java.util.Collection<String> aliases) {
+        String list = String.join(",", aliases);
+        return new GatewayException(ErrorKind.ALIASES_NOT_FOUND, "aliases [" + list + "] missing",
+                Map.of("resource.type", "aliases", "resource.id", list), null);
+    }
+
+    public static GatewayException illegalArgument(String reason) {
+        return new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, reason);
+    }
+
+    public static GatewayException parse(String reason) {
+        return new GatewayException(ErrorKind.PARSE, reason);
+    }
+
+    public static GatewayException mapperParsing(String reason) {
+        return new GatewayException(ErrorKind.MAPPER_PARSING, reason);
+    }
+
+    /** A mapping error as Elasticsearch wraps it: "Failed to parse mapping: …" caused by the detail. */
+    public static GatewayException mappingFailed(String detail) {
+        return new GatewayException(ErrorKind.MAPPER_PARSING, "Failed to parse mapping: " + detail, Map.of(),
+                mapperParsing(detail));
+    }
+
+    public static GatewayException unsupported(String feature) {
+        return new GatewayException(ErrorKind.UNSUPPORTED, feature + " is not supported by the gateway");
+    }
+
+    public static GatewayException backendUnavailable(String what, Throwable cause) {
+        return new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, what, Map.of(), cause);
+    }
+}

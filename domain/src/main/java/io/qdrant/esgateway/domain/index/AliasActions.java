@@ -1,0 +1,225 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The actions of {@code POST /_aliases}, applied in order to a {@link CatalogView} as one batch: the whole batch is
+ * validated against the resulting state before anything is written, and {@link Plan} is written atomically.
+ */
+public final class AliasActions {
+
+    /** One action of the batch. */
+    public sealed interface Action {
+        record Add(List<String> indices, List<String> aliases, AliasProperties properties) implements Action {
+        }
+
+        record Remove(List<String> indices, List<String> aliases, Optional<Boolean> mustExist) implements Action {
+        }
+
+        record RemoveIndex(List<String> indices) implements Action {
+        }
+    }
+
+    /** The complete alias set after the batch, and the indices the batch deletes ({@code remove_index}). */
+    public record Plan(List<AliasMetadata> aliases, Set<String> removedIndices) {
+    }
+
+    private AliasActions() {
+    }
+
+    public static List<Action> parse(JsonValue body) {
+        if (body == null) {
+            throw validation("no actions");
+        }
+        JsonObject root = JsonReads.object(body, JsonReads::parseError, "[aliases] body");
+        List<Action> actions = new ArrayList<>();
+        for (Map.Entry<String, JsonValue> e : root.members().entrySet()) {
+            if (!e.getKey().equals("actions")) {
+                throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[aliases] unknown field [" + e.getKey() + "]");
+            }
+            List<JsonValue> list = e.getValue() instanceof JsonArray a ? a.elements() : List.of(e.getValue());
+            for (JsonValue item : list) {
+                actions.add(action(item));
+            }
+        }
+        if (actions.isEmpty()) {
+            throw validation("no actions");
+        }
+        return actions;
+    }
+
+    private static Action action(JsonValue item) {
+        JsonObject object = JsonReads.object(item, JsonReads::parseError, "[aliases] action");
+        if (object.members().size() != 1) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
+                    "[alias_action] expected exactly one action (add, remove or remove_index), got "
+                            + object.members().keySet());
+        }
+        Map.Entry<String, JsonValue> only = object.members().entrySet().iterator().next();
+        String type = only.getKey();
+        if (!Set.of("add", "remove", "remove_index").contains(type)) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[alias_action] unknown field [" + type + "]");
+        }
+        JsonObject body = JsonReads.object(only.getValue(), JsonReads::parseError, "[" + type + "]");
+        List<String> indices = new ArrayList<>();
+        List<String> aliases = new ArrayList<>();
+        Optional<Boolean> mustExist = Optional.empty();
+        AliasProperties.Builder props = new AliasProperties.Builder();
+        for (Map.Entry<String, JsonValue> e : body.members().entrySet()) {
+            String key = e.getKey();
+            switch (key) {
+                case "index" -> indices.add(string(type, key, e.getValue()));
+                case "indices" -> indices.addAll(strings(type, key, e.getValue()));
+                case "alias" -> aliases.add(string(type, key, e.getValue()));
+                case "aliases" -> aliases.addAll(strings(type, key, e.getValue()));
+                case "must_exist" -> mustExist = Optional.of(JsonReads.bool(e.getValue()).orElseThrow(
+                        () -> GatewayException.parse("[must_exist] must be a boolean")));
+                default -> {
+                    if (!type.equals("add") || !AliasProperties.read(key, e.getValue(), props)) {
+                        throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
+                                "[" + type + "] unknown field [" + key + "]");
+                    }
+                }
+            }
+        }
+        if (indices.isEmpty()) {
+            throw validation("One of [index] or [indices] is required");
+        }
+        return switch (type) {
+            case "add" -> {
+                if (aliases.isEmpty()) {
+                    throw validation("One of [alias] or [aliases] is required");
+                }
+                if (mustExist.isPresent()) {
+                    throw GatewayException.illegalArgument("[must_exist] is unsupported for [add]");
+                }
+                yield new Action.Add(indices, aliases, props.build());
+            }
+            case "remove" -> {
+                if (aliases.isEmpty()) {
+                    throw validation("One of [alias] or [aliases] is required");
+                }
+                yield new Action.Remove(indices, aliases, mustExist);
+            }
+            default -> {
+                if (!aliases.isEmpty()) {
+                    throw GatewayException.illegalArgument("[remove_index] does not take [alias] or [aliases]");
+                }
+                yield new Action.RemoveIndex(indices);
+            }
+        };
+    }
+
+    /** Applies the batch in order to {@code view}; throws if any action is invalid, before anything is written. */
+    public static Plan plan(CatalogView view, List<Action> actions) {
+        Map<String, IndexMetadata> indices = new TreeMap<>(view.indices());
+        Map<String, AliasMetadata> aliases = new LinkedHashMap<>();
+        view.aliases().forEach(a -> aliases.put(key(a.alias(), a.index()), a));
+        Set<String> removed = new TreeSet<>();
+        for (Action action : actions) {
+            CatalogView current = new CatalogView(view.version(), new TreeMap<>(indices), List.copyOf(aliases.values()));
+            switch (action) {
+                case Action.Add add -> {
+                    List<IndexMetadata> targets = resolveAll(current, add.indices());
+                    for (String alias : add.aliases()) {
+                        IndexName.validateAlias(alias);
+                        for (IndexMetadata index : targets) {
+                            aliases.put(key(alias, index.name()), add.properties().on(alias, index.name()));
+                        }
+                    }
+                }
+                case Action.Remove remove -> {
+                    List<IndexMetadata> targets = resolveAll(current, remove.indices());
+                    boolean any = false;
+                    for (IndexMetadata index : targets) {
+                        for (AliasMetadata a : current.aliasesOf(index.name())) {
+                            if (remove.aliases().stream().anyMatch(p -> p.equals("_all")
+                                    || IndexName.matches(p, a.alias()))) {
+                                aliases.remove(key(a.alias(), a.index()));
+                                any = true;
+                            }
+                        }
+                    }
+                    if (!any && remove.mustExist().orElse(true)) {
+                        throw GatewayException.aliasesNotFound(remove.aliases());
+                    }
+                }
+                case Action.RemoveIndex removeIndex -> {
+                    for (String expression : removeIndex.indices()) {
+                        if (!IndexName.isWildcard(expression) && current.isAlias(expression)
+                                && !indices.containsKey(expression)) {
+                            throw CatalogView.matchesAlias(expression);
+                        }
+                        for (IndexMetadata index : current.resolve(expression, new CatalogView.Options(false, false))) {
+                            indices.remove(index.name());
+                            removed.add(index.name());
+                            aliases.values().removeIf(a -> a.index().equals(index.name()));
+                        }
+                    }
+                }
+            }
+        }
+        List<AliasMetadata> result = List.copyOf(aliases.values());
+        CatalogView.validateAliases(indices, result);
+        return new Plan(result, removed);
+    }
+
+    private static List<IndexMetadata> resolveAll(CatalogView view, List<String> expressions) {
+        List<IndexMetadata> out = new ArrayList<>();
+        for (String expression : expressions) {
+            for (IndexMetadata index : view.resolve(expression, new CatalogView.Options(false, false))) {
+                if (!out.contains(index)) {
+                    out.add(index);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String key(String alias, String index) {
+        return alias + "\u0000" + index;
+    }
+
+    private static String string(String action, String key, JsonValue value) {
+        return JsonReads.text(value).orElseThrow(() -> new GatewayException(ErrorKind.X_CONTENT_PARSE,
+                "[" + action + "] failed to parse field [" + key + "]: expected a string"));
+    }
+
+    private static List<String> strings(String action, String key, JsonValue value) {
+        if (value instanceof JsonArray a) {
+            List<String> out = new ArrayList<>();
+            a.elements().forEach(v -> out.add(string(action, key, v)));
+            return out;
+        }
+        return List.of(string(action, key, value));
+    }
+
+    private static GatewayException validation(String what) {
+        return new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, "Validation Failed: 1: " + what + ";");
+    }
+
+    /** A single {@code PUT /{index}/_alias/{name}} as a batch of one add action. */
+    public static Action add(String indexExpression, String alias, JsonValue body) {
+        AliasProperties props = body == null ? AliasProperties.NONE : AliasProperties.parse(alias, body);
+        return new Action.Add(List.of(indexExpression.split(",")), List.of(alias), props);
+    }
+
+    /** A single {@code DELETE /{index}/_alias/{name}} as a batch of one remove action. */
+    public static Action remove(String indexExpression, String aliasExpression) {
+        return new Action.Remove(List.of(indexExpression.split(",")), List.of(aliasExpression.split(",")),
+                Optional.empty());
+    }
+}

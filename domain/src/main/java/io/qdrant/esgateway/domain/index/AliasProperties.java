@@ -1,0 +1,72 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The per-alias properties shared by index creation, {@code PUT _alias} and {@code _aliases} add actions.
+ * {@code filter} is rejected by name: a filtered alias must filter every search through it, which needs the query
+ * language; accepting and ignoring it would silently widen results.
+ */
+record AliasProperties(Optional<String> indexRouting, Optional<String> searchRouting, Optional<Boolean> isWriteIndex,
+                       Optional<Boolean> isHidden) {
+    static final AliasProperties NONE = new AliasProperties(Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty());
+
+    AliasMetadata on(String alias, String index) {
+        return new AliasMetadata(alias, index, indexRouting, searchRouting, isWriteIndex, isHidden);
+    }
+
+    /** Reads one property; returns false if {@code key} is not an alias property. */
+    static boolean read(String key, JsonValue value, Builder b) {
+        switch (key) {
+            case "filter" -> throw GatewayException.unsupported("alias [filter]");
+            case "routing" -> {
+                String r = text(key, value);
+                b.indexRouting = Optional.of(r);
+                b.searchRouting = Optional.of(r);
+            }
+            case "index_routing" -> b.indexRouting = Optional.of(text(key, value));
+            case "search_routing" -> b.searchRouting = Optional.of(text(key, value));
+            case "is_write_index" -> b.isWriteIndex = Optional.of(bool(key, value));
+            case "is_hidden" -> b.isHidden = Optional.of(bool(key, value));
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static AliasProperties parse(String alias, JsonValue body) {
+        Builder b = new Builder();
+        for (Map.Entry<String, JsonValue> e : JsonReads.object(body, JsonReads::parseError, "alias [" + alias + "]")
+                .members().entrySet()) {
+            if (!read(e.getKey(), e.getValue(), b)) {
+                throw GatewayException.parse("unknown field [" + e.getKey() + "] for alias [" + alias + "]");
+            }
+        }
+        return b.build();
+    }
+
+    private static String text(String key, JsonValue value) {
+        return JsonReads.text(value).orElseThrow(() -> GatewayException.parse("[" + key + "] must be a string"));
+    }
+
+    private static boolean bool(String key, JsonValue value) {
+        return JsonReads.bool(value).orElseThrow(() -> GatewayException.parse("[" + key + "] must be a boolean"));
+    }
+
+    static final class Builder {
+        Optional<String> indexRouting = Optional.empty();
+        Optional<String> searchRouting = Optional.empty();
+        Optional<Boolean> isWriteIndex = Optional.empty();
+        Optional<Boolean> isHidden = Optional.empty();
+
+        AliasProperties build() {
+            return new AliasProperties(indexRouting, searchRouting, isWriteIndex, isHidden);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A consistent snapshot of the catalog: every index and every alias, with the version the catalog had when it was
+ * read (used to apply alias changes only on top of what was validated). Index expressions are resolved here with
+ * Elasticsearch's rules: comma lists, {@code *} wildcards over index and alias names, {@code -} exclusions after a
+ * wildcard, {@code _all}; concrete index names take precedence over aliases (they can never collide).
+ */
+public record CatalogView(long version, SortedMap<String, IndexMetadata> indices, List<AliasMetadata> aliases) {
+
+    public CatalogView {
+        indices = Collections.unmodifiableSortedMap(new TreeMap<>(indices));
+        aliases = List.copyOf(aliases);
+    }
+
+    public Optional<IndexMetadata> index(String name) {
+        return Optional.ofNullable(indices.get(name));
+    }
+
+    public boolean isAlias(String name) {
+        return aliases.stream().anyMatch(a -> a.alias().equals(name));
+    }
+
+    public List<AliasMetadata> aliasesOf(String index) {
+        return aliases.stream().filter(a -> a.index().equals(index))
+                .sorted(java.util.Comparator.comparing(AliasMetadata::alias)).toList();
+    }
+
+    public Set<String> aliasNames() {
+        Set<String> names = new TreeSet<>();
+        aliases.forEach(a -> names.add(a.alias()));
+        return names;
+    }
+
+    /** How an expression that names nothing is treated (ES's {@code ignore_unavailable}, {@code allow_no_indices}). */
+    public record Options(boolean ignoreUnavailable, boolean allowNoIndices) {
+        public static final Options STRICT_EXPAND_OPEN = new Options(false, true);
+    }
+
+    /** The concrete indices an expression names, sorted by name, each once. */
+    public List<IndexMetadata> resolve(String expression, Options options) {
+        Set<String> names = new TreeSet<>();
+        if (expression == null || expression.isEmpty() || expression.equals("_all")) {
+            names.addAll(indices.keySet());
+        } else {
+            boolean sawWildcard = false;
+            for (String part : expression.split(",")) {
+                if (part.isEmpty()) {
+                    continue;
+                }
+                if (part.startsWith("-") && sawWildcard) {
+                    names.removeAll(matching(part.substring(1)));
+                } else if (part.equals("_all") || IndexName.isWildcard(part)) {
+                    sawWildcard = true;
+                    names.addAll(part.equals("_all") ? indices.keySet() : matching(part));
+                } else if (indices.containsKey(part)) {
+                    names.add(part);
+                } else if (isAlias(part)) {
+                    aliases.stream().filter(a -> a.alias().equals(part)).forEach(a -> names.add(a.index()));
+                } else if (!options.ignoreUnavailable()) {
+                    throw GatewayException.indexNotFound(part);
+                }
+            }
+        }
+        if (names.isEmpty() && !options.allowNoIndices()) {
+            throw GatewayException.indexNotFound(expression == null || expression.isEmpty() ? "_all" : expression);
+        }
+        List<IndexMetadata> out = new ArrayList<>();
+        names.forEach(n -> out.add(indices.get(n)));
+        return out;
+    }
+
+    private Set<String> matching(String pattern) {
+        Set<String> out = new LinkedHashSet<>();
+        indices.keySet().stream().filter(n -> IndexName.matches(pattern, n)).forEach(out::add);
+        aliases.stream().filter(a -> IndexName.matches(pattern, a.alias())).forEach(a -> out.add(a.index()));
+        return out;
+    }
+
+    /**
+     * The concrete indices a destructive request names: no wildcards and no {@code _all} (ES's
+     * {@code action.destructive_requires_name=true}), no aliases; each name must exist.
+     */
+    public List<IndexMetadata> resolveForDelete(String expression) {
+        List<IndexMetadata> out = new ArrayList<>();
+        for (String part : expression.split(",")) {
+            if (part.equals("_all") || IndexName.isWildcard(part)) {
+                throw GatewayException.illegalArgument("Wildcard expressions or all indices are not allowed");
+            }
+            IndexMetadata index = indices.get(part);
+            if (index == null) {
+                if (isAlias(part)) {
+                    throw matchesAlias(part);
+                }
+                throw GatewayException.indexNotFound(part);
+            }
+            if (!out.contains(index)) {
+                out.add(index);
+            }
+        }
+        return out;
+    }
+
+    static GatewayException matchesAlias(String name) {
+        return GatewayException.illegalArgument("The provided expression [" + name
+                + "] matches an alias, specify the corresponding concrete indices instead.");
+    }
+
+    /**
+     * The one index a write through {@code name} goes to: the index itself, or the alias's write index (its only
+     * index unless that says {@code is_write_index: false}, else the one marked {@code true}).
+     */
+    public IndexMetadata resolveWriteIndex(String name) {
+        IndexMetadata index = indices.get(name);
+        if (index != null) {
+            return index;
+        }
+        List<AliasMetadata> entries = aliases.stream().filter(a -> a.alias().equals(name)).toList();
+        if (entries.isEmpty()) {
+            throw GatewayException.indexNotFound(name);
+        }
+        Optional<AliasMetadata> write = entries.stream().filter(a -> a.isWriteIndex().orElse(false)).findFirst();
+        if (write.isEmpty() && entries.size() == 1 && entries.get(0).isWriteIndex().isEmpty()) {
+            write = Optional.of(entries.get(0));
+        }
+        return write.map(a -> indices.get(a.index())).orElseThrow(() -> GatewayException.illegalArgument(
+                "no write index is defined for alias [" + name + "]. The write index may be explicitly disabled using"
+                        + " is_write_index=false or the alias points to multiple indices without one being designated"
+                        + " as a write index"));
+    }
+
+    /** Rejects an alias set in which an alias has more than one write index, or an alias shadows an index. */
+    public static void validateAliases(Map<String, IndexMetadata> indices, List<AliasMetadata> aliases) {
+        Map<String, List<String>> writers = new TreeMap<>();
+        for (AliasMetadata a : aliases) {
+            if (indices.containsKey(a.alias())) {
+                throw GatewayException.invalidAliasName(a.alias(),
+                        "an index or data stream exists with the same name as the alias");
+            }
+            if (a.isWriteIndex().orElse(false)) {
+                writers.computeIfAbsent(a.alias(), k -> new ArrayList<>()).add(a.index());
+            }
+        }
+        writers.forEach((alias, list) -> {
+            if (list.size() > 1) {
+                throw GatewayException.illegalArgument("alias [" + alias + "] has more than one write index "
+                        + list.stream().sorted().toList().toString().replace(" ", ""));
+            }
+        });
+    }
+}

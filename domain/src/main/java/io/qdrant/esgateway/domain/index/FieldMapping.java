@@ -1,0 +1,176 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * One field of a mapping. The set is closed: every backend and every later translation switches over it without a
+ * {@code default}, so adding a field type fails compilation wherever it must be handled.
+ */
+public sealed interface FieldMapping {
+
+    /** The Elasticsearch type name ({@code text}, {@code long}, …). */
+    String type();
+
+    /** The mapping as Elasticsearch renders it in {@code GET /{index}/_mapping}. */
+    JsonObject toJson();
+
+    /** Analysed full text (standard analyzer), optionally with multi-fields such as a {@code keyword} sub-field. */
+    record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) implements FieldMapping {
+        public TextField {
+            fields = new TreeMap<>(fields);
+        }
+
+        @Override
+        public String type() {
+            return "text";
+        }
+
+        @Override
+        public JsonObject toJson() {
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            analyzer.ifPresent(a -> b.put("analyzer", a));
+            if (!fields.isEmpty()) {
+                b.put("fields", render(fields));
+            }
+            return b.build();
+        }
+    }
+
+    /** An exact value; values longer than {@code ignore_above} characters are not indexed. */
+    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) implements FieldMapping {
+        public KeywordField {
+            fields = new TreeMap<>(fields);
+        }
+
+        @Override
+        public String type() {
+            return "keyword";
+        }
+
+        @Override
+        public JsonObject toJson() {
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            ignoreAbove.ifPresent(n -> b.put("ignore_above", n));
+            if (!fields.isEmpty()) {
+                b.put("fields", render(fields));
+            }
+            return b.build();
+        }
+    }
+
+    enum NumberType {
+        LONG, INTEGER, SHORT, BYTE, DOUBLE, FLOAT, HALF_FLOAT;
+
+        public String esName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        public boolean isIntegral() {
+            return this == LONG || this == INTEGER || this == SHORT || this == BYTE;
+        }
+    }
+
+    record NumberField(NumberType numberType) implements FieldMapping {
+        @Override
+        public String type() {
+            return numberType.esName();
+        }
+
+        @Override
+        public JsonObject toJson() {
+            return JsonObjectBuilder.object().put("type", type()).build();
+        }
+    }
+
+    record BooleanField() implements FieldMapping {
+        @Override
+        public String type() {
+            return "boolean";
+        }
+
+        @Override
+        public JsonObject toJson() {
+            return JsonObjectBuilder.object().put("type", type()).build();
+        }
+    }
+
+    /** A date; {@code format} is Elasticsearch's format string, absent for the default. */
+    record DateField(Optional<String> format) implements FieldMapping {
+        public static final String DEFAULT_FORMAT = "strict_date_optional_time||epoch_millis";
+
+        @Override
+        public String type() {
+            return "date";
+        }
+
+        @Override
+        public JsonObject toJson() {
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            format.ifPresent(f -> b.put("format", f));
+            return b.build();
+        }
+    }
+
+    enum Similarity {
+        L2_NORM, DOT_PRODUCT, COSINE, MAX_INNER_PRODUCT;
+
+        public String esName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** A float vector; {@code indexOptions} (HNSW {@code m}, {@code ef_construction}) are echoed as given. */
+    record DenseVectorField(int dims, Similarity similarity, boolean index, Optional<JsonObject> indexOptions)
+            implements FieldMapping {
+        public static final int MAX_DIMS = 4096;
+
+        @Override
+        public String type() {
+            return "dense_vector";
+        }
+
+        @Override
+        public JsonObject toJson() {
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type()).put("dims", dims).put("index", index);
+            if (index) {
+                b.put("similarity", similarity.esName());
+            }
+            indexOptions.ifPresent(o -> b.put("index_options", o));
+            return b.build();
+        }
+    }
+
+    /** An object with its own properties; {@code dynamic} absent means inherited from the parent. */
+    record ObjectField(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping> properties) implements FieldMapping {
+        public ObjectField {
+            properties = new TreeMap<>(properties);
+        }
+
+        @Override
+        public String type() {
+            return "object";
+        }
+
+        @Override
+        public JsonObject toJson() {
+            JsonObjectBuilder b = JsonObjectBuilder.object();
+            dynamic.ifPresent(d -> b.put("dynamic", d.esName()));
+            if (!properties.isEmpty()) {
+                b.put("properties", render(properties));
+            }
+            return b.build();
+        }
+    }
+
+    private static JsonObject render(Map<String, FieldMapping> fields) {
+        JsonObjectBuilder b = JsonObjectBuilder.object();
+        fields.forEach((name, field) -> b.put(name, (JsonValue) field.toJson()));
+        return b.build();
+    }
+}

@@ -1,0 +1,135 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The index settings the gateway accepts and echoes. Shards and replicas are echoed only: the gateway has no shards
+ * of its own (the backend decides its layout), so they change nothing. {@code max_result_window} bounds
+ * {@code from + size}; {@code refresh_interval} is echoed, every acknowledged write is already visible.
+ *
+ * <p>Settings may arrive nested ({@code {"index":{"number_of_shards":1}}}), flat ({@code "index.number_of_shards"})
+ * or without the {@code index.} prefix, as in Elasticsearch. Unknown settings are rejected with ES's message;
+ * settings ES knows but the gateway cannot honour are rejected naming the setting.
+ */
+public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                            int maxResultWindow, boolean maxResultWindowSet) {
+    public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
+    public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+
+    private static final Pattern TIME_VALUE = Pattern.compile("-1|0|\\d+(nanos|micros|ms|s|m|h|d)");
+    /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
+    private static final Set<String> KNOWN_UNSUPPORTED_PREFIXES = Set.of(
+            "index.analysis.", "index.similarity.", "index.mapping.", "index.sort.", "index.blocks.",
+            "index.routing.", "index.lifecycle.", "index.codec", "index.hidden", "index.number_of_routing_shards",
+            "index.auto_expand_replicas", "index.max_inner_result_window", "index.max_ngram_diff",
+            "index.max_shingle_diff", "index.default_pipeline", "index.final_pipeline", "index.search.",
+            "index.translog.", "index.merge.", "index.store.", "index.query.", "index.max_terms_count",
+            "index.max_regex_length", "index.highlight.", "index.knn", "index.mode");
+    private static final Set<String> PRIVATE = Set.of("index.uuid", "index.creation_date", "index.version.created",
+            "index.provided_name");
+
+    public static IndexSettings parse(JsonValue settings) {
+        JsonObject object = JsonReads.object(settings, JsonReads::parseError, "[settings]");
+        Map<String, JsonValue> flat = new LinkedHashMap<>();
+        flatten("", object, flat);
+        int shards = 1;
+        int replicas = 1;
+        Optional<String> refresh = Optional.empty();
+        int window = DEFAULT_MAX_RESULT_WINDOW;
+        boolean windowSet = false;
+        for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
+            String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
+            JsonValue value = e.getValue();
+            switch (key) {
+                case "index.number_of_shards" -> shards = intSetting(key, value, 1, 1024);
+                case "index.number_of_replicas" -> replicas = intSetting(key, value, 0, Integer.MAX_VALUE);
+                case "index.max_result_window" -> {
+                    window = intSetting(key, value, 1, Integer.MAX_VALUE);
+                    windowSet = true;
+                }
+                case "index.refresh_interval" -> {
+                    String text = JsonReads.text(value).orElseThrow(() -> failedToParse(key, value));
+                    if (!TIME_VALUE.matcher(text).matches()) {
+                        throw GatewayException.illegalArgument("failed to parse setting [" + key + "] with value ["
+                                + text + "] as a time value: unit is missing or unrecognized");
+                    }
+                    refresh = Optional.of(text);
+                }
+                default -> throw rejected(key);
+            }
+        }
+        return new IndexSettings(shards, replicas, refresh, window, windowSet);
+    }
+
+    private static GatewayException rejected(String key) {
+        if (PRIVATE.contains(key)) {
+            return GatewayException.illegalArgument("private index setting [" + key + "] can not be set explicitly");
+        }
+        for (String prefix : KNOWN_UNSUPPORTED_PREFIXES) {
+            if (key.startsWith(prefix)) {
+                return GatewayException.unsupported("index setting [" + key + "]");
+            }
+        }
+        return GatewayException.illegalArgument("unknown setting [" + key + "] please check that any required plugins"
+                + " are installed, or check the breaking changes documentation for removed settings");
+    }
+
+    private static void flatten(String prefix, JsonObject object, Map<String, JsonValue> out) {
+        for (Map.Entry<String, JsonValue> e : object.members().entrySet()) {
+            String key = prefix + e.getKey();
+            if (e.getValue() instanceof JsonObject nested) {
+                flatten(key + ".", nested, out);
+            } else {
+                out.put(key, e.getValue());
+            }
+        }
+    }
+
+    private static int intSetting(String key, JsonValue value, int min, int max) {
+        long n = JsonReads.integer(value).orElseThrow(() -> failedToParse(key, value));
+        if (n < min) {
+            throw GatewayException.illegalArgument("Failed to parse value [" + n + "] for setting [" + key
+                    + "] must be >= " + min);
+        }
+        if (n > max) {
+            throw GatewayException.illegalArgument("Failed to parse value [" + n + "] for setting [" + key
+                    + "] must be <= " + max);
+        }
+        return (int) n;
+    }
+
+    private static GatewayException failedToParse(String key, JsonValue value) {
+        return GatewayException.illegalArgument("Failed to parse value [" + JsonReads.text(value).orElse(value.tokenName())
+                + "] for setting [" + key + "]");
+    }
+
+    /**
+     * The user-settable part as flat {@code index.*} keys with string values (ES renders every setting as a string),
+     * for persistence and for rendering next to the private settings.
+     */
+    public Map<String, String> toFlatMap() {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (maxResultWindowSet) {
+            out.put("index.max_result_window", Integer.toString(maxResultWindow));
+        }
+        out.put("index.number_of_replicas", Integer.toString(numberOfReplicas));
+        out.put("index.number_of_shards", Integer.toString(numberOfShards));
+        refreshInterval.ifPresent(r -> out.put("index.refresh_interval", r));
+        return out;
+    }
+
+    /** Reads back what {@link #toFlatMap()} wrote. */
+    public static IndexSettings fromFlatMap(Map<String, String> flat) {
+        Map<String, JsonValue> members = new LinkedHashMap<>();
+        flat.forEach((k, v) -> members.put(k, new JsonValue.JsonString(v)));
+        return parse(new JsonObject(members));
+    }
+}

@@ -1,0 +1,279 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping.BooleanField;
+import io.qdrant.esgateway.domain.index.FieldMapping.DateField;
+import io.qdrant.esgateway.domain.index.FieldMapping.DenseVectorField;
+import io.qdrant.esgateway.domain.index.FieldMapping.KeywordField;
+import io.qdrant.esgateway.domain.index.FieldMapping.NumberField;
+import io.qdrant.esgateway.domain.index.FieldMapping.NumberType;
+import io.qdrant.esgateway.domain.index.FieldMapping.ObjectField;
+import io.qdrant.esgateway.domain.index.FieldMapping.Similarity;
+import io.qdrant.esgateway.domain.index.FieldMapping.TextField;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Strict reader of a {@code mappings} body, with Elasticsearch's error messages. Field types and parameters the
+ * gateway does not implement are rejected by name, never dropped.
+ */
+final class MappingParser {
+    /** Field types Elasticsearch has that the gateway rejects, so the message can say "not supported" not "unknown". */
+    private static final Set<String> KNOWN_ES_TYPES = Set.of("nested", "flattened", "geo_point", "geo_shape", "ip",
+            "binary", "scaled_float", "unsigned_long", "date_nanos", "wildcard", "constant_keyword",
+            "match_only_text", "search_as_you_type", "completion", "token_count", "integer_range", "long_range",
+            "float_range", "double_range", "date_range", "ip_range", "alias", "join", "percolator", "rank_feature",
+            "rank_features", "sparse_vector", "semantic_text", "histogram", "version", "point", "shape", "annotated_text",
+            "aggregate_metric_double", "counted_keyword", "passthrough");
+    private static final String SUPPORTED_TYPES =
+            "text, keyword, long, integer, short, byte, double, float, half_float, boolean, date, dense_vector, object";
+    /** Mapping parameters Elasticsearch has that the gateway does not implement (rejected by name). */
+    private static final Set<String> KNOWN_ES_PARAMETERS = Set.of("index", "doc_values", "store", "null_value",
+            "copy_to", "coerce", "ignore_malformed", "search_analyzer", "search_quote_analyzer", "normalizer", "norms",
+            "boost", "eager_global_ordinals", "similarity", "term_vector", "index_options", "index_phrases",
+            "index_prefixes", "meta", "fielddata", "fielddata_frequency_filter", "position_increment_gap",
+            "split_queries_on_whitespace", "locale", "element_type", "enabled", "subobjects", "script",
+            "on_script_error", "time_series_dimension", "time_series_metric", "dynamic", "properties", "fields",
+            "analyzer", "format", "ignore_above", "dims");
+
+    private MappingParser() {
+    }
+
+    static Mappings parse(JsonValue json) {
+        JsonObject root = JsonReads.object(json, GatewayException::mapperParsing, "[mappings]");
+        Optional<Dynamic> dynamic = Optional.empty();
+        SortedMap<String, FieldMapping> properties = new TreeMap<>();
+        Optional<JsonObject> meta = Optional.empty();
+        List<String> unsupported = new ArrayList<>();
+        for (Map.Entry<String, JsonValue> e : root.members().entrySet()) {
+            switch (e.getKey()) {
+                case "dynamic" -> dynamic = Optional.of(dynamic(e.getValue(), "_doc"));
+                case "properties" -> properties = properties(e.getValue(), "_doc");
+                case "_meta" -> meta = Optional.of(JsonReads.object(e.getValue(), GatewayException::mappingFailed,
+                        "[_meta]"));
+                case "_source", "_routing", "dynamic_templates", "date_detection", "numeric_detection", "runtime",
+                     "_field_names", "_data_stream_timestamp", "subobjects", "enabled" ->
+                        throw GatewayException.unsupported("root mapping parameter [" + e.getKey() + "]");
+                default -> unsupported.add(e.getKey() + " : " + Json.write(e.getValue()));
+            }
+        }
+        if (!unsupported.isEmpty()) {
+            throw GatewayException.mappingFailed("Root mapping definition has unsupported parameters:  ["
+                    + String.join("] [", unsupported) + "]");
+        }
+        return new Mappings(dynamic, properties, meta);
+    }
+
+    private static Dynamic dynamic(JsonValue value, String owner) {
+        String text = JsonReads.text(value).orElse("");
+        return switch (text.toLowerCase(Locale.ROOT)) {
+            case "true" -> Dynamic.TRUE;
+            case "false" -> Dynamic.FALSE;
+            case "strict" -> Dynamic.STRICT;
+            case "runtime" -> throw GatewayException.unsupported("[dynamic: runtime] on [" + owner + "]");
+            default -> throw GatewayException.mappingFailed("Could not convert [dynamic] to boolean or \"strict\" on ["
+                    + owner + "]: [" + text + "]");
+        };
+    }
+
+    private static SortedMap<String, FieldMapping> properties(JsonValue value, String owner) {
+        if (!(value instanceof JsonObject object)) {
+            throw GatewayException.mappingFailed("Expected map for property [properties] on field [" + owner
+                    + "] but got a " + value.tokenName());
+        }
+        SortedMap<String, FieldMapping> out = new TreeMap<>();
+        for (Map.Entry<String, JsonValue> e : object.members().entrySet()) {
+            String name = e.getKey();
+            if (name.isEmpty() || name.isBlank()) {
+                throw GatewayException.mappingFailed("field name cannot be an empty string");
+            }
+            int dot = name.indexOf('.');
+            if (dot > 0 && dot < name.length() - 1) {
+                // "a.b": {...} is shorthand for "a": {"properties": {"b": {...}}}
+                String head = name.substring(0, dot);
+                FieldMapping inner = new ObjectField(Optional.empty(),
+                        properties(new JsonObject(Map.of(name.substring(dot + 1), e.getValue())), head));
+                FieldMapping previous = out.get(head);
+                out.put(head, previous == null ? inner : mergeExpanded(head, previous, inner));
+                continue;
+            }
+            if (dot >= 0) {
+                throw GatewayException.mappingFailed("field name cannot contain only whitespace or dots: [" + name + "]");
+            }
+            FieldMapping field = field(name, e.getValue(), false);
+            FieldMapping previous = out.get(name);
+            out.put(name, previous == null ? field : mergeExpanded(name, previous, field));
+        }
+        return out;
+    }
+
+    private static FieldMapping mergeExpanded(String name, FieldMapping a, FieldMapping b) {
+        return new Mappings(Optional.empty(), new TreeMap<>(Map.of(name, a)), Optional.empty())
+                .merge(new Mappings(Optional.empty(), new TreeMap<>(Map.of(name, b)), Optional.empty()))
+                .properties().get(name);
+    }
+
+    private static FieldMapping field(String name, JsonValue value, boolean multiField) {
+        if (!(value instanceof JsonObject def)) {
+            throw GatewayException.mappingFailed("Expected map for property [fields] on field [" + name + "] but got a "
+                    + value.tokenName());
+        }
+        JsonValue typeValue = def.get("type");
+        String type;
+        if (typeValue == null) {
+            type = "object";
+        } else if (typeValue instanceof JsonString s) {
+            type = s.value();
+        } else {
+            throw GatewayException.mappingFailed("No type specified for field [" + name + "]");
+        }
+        Params p = new Params(name, type, def);
+        FieldMapping field = switch (type) {
+            case "text" -> new TextField(p.string("analyzer").map(a -> analyzer(name, a)), p.multiFields());
+            case "keyword" -> new KeywordField(p.positiveInt("ignore_above"), p.multiFields());
+            case "long", "integer", "short", "byte", "double", "float", "half_float" ->
+                    new NumberField(NumberType.valueOf(type.toUpperCase(Locale.ROOT)));
+            case "boolean" -> new BooleanField();
+            case "date" -> new DateField(p.string("format"));
+            case "dense_vector" -> denseVector(name, p);
+            case "object" -> {
+                if (multiField) {
+                    throw GatewayException.mappingFailed("Type [object] cannot be used in multi field");
+                }
+                Optional<Dynamic> dynamic = p.take("dynamic").map(v -> dynamic(v, name));
+                SortedMap<String, FieldMapping> props = p.take("properties").map(v -> properties(v, name))
+                        .orElseGet(TreeMap::new);
+                yield new ObjectField(dynamic, props);
+            }
+            default -> throw GatewayException.mappingFailed(KNOWN_ES_TYPES.contains(type)
+                    ? "the gateway does not support field type [" + type + "] (field [" + name + "]); supported types: "
+                    + SUPPORTED_TYPES
+                    : "No handler for type [" + type + "] declared on field [" + name + "]");
+        };
+        p.requireAllConsumed();
+        return field;
+    }
+
+    private static String analyzer(String field, String analyzer) {
+        if (!analyzer.equals("standard")) {
+            throw GatewayException.unsupported("analyzer [" + analyzer + "] on field [" + field
+                    + "] (only [standard] is available)");
+        }
+        return analyzer;
+    }
+
+    private static DenseVectorField denseVector(String name, Params p) {
+        int dims = p.take("dims").map(v -> JsonReads.integer(v).orElseThrow(() -> GatewayException.mappingFailed(
+                "[dims] on field [" + name + "] must be an integer"))).map(Long::intValue).orElseThrow(
+                () -> GatewayException.unsupported("[dense_vector] field [" + name + "] without [dims]"));
+        if (dims < 1 || dims > DenseVectorField.MAX_DIMS) {
+            throw GatewayException.mappingFailed("The number of dimensions should be in the range [1, "
+                    + DenseVectorField.MAX_DIMS + "] but was [" + dims + "]");
+        }
+        Optional<String> elementType = p.string("element_type");
+        if (elementType.isPresent() && !elementType.get().equals("float")) {
+            throw GatewayException.unsupported("[element_type: " + elementType.get() + "] on field [" + name
+                    + "] (only [float])");
+        }
+        boolean index = p.take("index").map(v -> JsonReads.bool(v).orElseThrow(() -> GatewayException.mappingFailed(
+                "[index] on field [" + name + "] must be a boolean"))).orElse(true);
+        Similarity similarity = p.string("similarity").map(s -> {
+            try {
+                return Similarity.valueOf(s.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw GatewayException.mappingFailed("Unknown value [" + s + "] for field [similarity] - accepted values"
+                        + " are [l2_norm, dot_product, cosine, max_inner_product]");
+            }
+        }).orElse(Similarity.COSINE);
+        Optional<JsonObject> options = p.take("index_options").map(v -> {
+            JsonObject o = JsonReads.object(v, GatewayException::mappingFailed, "[index_options]");
+            String t = JsonReads.text(o.get("type") == null ? new JsonString("") : o.get("type")).orElse("");
+            if (!t.equals("hnsw")) {
+                throw GatewayException.unsupported("[index_options.type: " + t + "] on field [" + name
+                        + "] (only [hnsw])");
+            }
+            for (String key : o.members().keySet()) {
+                if (!Set.of("type", "m", "ef_construction").contains(key)) {
+                    throw GatewayException.unsupported("[index_options." + key + "] on field [" + name + "]");
+                }
+            }
+            return o;
+        });
+        return new DenseVectorField(dims, similarity, index, options);
+    }
+
+    /** The parameters of one field definition; each read consumes one, the rest are errors. */
+    private static final class Params {
+        private final String field;
+        private final String type;
+        private final Map<String, JsonValue> remaining;
+
+        Params(String field, String type, JsonObject def) {
+            this.field = field;
+            this.type = type;
+            this.remaining = new java.util.LinkedHashMap<>(def.members());
+            remaining.remove("type");
+        }
+
+        Optional<JsonValue> take(String key) {
+            return Optional.ofNullable(remaining.remove(key));
+        }
+
+        Optional<String> string(String key) {
+            return take(key).map(v -> JsonReads.text(v).orElseThrow(() -> GatewayException.mappingFailed(
+                    "[" + key + "] on mapper [" + field + "] of type [" + type + "] must be a string")));
+        }
+
+        Optional<Integer> positiveInt(String key) {
+            return take(key).map(v -> {
+                long n = JsonReads.integer(v).orElseThrow(() -> GatewayException.mappingFailed(
+                        "Failed to parse value [" + JsonReads.text(v).orElse(v.tokenName()) + "] as only integers are"
+                                + " allowed for [" + key + "] on field [" + field + "]"));
+                if (n < 0 || n > Integer.MAX_VALUE) {
+                    throw GatewayException.mappingFailed("[" + key + "] must be positive, got [" + n + "]");
+                }
+                return (int) n;
+            });
+        }
+
+        SortedMap<String, FieldMapping> multiFields() {
+            SortedMap<String, FieldMapping> out = new TreeMap<>();
+            take("fields").ifPresent(v -> {
+                if (!(v instanceof JsonObject o)) {
+                    throw GatewayException.mappingFailed("Expected map for property [fields] on field [" + field
+                            + "] but got a " + v.tokenName());
+                }
+                o.members().forEach((name, def) -> {
+                    if (name.contains(".")) {
+                        throw GatewayException.mappingFailed("Field name [" + name + "] which is a multi field of ["
+                                + field + "] cannot contain '.'");
+                    }
+                    out.put(name, field(name, def, true));
+                });
+            });
+            return out;
+        }
+
+        void requireAllConsumed() {
+            for (String key : remaining.keySet()) {
+                if (KNOWN_ES_PARAMETERS.contains(key)) {
+                    throw GatewayException.unsupported("mapping parameter [" + key + "] on field [" + field
+                            + "] of type [" + type + "]");
+                }
+                throw GatewayException.mappingFailed("unknown parameter [" + key + "] on mapper [" + field
+                        + "] of type [" + type + "]");
+            }
+        }
+    }
+}

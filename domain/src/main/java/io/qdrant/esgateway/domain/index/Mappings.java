@@ -1,0 +1,137 @@
+package io.qdrant.esgateway.domain.index;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping.KeywordField;
+import io.qdrant.esgateway.domain.index.FieldMapping.ObjectField;
+import io.qdrant.esgateway.domain.index.FieldMapping.TextField;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The mapping of an index: its root {@code dynamic} setting, its fields (sorted by name, as ES renders them) and
+ * the opaque {@code _meta} object. Parsed by {@link MappingParser}; merged by {@link #merge(Mappings)}.
+ */
+public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping> properties, Optional<JsonObject> meta) {
+    public static final Mappings EMPTY = new Mappings(Optional.empty(), new TreeMap<>(), Optional.empty());
+
+    public Mappings {
+        properties = new TreeMap<>(properties);
+    }
+
+    public static Mappings parse(JsonValue json) {
+        return MappingParser.parse(json);
+    }
+
+    /** The body of {@code "mappings"} as Elasticsearch renders it ({@code {}} when empty). */
+    public JsonObject toJson() {
+        JsonObjectBuilder b = JsonObjectBuilder.object();
+        dynamic.ifPresent(d -> b.put("dynamic", d.esName()));
+        meta.ifPresent(m -> b.put("_meta", m));
+        if (!properties.isEmpty()) {
+            JsonObjectBuilder props = JsonObjectBuilder.object();
+            properties.forEach((name, field) -> props.put(name, (JsonValue) field.toJson()));
+            b.put("properties", props);
+        }
+        return b.build();
+    }
+
+    /**
+     * The mapping after a {@code PUT _mapping} with {@code update}: new fields are added, objects and multi-fields
+     * merge recursively, {@code dynamic}, {@code _meta} and {@code ignore_above} may change; a field never changes
+     * its type or any other parameter ({@code illegal_argument_exception}, as in Elasticsearch).
+     */
+    public Mappings merge(Mappings update) {
+        return new Mappings(update.dynamic.or(() -> dynamic), mergeProperties("", properties, update.properties),
+                update.meta.or(() -> meta));
+    }
+
+    private static SortedMap<String, FieldMapping> mergeProperties(String prefix, SortedMap<String, FieldMapping> current,
+                                                                   SortedMap<String, FieldMapping> update) {
+        SortedMap<String, FieldMapping> merged = new TreeMap<>(current);
+        update.forEach((name, incoming) -> {
+            FieldMapping existing = merged.get(name);
+            merged.put(name, existing == null ? incoming : mergeField(prefix + name, existing, incoming));
+        });
+        return merged;
+    }
+
+    private static FieldMapping mergeField(String path, FieldMapping existing, FieldMapping incoming) {
+        if (existing instanceof ObjectField a && incoming instanceof ObjectField b) {
+            return new ObjectField(b.dynamic().or(a::dynamic), mergeProperties(path + ".", a.properties(), b.properties()));
+        }
+        if (existing instanceof ObjectField || incoming instanceof ObjectField) {
+            throw GatewayException.illegalArgument(existing instanceof ObjectField
+                    ? "can't merge a non object mapping [" + path + "] with an object mapping"
+                    : "can't merge an object mapping [" + path + "] with a non object mapping");
+        }
+        if (!existing.type().equals(incoming.type())) {
+            throw GatewayException.illegalArgument("mapper [" + path + "] cannot be changed from type ["
+                    + existing.type() + "] to [" + incoming.type() + "]");
+        }
+        return switch (existing) {
+            case TextField a -> {
+                TextField b = (TextField) incoming;
+                requireSame(path, "analyzer", a.analyzer(), b.analyzer());
+                yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()));
+            }
+            case KeywordField a -> {
+                KeywordField b = (KeywordField) incoming;
+                yield new KeywordField(b.ignoreAbove(), mergeProperties(path + ".", a.fields(), b.fields()));
+            }
+            case FieldMapping.DateField a -> {
+                requireSame(path, "format", a.format(), ((FieldMapping.DateField) incoming).format());
+                yield a;
+            }
+            case FieldMapping.DenseVectorField a -> {
+                FieldMapping.DenseVectorField b = (FieldMapping.DenseVectorField) incoming;
+                requireSame(path, "dims", a.dims(), b.dims());
+                requireSame(path, "similarity", a.similarity().esName(), b.similarity().esName());
+                requireSame(path, "index", a.index(), b.index());
+                requireSame(path, "index_options", a.indexOptions(), b.indexOptions());
+                yield a;
+            }
+            case FieldMapping.NumberField a -> a;
+            case FieldMapping.BooleanField a -> a;
+            case ObjectField a -> throw new IllegalStateException("handled above");
+        };
+    }
+
+    private static void requireSame(String path, String parameter, Object current, Object incoming) {
+        if (!Objects.equals(current, incoming)) {
+            throw GatewayException.illegalArgument("Mapper for [" + path + "] conflicts with existing mapper:\n\t"
+                    + "Cannot update parameter [" + parameter + "] from [" + show(current) + "] to [" + show(incoming) + "]");
+        }
+    }
+
+    private static String show(Object value) {
+        return value instanceof Optional<?> o ? o.map(String::valueOf).orElse("null") : String.valueOf(value);
+    }
+
+    /** The field at a dotted path ({@code a.b}, or {@code title.keyword} for a multi-field), if mapped. */
+    public Optional<FieldMapping> field(String path) {
+        SortedMap<String, FieldMapping> level = properties;
+        String[] parts = path.split("\\.");
+        FieldMapping found = null;
+        for (String part : parts) {
+            if (level == null) {
+                return Optional.empty();
+            }
+            found = level.get(part);
+            if (found == null) {
+                return Optional.empty();
+            }
+            level = switch (found) {
+                case ObjectField o -> o.properties();
+                case TextField t -> t.fields();
+                case KeywordField k -> k.fields();
+                default -> null;
+            };
+        }
+        return Optional.ofNullable(found);
+    }
+}
