@@ -13,6 +13,7 @@ import io.qdrant.esgateway.domain.index.CreateIndexRequest;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -56,7 +57,8 @@ public final class IndexAdministrationService implements IndexAdministration {
             if (view.isAlias(request.name())) {
                 throw GatewayException.invalidIndexName(request.name(), "already exists as alias");
             }
-            IndexMetadata index = new IndexMetadata(request.name(), ids.newId(), clock.instant(), request.settings(),
+            IndexMetadata index = new IndexMetadata(request.name(), ids.newId(),
+                    clock.instant().truncatedTo(ChronoUnit.MILLIS), request.settings(),
                     request.mappings());
             List<AliasMetadata> allAliases = new ArrayList<>(view.aliases());
             allAliases.addAll(request.aliases());
@@ -110,9 +112,11 @@ public final class IndexAdministrationService implements IndexAdministration {
         return locked(() -> {
             List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
             List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
+            // storage first (additive and idempotent: payload indexes, never removals), so a backend failure leaves
+            // every catalog mapping as it was; then the catalog, index by index
+            merged.forEach(store::updateMappings);
             for (IndexMetadata index : merged) {
                 catalog.updateMappings(index.name(), index.mappings());
-                store.updateMappings(index);
             }
             return merged;
         });

@@ -23,7 +23,7 @@ public sealed interface FieldMapping {
     /** Analysed full text (standard analyzer), optionally with multi-fields such as a {@code keyword} sub-field. */
     record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) implements FieldMapping {
         public TextField {
-            fields = new TreeMap<>(fields);
+            fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
         }
 
         @Override
@@ -45,7 +45,7 @@ public sealed interface FieldMapping {
     /** An exact value; values longer than {@code ignore_above} characters are not indexed. */
     record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) implements FieldMapping {
         public KeywordField {
-            fields = new TreeMap<>(fields);
+            fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
         }
 
         @Override
@@ -149,7 +149,7 @@ public sealed interface FieldMapping {
     /** An object with its own properties; {@code dynamic} absent means inherited from the parent. */
     record ObjectField(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping> properties) implements FieldMapping {
         public ObjectField {
-            properties = new TreeMap<>(properties);
+            properties = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(properties));
         }
 
         @Override
@@ -160,6 +160,10 @@ public sealed interface FieldMapping {
         @Override
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object();
+            if (properties.isEmpty()) {
+                // as in Elasticsearch: without properties nothing else says this is an object
+                b.put("type", type());
+            }
             dynamic.ifPresent(d -> b.put("dynamic", d.esName()));
             if (!properties.isEmpty()) {
                 b.put("properties", render(properties));

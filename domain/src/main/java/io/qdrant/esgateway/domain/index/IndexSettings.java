@@ -95,6 +95,9 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
 
     private static int intSetting(String key, JsonValue value, int min, int max) {
         long n = JsonReads.integer(value).orElseThrow(() -> failedToParse(key, value));
+        if (n != (int) n) {
+            throw failedToParse(key, value);
+        }
         if (n < min) {
             throw GatewayException.illegalArgument("Failed to parse value [" + n + "] for setting [" + key
                     + "] must be >= " + min);

@@ -13,6 +13,7 @@ import io.qdrant.esgateway.domain.index.FieldMapping.TextField;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Strict reader of a {@code mappings} body, with Elasticsearch's error messages. Field types and parameters the
@@ -65,7 +67,7 @@ final class MappingParser {
                 case "_source", "_routing", "dynamic_templates", "date_detection", "numeric_detection", "runtime",
                      "_field_names", "_data_stream_timestamp", "subobjects", "enabled" ->
                         throw GatewayException.unsupported("root mapping parameter [" + e.getKey() + "]");
-                default -> unsupported.add(e.getKey() + " : " + Json.write(e.getValue()));
+                default -> unsupported.add(e.getKey() + " : " + javaText(e.getValue()));
             }
         }
         if (!unsupported.isEmpty()) {
@@ -73,6 +75,18 @@ final class MappingParser {
                     + String.join("] [", unsupported) + "]");
         }
         return new Mappings(dynamic, properties, meta);
+    }
+
+    /** A value as Elasticsearch prints it in this message: Java's text of the parsed map ({@code {type=text}}). */
+    private static String javaText(JsonValue value) {
+        return switch (value) {
+            case JsonObject o -> o.members().entrySet().stream().map(e -> e.getKey() + "=" + javaText(e.getValue()))
+                    .collect(Collectors.joining(", ", "{", "}"));
+            case JsonArray a -> a.elements().stream().map(MappingParser::javaText)
+                    .collect(Collectors.joining(", ", "[", "]"));
+            case JsonString s -> s.value();
+            default -> Json.write(value);
+        };
     }
 
     private static Dynamic dynamic(JsonValue value, String owner) {
@@ -132,6 +146,10 @@ final class MappingParser {
         JsonValue typeValue = def.get("type");
         String type;
         if (typeValue == null) {
+            // Elasticsearch derives [object] only from [properties], or from a lone [enabled]
+            if (!def.has("properties") && !(def.members().size() == 1 && def.has("enabled"))) {
+                throw GatewayException.mappingFailed("No type specified for field [" + name + "]");
+            }
             type = "object";
         } else if (typeValue instanceof JsonString s) {
             type = s.value();
@@ -188,7 +206,12 @@ final class MappingParser {
         }
         boolean index = p.take("index").map(v -> JsonReads.bool(v).orElseThrow(() -> GatewayException.mappingFailed(
                 "[index] on field [" + name + "] must be a boolean"))).orElse(true);
-        Similarity similarity = p.string("similarity").map(s -> {
+        Optional<String> givenSimilarity = p.string("similarity");
+        if (!index && givenSimilarity.isPresent()) {
+            // ES: similarity and index_options only mean something for an indexed vector
+            throw GatewayException.mappingFailed("Field [similarity] requires field [index] to be configured as [true]");
+        }
+        Similarity similarity = givenSimilarity.map(s -> {
             try {
                 return Similarity.valueOf(s.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
@@ -197,6 +220,10 @@ final class MappingParser {
             }
         }).orElse(Similarity.COSINE);
         Optional<JsonObject> options = p.take("index_options").map(v -> {
+            if (!index) {
+                throw GatewayException.mappingFailed("Field [index_options] requires field [index] to be configured as"
+                        + " [true]");
+            }
             JsonObject o = JsonReads.object(v, GatewayException::mappingFailed, "[index_options]");
             String t = JsonReads.text(o.get("type") == null ? new JsonString("") : o.get("type")).orElse("");
             if (!t.equals("hnsw")) {

@@ -20,7 +20,7 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
     public static final Mappings EMPTY = new Mappings(Optional.empty(), new TreeMap<>(), Optional.empty());
 
     public Mappings {
-        properties = new TreeMap<>(properties);
+        properties = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(properties));
     }
 
     public static Mappings parse(JsonValue json) {
@@ -65,9 +65,8 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
             return new ObjectField(b.dynamic().or(a::dynamic), mergeProperties(path + ".", a.properties(), b.properties()));
         }
         if (existing instanceof ObjectField || incoming instanceof ObjectField) {
-            throw GatewayException.illegalArgument(existing instanceof ObjectField
-                    ? "can't merge a non object mapping [" + path + "] with an object mapping"
-                    : "can't merge an object mapping [" + path + "] with a non object mapping");
+            throw GatewayException.illegalArgument("can't merge a non object mapping [" + path
+                    + "] with an object mapping");
         }
         if (!existing.type().equals(incoming.type())) {
             throw GatewayException.illegalArgument("mapper [" + path + "] cannot be changed from type ["
@@ -76,7 +75,7 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
         return switch (existing) {
             case TextField a -> {
                 TextField b = (TextField) incoming;
-                requireSame(path, "analyzer", a.analyzer(), b.analyzer());
+                requireSame(path, "analyzer", a.analyzer().orElse("default"), b.analyzer().orElse("default"));
                 yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()));
             }
             case KeywordField a -> {
@@ -84,7 +83,8 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
                 yield new KeywordField(b.ignoreAbove(), mergeProperties(path + ".", a.fields(), b.fields()));
             }
             case FieldMapping.DateField a -> {
-                requireSame(path, "format", a.format(), ((FieldMapping.DateField) incoming).format());
+                requireSame(path, "format", a.format().orElse(FieldMapping.DateField.DEFAULT_FORMAT),
+                        ((FieldMapping.DateField) incoming).format().orElse(FieldMapping.DateField.DEFAULT_FORMAT));
                 yield a;
             }
             case FieldMapping.DenseVectorField a -> {

@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -38,6 +39,7 @@ public final class JsonReads {
     public static Optional<Long> integer(JsonValue value) {
         try {
             return switch (value) {
+                case JsonNumber n when n.value() instanceof BigInteger big -> Optional.of(big.longValueExact());
                 case JsonNumber n when n.isIntegral() -> Optional.of(n.value().longValue());
                 case JsonNumber n -> {
                     BigDecimal d = new BigDecimal(n.value().toString());

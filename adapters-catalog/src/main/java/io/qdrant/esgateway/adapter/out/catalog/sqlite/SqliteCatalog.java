@@ -1,0 +1,390 @@
+package io.qdrant.esgateway.adapter.out.catalog.sqlite;
+
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIASES;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_INDEX;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_INDEX_ROUTING;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_IS_HIDDEN;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_IS_WRITE_INDEX;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_NAME;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_SEARCH_ROUTING;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.CATALOG_STATE;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDEX_CREATION_DATE;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDEX_GENERATION;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDEX_MAPPINGS;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDEX_NAME;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDEX_SETTINGS;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDEX_UUID;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.INDICES;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.STATE_ID;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.STATE_ROW;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.STATE_VERSION;
+
+import io.qdrant.esgateway.application.port.out.Catalog;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.IndexSettings;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The {@link Catalog} in one SQLite database file. One JDBC connection, used by one caller at a time (a
+ * {@link ReentrantLock}, which parks virtual threads instead of pinning them); SQLite serialises writers anyway, and
+ * every port method is one short transaction. Transactions begin {@code IMMEDIATE}, so a read-then-write (the version
+ * check of an alias plan) cannot be overtaken by another process holding the same file.
+ */
+final class SqliteCatalog implements SqliteCatalogs.Handle {
+    private static final Logger LOG = Logger.getLogger(SqliteCatalog.class.getName());
+    static final int BUSY_TIMEOUT_MILLIS = 5_000;
+    private static final Pattern PRAGMA_NAME = Pattern.compile("[a-z_]+");
+
+    private final Path file;
+    private final Connection connection;
+    private final DSLContext dsl;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean closed;
+
+    private SqliteCatalog(Path file, Connection connection) {
+        this.file = file;
+        this.connection = connection;
+        this.dsl = DSL.using(connection, SQLDialect.SQLITE, new Settings().withExecuteLogging(false));
+    }
+
+    /** Opens the file, sets the pragmas and applies the missing {@code migrations}. */
+    static SqliteCatalog open(Path databaseFile, List<SchemaMigrations.Migration> migrations, InstantSource clock) {
+        return open(databaseFile, migrations, clock, BUSY_TIMEOUT_MILLIS);
+    }
+
+    /** As above, waiting at most {@code busyTimeoutMillis} for a lock another connection holds on the file. */
+    static SqliteCatalog open(Path databaseFile, List<SchemaMigrations.Migration> migrations, InstantSource clock,
+                              int busyTimeoutMillis) {
+        Path file = databaseFile.toAbsolutePath().normalize();
+        Connection connection = null;
+        try {
+            Path parent = file.getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            SQLiteConfig config = new SQLiteConfig();
+            config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+            config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+            config.setBusyTimeout(busyTimeoutMillis);
+            config.enforceForeignKeys(true);
+            config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+            connection = config.createConnection("jdbc:sqlite:" + file);
+            SqliteCatalog catalog = new SqliteCatalog(file, connection);
+            String journal = catalog.pragma("journal_mode");
+            if (!journal.equalsIgnoreCase("wal")) {
+                throw new IOException("the database did not switch to WAL (journal_mode is [" + journal + "])");
+            }
+            catalog.inTransaction("migrating the schema",
+                    trx -> SchemaMigrations.migrate(trx, migrations, file.toString(), clock));
+            return catalog;
+        } catch (IOException | SQLException | DataAccessException e) {
+            closeQuietly(connection);
+            throw GatewayException.backendUnavailable("catalog database [" + file + "] cannot be opened: "
+                    + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(connection);
+            throw e;
+        }
+    }
+
+    @Override
+    public Path databaseFile() {
+        return file;
+    }
+
+    @Override
+    public CatalogView view() {
+        return inTransaction("reading the catalog", trx -> {
+            long version = readVersion(trx);
+            TreeMap<String, IndexMetadata> indices = new TreeMap<>();
+            trx.select(INDEX_NAME, INDEX_UUID, INDEX_CREATION_DATE, INDEX_SETTINGS, INDEX_MAPPINGS)
+                    .from(INDICES)
+                    .orderBy(INDEX_NAME)
+                    .forEach(r -> indices.put(r.get(INDEX_NAME), toIndex(r)));
+            List<AliasMetadata> aliases = trx
+                    .select(ALIAS_NAME, ALIAS_INDEX, ALIAS_INDEX_ROUTING, ALIAS_SEARCH_ROUTING, ALIAS_IS_WRITE_INDEX,
+                            ALIAS_IS_HIDDEN)
+                    .from(ALIASES)
+                    .orderBy(ALIAS_NAME, ALIAS_INDEX)
+                    .fetch(SqliteCatalog::toAlias);
+            return new CatalogView(version, indices, aliases);
+        });
+    }
+
+    @Override
+    public void createIndex(IndexMetadata index, List<AliasMetadata> aliases) {
+        requireDistinct(aliases);
+        for (AliasMetadata alias : aliases) {
+            if (!alias.index().equals(index.name())) {
+                throw new IllegalArgumentException("alias [" + alias.alias() + "] names index [" + alias.index()
+                        + "], not the index being created [" + index.name() + "]");
+            }
+        }
+        String settings = writeSettings(index.settings());
+        String mappings = Json.write(index.mappings().toJson());
+        inTransaction("creating index [" + index.name() + "]", trx -> {
+            trx.select(INDEX_UUID).from(INDICES).where(INDEX_NAME.eq(index.name()))
+                    .fetchOptional(INDEX_UUID)
+                    .ifPresent(uuid -> {
+                        throw GatewayException.alreadyExists(index.name(), uuid);
+                    });
+            if (trx.fetchExists(trx.selectOne().from(ALIASES).where(ALIAS_NAME.eq(index.name())))) {
+                throw GatewayException.invalidIndexName(index.name(), "already exists as alias");
+            }
+            trx.insertInto(INDICES, INDEX_NAME, INDEX_UUID, INDEX_CREATION_DATE, INDEX_SETTINGS, INDEX_MAPPINGS,
+                            INDEX_GENERATION)
+                    .values(index.name(), index.uuid(), index.creationDate().toEpochMilli(), settings, mappings, 0L)
+                    .execute();
+            insertAliases(trx, aliases);
+            bumpVersion(trx);
+            return null;
+        });
+    }
+
+    @Override
+    public void deleteIndices(Collection<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        Set<String> distinct = Set.copyOf(names);
+        inTransaction("deleting indices " + distinct, trx -> {
+            // the aliases go with them: foreign key ON DELETE CASCADE
+            if (trx.deleteFrom(INDICES).where(INDEX_NAME.in(distinct)).execute() > 0) {
+                bumpVersion(trx);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void updateMappings(String index, Mappings mappings) {
+        String json = Json.write(mappings.toJson());
+        inTransaction("updating the mappings of [" + index + "]", trx -> {
+            if (trx.update(INDICES).set(INDEX_MAPPINGS, json).where(INDEX_NAME.eq(index)).execute() == 0) {
+                throw GatewayException.indexNotFound(index);
+            }
+            bumpVersion(trx);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
+        requireDistinct(plan.aliases());
+        return inTransaction("applying alias actions", trx -> {
+            if (readVersion(trx) != expectedVersion) {
+                return false;
+            }
+            if (!plan.removedIndices().isEmpty()) {
+                trx.deleteFrom(INDICES).where(INDEX_NAME.in(plan.removedIndices())).execute();
+            }
+            Set<String> remaining = new HashSet<>(trx.select(INDEX_NAME).from(INDICES).fetch(INDEX_NAME));
+            for (AliasMetadata alias : plan.aliases()) {
+                if (!remaining.contains(alias.index())) {
+                    throw GatewayException.indexNotFound(alias.index()); // rolls the deletion back
+                }
+            }
+            trx.deleteFrom(ALIASES).execute();
+            insertAliases(trx, plan.aliases());
+            bumpVersion(trx);
+            return true;
+        });
+    }
+
+    @Override
+    public long generation(String index) {
+        return inTransaction("reading the generation of [" + index + "]", trx -> readGeneration(trx, index));
+    }
+
+    @Override
+    public long bumpGeneration(String index) {
+        return inTransaction("moving the generation of [" + index + "]", trx -> {
+            if (trx.update(INDICES).set(INDEX_GENERATION, INDEX_GENERATION.plus(1L))
+                    .where(INDEX_NAME.eq(index)).execute() == 0) {
+                throw GatewayException.indexNotFound(index);
+            }
+            return readGeneration(trx, index);
+        });
+    }
+
+    @Override
+    public void ping() {
+        inTransaction("reading the catalog", SqliteCatalog::readVersion);
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            if (!closed) {
+                closed = true;
+                connection.close();
+            }
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "closing catalog database [" + file + "] failed", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The value of a pragma ({@code journal_mode}, {@code foreign_keys}, …) on this connection, as text. */
+    String pragma(String name) {
+        if (!PRAGMA_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("not a pragma name: " + name);
+        }
+        lock.lock();
+        try {
+            requireOpen();
+            return String.valueOf(dsl.fetchValue("pragma " + name));
+        } catch (DataAccessException e) {
+            throw unavailable("reading pragma " + name, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ transactions
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run(DSLContext trx);
+    }
+
+    /** Runs {@code work} in one transaction on the connection, holding the lock; SQL failures become unavailable. */
+    private <T> T inTransaction(String operation, Work<T> work) {
+        lock.lock();
+        try {
+            requireOpen();
+            return dsl.transactionResult(configuration -> work.run(configuration.dsl()));
+        } catch (DataAccessException e) {
+            throw unavailable(operation, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw GatewayException.backendUnavailable("catalog database [" + file + "] is closed", null);
+        }
+    }
+
+    private GatewayException unavailable(String operation, Exception cause) {
+        return GatewayException.backendUnavailable("catalog database [" + file + "]: " + operation + " failed: "
+                + cause.getMessage(), cause);
+    }
+
+    private static void closeQuietly(Connection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                LOG.log(Level.FINE, "closing a catalog connection that failed to open", e);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ rows
+
+    private static long readVersion(DSLContext trx) {
+        return trx.select(STATE_VERSION).from(CATALOG_STATE).where(STATE_ID.eq(STATE_ROW)).fetchSingle(STATE_VERSION);
+    }
+
+    private static void bumpVersion(DSLContext trx) {
+        trx.update(CATALOG_STATE).set(STATE_VERSION, STATE_VERSION.plus(1L)).where(STATE_ID.eq(STATE_ROW)).execute();
+    }
+
+    private static long readGeneration(DSLContext trx, String index) {
+        return trx.select(INDEX_GENERATION).from(INDICES).where(INDEX_NAME.eq(index))
+                .fetchOptional(INDEX_GENERATION)
+                .orElseThrow(() -> GatewayException.indexNotFound(index));
+    }
+
+    private static void insertAliases(DSLContext trx, List<AliasMetadata> aliases) {
+        for (AliasMetadata a : aliases) {
+            trx.insertInto(ALIASES, ALIAS_NAME, ALIAS_INDEX, ALIAS_INDEX_ROUTING, ALIAS_SEARCH_ROUTING,
+                            ALIAS_IS_WRITE_INDEX, ALIAS_IS_HIDDEN)
+                    .values(a.alias(), a.index(), a.indexRouting().orElse(null), a.searchRouting().orElse(null),
+                            a.isWriteIndex().orElse(null), a.isHidden().orElse(null))
+                    .execute();
+        }
+    }
+
+    private static AliasMetadata toAlias(Record r) {
+        return new AliasMetadata(r.get(ALIAS_NAME), r.get(ALIAS_INDEX), Optional.ofNullable(r.get(ALIAS_INDEX_ROUTING)),
+                Optional.ofNullable(r.get(ALIAS_SEARCH_ROUTING)), Optional.ofNullable(r.get(ALIAS_IS_WRITE_INDEX)),
+                Optional.ofNullable(r.get(ALIAS_IS_HIDDEN)));
+    }
+
+    private IndexMetadata toIndex(Record r) {
+        String name = r.get(INDEX_NAME);
+        try {
+            return new IndexMetadata(name, r.get(INDEX_UUID), Instant.ofEpochMilli(r.get(INDEX_CREATION_DATE)),
+                    readSettings(r.get(INDEX_SETTINGS)), Mappings.parse(Json.parse(r.get(INDEX_MAPPINGS))));
+        } catch (RuntimeException e) {
+            throw GatewayException.backendUnavailable("catalog database [" + file + "] holds an unreadable entry for"
+                    + " index [" + name + "]: " + e.getMessage(), e);
+        }
+    }
+
+    /** Settings as a JSON object of the flat {@code index.*} keys, every value a string. */
+    static String writeSettings(IndexSettings settings) {
+        Map<String, JsonValue> members = new LinkedHashMap<>();
+        settings.toFlatMap().forEach((key, value) -> members.put(key, new JsonValue.JsonString(value)));
+        return Json.write(new JsonObject(members));
+    }
+
+    static IndexSettings readSettings(String json) {
+        if (!(Json.parse(json) instanceof JsonObject object)) {
+            throw new IllegalArgumentException("the settings are not a JSON object");
+        }
+        Map<String, String> flat = new LinkedHashMap<>();
+        object.members().forEach((key, value) -> flat.put(key, JsonReads.text(value).orElseThrow(
+                () -> new IllegalArgumentException("setting [" + key + "] is not a scalar"))));
+        return IndexSettings.fromFlatMap(flat);
+    }
+
+    private static void requireDistinct(List<AliasMetadata> aliases) {
+        Set<List<String>> seen = new HashSet<>();
+        for (AliasMetadata alias : aliases) {
+            if (!seen.add(List.of(alias.alias(), alias.index()))) {
+                throw new IllegalArgumentException("alias [" + alias.alias() + "] on index [" + alias.index()
+                        + "] is listed twice");
+            }
+        }
+    }
+}

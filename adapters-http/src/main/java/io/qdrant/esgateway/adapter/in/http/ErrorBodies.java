@@ -1,0 +1,87 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The only place that knows HTTP statuses and Elasticsearch error types:
+ * {@code {"error":{"root_cause":[…],"type":…,"reason":…,…},"status":N}}.
+ */
+final class ErrorBodies {
+    private ErrorBodies() {
+    }
+
+    static int status(ErrorKind kind) {
+        return switch (kind) {
+            case INDEX_NOT_FOUND, ALIASES_NOT_FOUND -> 404;
+            case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
+                 ILLEGAL_ARGUMENT, PARSE, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
+            case CONTENT_TOO_LONG -> 413;
+            case BACKEND_UNAVAILABLE -> 503;
+            case BACKEND_TIMEOUT -> 504;
+            case BACKEND_FAILURE -> 502;
+        };
+    }
+
+    static String type(ErrorKind kind) {
+        return switch (kind) {
+            case INDEX_NOT_FOUND -> "index_not_found_exception";
+            case ALIASES_NOT_FOUND -> "aliases_not_found_exception";
+            case RESOURCE_ALREADY_EXISTS -> "resource_already_exists_exception";
+            case INVALID_INDEX_NAME -> "invalid_index_name_exception";
+            case INVALID_ALIAS_NAME -> "invalid_alias_name_exception";
+            case ACTION_REQUEST_VALIDATION -> "action_request_validation_exception";
+            case ILLEGAL_ARGUMENT -> "illegal_argument_exception";
+            case PARSE -> "parse_exception";
+            case X_CONTENT_PARSE, NOT_JSON -> "x_content_parse_exception";
+            case MAPPER_PARSING -> "mapper_parsing_exception";
+            case UNSUPPORTED -> "unsupported_operation_exception";
+            case CONTENT_TOO_LONG -> "content_too_long_exception";
+            case BACKEND_UNAVAILABLE -> "backend_unavailable_exception";
+            case BACKEND_TIMEOUT -> "backend_timeout_exception";
+            case BACKEND_FAILURE -> "backend_failure_exception";
+        };
+    }
+
+    static EsResponse of(GatewayException e) {
+        GatewayException root = e;
+        while (root.gatewayCause() != null) {
+            root = root.gatewayCause();
+        }
+        JsonObjectBuilder error = JsonObjectBuilder.object()
+                .put("root_cause", new JsonValue.JsonArray(List.of(cause(root, false))));
+        cause(e, true).members().forEach(error::put);
+        int status = status(e.kind());
+        return EsResponse.json(status, JsonObjectBuilder.object().put("error", error).put("status", status).build());
+    }
+
+    private static JsonObject cause(GatewayException e, boolean withCausedBy) {
+        JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
+        e.metadata().forEach(b::put);
+        if (withCausedBy && e.gatewayCause() != null) {
+            b.put("caused_by", cause(e.gatewayCause(), true));
+        }
+        return b.build();
+    }
+
+    /** A failure that is our bug: 500 with the exception's ES-style type name, never a hang or an empty reply. */
+    static EsResponse ofBug(Throwable t) {
+        String type = t.getClass().getSimpleName().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+        String reason = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+        JsonObject cause = JsonObjectBuilder.object().put("type", type).put("reason", reason).build();
+        JsonObjectBuilder error = JsonObjectBuilder.object()
+                .put("root_cause", new JsonValue.JsonArray(List.of(cause)));
+        cause.members().forEach(error::put);
+        return EsResponse.json(500, JsonObjectBuilder.object().put("error", error).put("status", 500).build());
+    }
+
+    /** Elasticsearch's short form for routing failures: {@code {"error":"…","status":N}}. */
+    static EsResponse simple(int status, String message) {
+        return EsResponse.json(status, JsonObjectBuilder.object().put("error", message).put("status", status).build());
+    }
+}

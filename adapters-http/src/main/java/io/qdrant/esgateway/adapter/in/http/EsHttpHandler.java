@@ -1,0 +1,188 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The single Helidon handler in front of the {@link Router}: reads the URL parameters and the body (within the size
+ * limit), dispatches, renders the answer or the ES-shaped error, and times every request per API and status.
+ */
+final class EsHttpHandler implements Handler {
+    private static final Logger LOG = Logger.getLogger(EsHttpHandler.class.getName());
+    static final String PRODUCT_HEADER = "X-Elastic-Product";
+    private static final String COMPATIBLE_JSON = "application/vnd.elasticsearch+json;compatible-with=8";
+    private static final Set<String> BODY_TYPES = Set.of("application/json", "application/x-ndjson",
+            "application/vnd.elasticsearch+json", "application/vnd.elasticsearch+x-ndjson");
+
+    private final Router router;
+    private final JsonCodec codec;
+    private final long maxContentLength;
+    private final MeterRegistry registry;
+
+    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
+        this.router = router;
+        this.codec = codec;
+        this.maxContentLength = maxContentLength;
+        this.registry = registry;
+    }
+
+    @Override
+    public void handle(ServerRequest req, ServerResponse res) {
+        long start = System.nanoTime();
+        String method = req.prologue().method().text();
+        String rawPath = req.path().rawPath();
+        String api = "unknown";
+        boolean pretty = false;
+        EsResponse response;
+        try {
+            Map<String, String> params = parseQuery(req.query().rawValue());
+            pretty = params.containsKey("pretty") && !"false".equals(params.get("pretty"));
+            Router.Resolution resolution = router.resolve(method, rawPath);
+            response = switch (resolution) {
+                case Router.NoRoute none -> ErrorBodies.simple(none.status(), none.message());
+                case Router.Matched matched -> {
+                    api = matched.route().api();
+                    yield dispatch(req, matched, method, rawPath, params);
+                }
+            };
+        } catch (GatewayException e) {
+            response = ErrorBodies.of(e);
+        } catch (RuntimeException e) {
+            LOG.log(Level.SEVERE, "request " + method + " " + rawPath + " failed", e);
+            response = ErrorBodies.ofBug(e);
+        }
+        send(req, res, response, pretty, method.equals("HEAD"));
+        Timer.builder("es.requests").description("Elasticsearch API requests by API, method and status")
+                .tag("api", api).tag("method", method).tag("status", Integer.toString(response.status()))
+                .register(registry).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+    }
+
+    private EsResponse dispatch(ServerRequest req, Router.Matched matched, String method, String rawPath,
+                                Map<String, String> params) {
+        Route route = matched.route();
+        Router.checkParams(route, rawPath, params.keySet());
+        Optional<String> contentType = req.headers().first(HeaderNames.CONTENT_TYPE);
+        byte[] body = readBody(req);
+        if (body.length > 0) {
+            if (contentType.isPresent() && !BODY_TYPES.contains(mediaType(contentType.get()))) {
+                return ErrorBodies.simple(406, "Content-Type header [" + contentType.get() + "] is not supported");
+            }
+            if (!route.takesBody()) {
+                throw GatewayException.illegalArgument("request [" + method + " " + rawPath
+                        + "] does not support having a body");
+            }
+        }
+        return route.handler().handle(new EsRequest(method, rawPath, matched.pathParams(), params, body, codec));
+    }
+
+    private byte[] readBody(ServerRequest req) {
+        if (!req.content().hasEntity()) {
+            return new byte[0];
+        }
+        Optional<String> declared = req.headers().first(HeaderNames.CONTENT_LENGTH);
+        if (declared.isPresent()) {
+            long length = Long.parseLong(declared.get().trim());
+            if (length > maxContentLength) {
+                throw tooLong(length);
+            }
+        }
+        try (InputStream in = req.content().inputStream()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long total = 0;
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                total += n;
+                if (total > maxContentLength) {
+                    throw tooLong(total);
+                }
+                out.write(buffer, 0, n);
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private GatewayException tooLong(long length) {
+        return new GatewayException(ErrorKind.CONTENT_TOO_LONG, "request body of " + length
+                + (length > maxContentLength ? "+" : "") + " bytes is larger than http.max_content_length ["
+                + maxContentLength + " bytes]");
+    }
+
+    private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {
+        res.status(Status.create(response.status()));
+        res.header(PRODUCT_HEADER, "Elasticsearch");
+        if (response.json() != null) {
+            res.header(HeaderNames.CONTENT_TYPE, wantsCompatible(req) ? COMPATIBLE_JSON : "application/json");
+            byte[] bytes = codec.write(response.json(), pretty);
+            if (head) {
+                res.header(HeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
+                res.send();
+            } else {
+                res.send(bytes);
+            }
+        } else if (response.text() != null && !head) {
+            res.header(HeaderNames.CONTENT_TYPE, response.contentType());
+            res.send(response.text().getBytes(StandardCharsets.UTF_8));
+        } else {
+            res.send();
+        }
+    }
+
+    private static boolean wantsCompatible(ServerRequest req) {
+        return req.headers().first(HeaderNames.ACCEPT).map(a -> a.contains("compatible-with")).orElse(false)
+                || req.headers().first(HeaderNames.CONTENT_TYPE).map(a -> a.contains("compatible-with")).orElse(false);
+    }
+
+    private static String mediaType(String contentType) {
+        int semi = contentType.indexOf(';');
+        return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    static Map<String, String> parseQuery(String raw) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (raw == null || raw.isEmpty()) {
+            return out;
+        }
+        for (String pair : raw.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            out.putIfAbsent(key, value);
+        }
+        return out;
+    }
+
+    private static String decode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw GatewayException.illegalArgument("invalid percent-encoding in URL parameter [" + s + "]");
+        }
+    }
+}

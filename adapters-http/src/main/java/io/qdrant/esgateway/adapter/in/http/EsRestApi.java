@@ -1,0 +1,43 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.qdrant.esgateway.application.port.in.ClusterStatus;
+import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import java.util.function.Supplier;
+
+/**
+ * The Elasticsearch 8.x REST surface, registered on a Helidon routing. The only public type of this adapter:
+ * bootstrap passes the use cases in, and everything behind this class is package-private.
+ */
+public final class EsRestApi {
+    /** The build Elasticsearch 8.15.0 reports; the version number itself is configurable. */
+    static final String BUILD_HASH = "1a77947f34deddb41af25e6f0ddb8e830159c179";
+    static final String BUILD_DATE = "2024-08-05T10:05:34.233336849Z";
+    static final String LUCENE_VERSION = "9.11.1";
+
+    /** What {@code GET /} reports and the request body limit (ES's {@code http.max_content_length}). */
+    public record Settings(String clusterName, String clusterUuid, String nodeName, String versionNumber,
+                           long maxContentLength) {
+    }
+
+    private EsRestApi() {
+    }
+
+    /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
+    public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
+                                ClusterStatus status, MeterRegistry registry, Supplier<String> prometheusScrape) {
+        Router router = new Router();
+        new ClusterEndpoints(settings, status).register(router);
+        new CatEndpoints(status).register(router);
+        new IndexEndpoints(admin).register(router);
+        new AliasEndpoints(admin).register(router);
+        new OpsEndpoints(status, prometheusScrape).register(router);
+        EsHttpHandler handler = new EsHttpHandler(router, new JsonCodec(), settings.maxContentLength(), registry);
+        routing.addFilter((chain, req, res) -> {
+            res.header(EsHttpHandler.PRODUCT_HEADER, "Elasticsearch");
+            chain.proceed();
+        });
+        routing.any(handler);
+    }
+}

@@ -1,0 +1,167 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import static io.qdrant.esgateway.adapter.in.http.Routes.ACKNOWLEDGED;
+import static io.qdrant.esgateway.adapter.in.http.Routes.INDEX_OPTIONS;
+import static io.qdrant.esgateway.adapter.in.http.Routes.route;
+
+import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.in.IndexAdministration.IndexDescription;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The index lifecycle endpoints.
+ *
+ * <pre>
+ * curl -XPUT localhost:9200/books -H 'Content-Type: application/json' -d '{"mappings":{"properties":{"title":{"type":"text"}}}}'
+ * curl localhost:9200/books/_mapping
+ * curl -XDELETE localhost:9200/books
+ * </pre>
+ */
+final class IndexEndpoints {
+    private static final Set<String> FEATURES = Set.of("aliases", "mappings", "settings");
+    private final IndexAdministration admin;
+
+    IndexEndpoints(IndexAdministration admin) {
+        this.admin = admin;
+    }
+
+    void register(Router router) {
+        router.add(route("PUT", "/{index}", "indices.create", "wait_for_active_shards,timeout,master_timeout", true,
+                        this::create))
+                .add(route("DELETE", "/{index}", "indices.delete", "timeout,master_timeout", false, this::delete))
+                .add(route("HEAD", "/{index}", "indices.exists",
+                        INDEX_OPTIONS + ",local,flat_settings,include_defaults", false, this::exists))
+                .add(route("GET", "/{index}", "indices.get",
+                        INDEX_OPTIONS + ",local,flat_settings,include_defaults,features,master_timeout", false,
+                        this::get))
+                .add(route("GET", "/_mapping", "indices.get_mapping", INDEX_OPTIONS + ",local,master_timeout", false,
+                        this::getMapping))
+                .add(route("GET", "/{index}/_mapping", "indices.get_mapping", INDEX_OPTIONS + ",local,master_timeout",
+                        false, this::getMapping))
+                .add(route("PUT,POST", "/{index}/_mapping", "indices.put_mapping",
+                        INDEX_OPTIONS + ",timeout,master_timeout,write_index_only", true, this::putMapping))
+                .add(route("GET", "/_settings", "indices.get_settings",
+                        INDEX_OPTIONS + ",local,flat_settings,include_defaults,master_timeout", false,
+                        this::getSettings))
+                .add(route("GET", "/{index}/_settings", "indices.get_settings",
+                        INDEX_OPTIONS + ",local,flat_settings,include_defaults,master_timeout", false,
+                        this::getSettings))
+                .add(route("PUT", "/_settings", "indices.put_settings", "", true, this::putSettings))
+                .add(route("PUT", "/{index}/_settings", "indices.put_settings", "", true, this::putSettings))
+                .add(route("GET,POST", "/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh))
+                .add(route("GET,POST", "/{index}/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh));
+    }
+
+    private EsResponse create(EsRequest request) {
+        String name = request.pathParam("index");
+        IndexMetadata index = admin.create(CreateIndexRequest.parse(name, request.body().orElse(null)));
+        return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true).put("shards_acknowledged", true)
+                .put("index", index.name()).build());
+    }
+
+    private EsResponse delete(EsRequest request) {
+        admin.delete(request.pathParam("index"));
+        return EsResponse.ok(ACKNOWLEDGED);
+    }
+
+    private EsResponse exists(EsRequest request) {
+        Routes.indexOptions(request, true);
+        return EsResponse.empty(admin.exists(request.pathParam("index")) ? 200 : 404);
+    }
+
+    private EsResponse get(EsRequest request) {
+        Set<String> features = features(request);
+        boolean flat = request.flag("flat_settings", false);
+        noDefaults(request);
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        for (IndexDescription d : describe(request)) {
+            JsonObjectBuilder body = JsonObjectBuilder.object();
+            if (features.contains("aliases")) {
+                body.put("aliases", aliases(d.aliases()));
+            }
+            if (features.contains("mappings")) {
+                body.put("mappings", d.index().mappings().toJson());
+            }
+            if (features.contains("settings")) {
+                body.put("settings", d.index().settingsJson(flat));
+            }
+            out.put(d.index().name(), body);
+        }
+        return EsResponse.ok(out.build());
+    }
+
+    private EsResponse getMapping(EsRequest request) {
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        for (IndexDescription d : describe(request)) {
+            out.put(d.index().name(), JsonObjectBuilder.object().put("mappings", d.index().mappings().toJson()));
+        }
+        return EsResponse.ok(out.build());
+    }
+
+    private EsResponse putMapping(EsRequest request) {
+        Routes.indexOptions(request, false);
+        if (request.flag("write_index_only", false)) {
+            throw GatewayException.unsupported("[write_index_only=true]");
+        }
+        admin.putMapping(request.pathParam("index"), Mappings.parse(request.requiredBody()));
+        return EsResponse.ok(ACKNOWLEDGED);
+    }
+
+    private EsResponse getSettings(EsRequest request) {
+        boolean flat = request.flag("flat_settings", false);
+        noDefaults(request);
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        for (IndexDescription d : describe(request)) {
+            out.put(d.index().name(), JsonObjectBuilder.object().put("settings", d.index().settingsJson(flat)));
+        }
+        return EsResponse.ok(out.build());
+    }
+
+    private EsResponse putSettings(EsRequest request) {
+        throw GatewayException.unsupported("updating the settings of an existing index (PUT _settings)");
+    }
+
+    private EsResponse refresh(EsRequest request) {
+        int n = admin.refresh(request.optionalPathParam("index").orElse("_all")).size();
+        JsonObjectBuilder shards = JsonObjectBuilder.object().put("total", n).put("successful", n).put("failed", 0);
+        return EsResponse.ok(JsonObjectBuilder.object().put("_shards", shards).build());
+    }
+
+    private List<IndexDescription> describe(EsRequest request) {
+        return admin.describe(request.optionalPathParam("index").orElse("_all"), Routes.indexOptions(request, true));
+    }
+
+    private static void noDefaults(EsRequest request) {
+        if (request.flag("include_defaults", false)) {
+            throw GatewayException.unsupported("[include_defaults=true]");
+        }
+    }
+
+    private static Set<String> features(EsRequest request) {
+        return request.param("features").map(f -> {
+            Set<String> out = new java.util.LinkedHashSet<>();
+            for (String s : f.split(",")) {
+                if (!FEATURES.contains(s)) {
+                    throw GatewayException.illegalArgument("Invalid features specified [" + s
+                            + "]; must be one of [aliases, mappings, settings]");
+                }
+                out.add(s);
+            }
+            return out;
+        }).orElse(FEATURES);
+    }
+
+    static JsonValue aliases(List<AliasMetadata> aliases) {
+        JsonObjectBuilder b = JsonObjectBuilder.object();
+        aliases.forEach(a -> b.put(a.alias(), a.toJson()));
+        return b.build();
+    }
+}

@@ -1,0 +1,150 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonBool;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Jackson on the wire, the neutral {@link JsonValue} tree inside. Duplicate keys are errors, as in Elasticsearch. */
+final class JsonCodec {
+    /** Elasticsearch refuses documents nested deeper than this (index.mapping.depth.limit is 20; the parser 1000). */
+    static final int MAX_DEPTH = 1000;
+
+    private final JsonFactory factory;
+
+    JsonCodec() {
+        factory = JsonFactory.builder()
+                .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                .build();
+    }
+
+    /** Parses one JSON value; anything else (trailing content, not JSON) is a 400 naming the position. */
+    JsonValue parse(byte[] body) {
+        try (JsonParser parser = factory.createParser(body)) {
+            JsonToken first = parser.nextToken();
+            if (first == null) {
+                throw notJson("request body is required", null);
+            }
+            JsonValue value = read(parser, first);
+            JsonToken trailing = parser.nextToken();
+            if (trailing != null) {
+                throw notJson("Unexpected " + trailing + " after the end of the JSON body", parser.currentLocation());
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw notJson(e.getOriginalMessage(), e.getLocation());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static GatewayException notJson(String message, JsonLocation at) {
+        String where = at == null ? "" : "[" + at.getLineNr() + ":" + at.getColumnNr() + "] ";
+        return new GatewayException(ErrorKind.NOT_JSON, where + firstLine(message));
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    private static JsonValue read(JsonParser p, JsonToken token) throws IOException {
+        return switch (token) {
+            case START_OBJECT -> {
+                Map<String, JsonValue> members = new LinkedHashMap<>();
+                JsonToken t;
+                while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    members.put(name, read(p, p.nextToken()));
+                }
+                yield new JsonObject(members);
+            }
+            case START_ARRAY -> {
+                List<JsonValue> elements = new ArrayList<>();
+                JsonToken t;
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    elements.add(read(p, t));
+                }
+                yield new JsonArray(elements);
+            }
+            case VALUE_STRING -> new JsonString(p.getText());
+            case VALUE_NUMBER_INT -> new JsonNumber(p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                    ? p.getBigIntegerValue() : (Number) p.getLongValue());
+            case VALUE_NUMBER_FLOAT -> new JsonNumber(p.getDoubleValue());
+            case VALUE_TRUE -> new JsonBool(true);
+            case VALUE_FALSE -> new JsonBool(false);
+            case VALUE_NULL -> JsonNull.INSTANCE;
+            default -> throw notJson("Unexpected token " + token, p.currentLocation());
+        };
+    }
+
+    byte[] write(JsonValue value, boolean pretty) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = factory.createGenerator(out)) {
+            if (pretty) {
+                g.useDefaultPrettyPrinter();
+            }
+            write(g, value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (pretty) {
+            out.write('\n');
+        }
+        return out.toByteArray();
+    }
+
+    private static void write(JsonGenerator g, JsonValue value) throws IOException {
+        switch (value) {
+            case JsonObject o -> {
+                g.writeStartObject();
+                for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+                    g.writeFieldName(e.getKey());
+                    write(g, e.getValue());
+                }
+                g.writeEndObject();
+            }
+            case JsonArray a -> {
+                g.writeStartArray();
+                for (JsonValue v : a.elements()) {
+                    write(g, v);
+                }
+                g.writeEndArray();
+            }
+            case JsonString s -> g.writeString(s.value());
+            case JsonNumber n -> {
+                switch (n.value()) {
+                    case Long l -> g.writeNumber(l);
+                    case Integer i -> g.writeNumber(i);
+                    case Double d -> g.writeNumber(d);
+                    case Float f -> g.writeNumber(f);
+                    case java.math.BigInteger b -> g.writeNumber(b);
+                    case java.math.BigDecimal d -> g.writeNumber(d);
+                    default -> g.writeNumber(n.value().toString());
+                }
+            }
+            case JsonBool b -> g.writeBoolean(b.value());
+            case JsonNull ignored -> g.writeNull();
+        }
+    }
+}

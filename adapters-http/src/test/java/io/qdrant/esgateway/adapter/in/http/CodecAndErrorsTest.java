@@ -1,0 +1,76 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class CodecAndErrorsTest {
+    private final JsonCodec codec = new JsonCodec();
+
+    private String roundTrip(String json) {
+        return new String(codec.write(codec.parse(json.getBytes(StandardCharsets.UTF_8)), false),
+                StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void jsonRoundTripsKeepingOrderAndNumberKinds() {
+        assertThat(roundTrip("{\"z\":1,\"a\":[true,null,2.5,\"s\\u00e9\"],\"big\":123456789012345678901234567890}"))
+                .isEqualTo("{\"z\":1,\"a\":[true,null,2.5,\"sé\"],\"big\":123456789012345678901234567890}");
+        assertThat(codec.parse("9007199254740993".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new JsonValue.JsonNumber(9007199254740993L));
+    }
+
+    @Test
+    void malformedJsonNamesThePosition() {
+        assertThatThrownBy(() -> codec.parse("{\"a\":}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.NOT_JSON);
+                    assertThat(e.reason()).startsWith("[1:6] Unexpected character");
+                });
+        assertThatThrownBy(() -> codec.parse("{\"a\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("Duplicate field 'a'");
+        assertThatThrownBy(() -> codec.parse("[".repeat(1200).getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(GatewayException.class);
+    }
+
+    @Test
+    void everyErrorKindHasAStatusAndAType() {
+        for (ErrorKind kind : ErrorKind.values()) {
+            assertThat(ErrorBodies.status(kind)).as(kind.name()).isBetween(400, 599);
+            assertThat(ErrorBodies.type(kind)).as(kind.name()).matches("[a-z_]+");
+        }
+    }
+
+    @Test
+    void causesRenderAsRootCauseAndCausedBy() {
+        EsResponse r = ErrorBodies.of(GatewayException.mappingFailed("No handler for type [x] declared on field [f]"));
+        String body = new String(codec.write(r.json(), false), StandardCharsets.UTF_8);
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(body).isEqualTo("{\"error\":{\"root_cause\":[{\"type\":\"mapper_parsing_exception\","
+                + "\"reason\":\"No handler for type [x] declared on field [f]\"}],\"type\":\"mapper_parsing_exception\","
+                + "\"reason\":\"Failed to parse mapping: No handler for type [x] declared on field [f]\","
+                + "\"caused_by\":{\"type\":\"mapper_parsing_exception\","
+                + "\"reason\":\"No handler for type [x] declared on field [f]\"}},\"status\":400}");
+    }
+
+    @Test
+    void bugsAre500sWithAnEsStyleTypeName() {
+        EsResponse r = ErrorBodies.ofBug(new NullPointerException("boom"));
+        assertThat(r.status()).isEqualTo(500);
+        assertThat(new String(codec.write(r.json(), false), StandardCharsets.UTF_8))
+                .contains("\"type\":\"null_pointer_exception\"", "\"reason\":\"boom\"");
+    }
+
+    @Test
+    void humanSizesAreElasticsearchs() {
+        assertThat(CatEndpoints.human(225)).isEqualTo("225b");
+        assertThat(CatEndpoints.human(1024)).isEqualTo("1kb");
+        assertThat(CatEndpoints.human(4608)).isEqualTo("4.5kb");
+        assertThat(CatEndpoints.human(5L * 1024 * 1024 + 100)).isEqualTo("5mb");
+    }
+}

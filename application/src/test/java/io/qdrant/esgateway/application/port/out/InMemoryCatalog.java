@@ -1,0 +1,142 @@
+package io.qdrant.esgateway.application.port.out;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * A {@link Catalog} held in memory, every method under one monitor: the reference implementation of
+ * {@link CatalogContract} and the fake the service tests run against. Not final, so a test can override one method
+ * to simulate a concurrent change or an unreachable catalog.
+ */
+public class InMemoryCatalog implements Catalog {
+    private final SortedMap<String, IndexMetadata> indices = new TreeMap<>();
+    private final Map<String, Long> generations = new HashMap<>();
+    /** Keyed by alias, then index, so the view lists aliases in a stable order. */
+    private final SortedMap<String, AliasMetadata> aliases = new TreeMap<>();
+    private long version;
+
+    @Override
+    public synchronized CatalogView view() {
+        return new CatalogView(version, indices, List.copyOf(aliases.values()));
+    }
+
+    @Override
+    public synchronized void createIndex(IndexMetadata index, List<AliasMetadata> newAliases) {
+        IndexMetadata existing = indices.get(index.name());
+        if (existing != null) {
+            throw GatewayException.alreadyExists(existing.name(), existing.uuid());
+        }
+        if (aliases.values().stream().anyMatch(a -> a.alias().equals(index.name()))) {
+            throw GatewayException.invalidIndexName(index.name(), "already exists as alias");
+        }
+        requireDistinct(newAliases);
+        for (AliasMetadata alias : newAliases) {
+            if (!alias.index().equals(index.name())) {
+                throw new IllegalArgumentException("alias [" + alias.alias() + "] names index [" + alias.index()
+                        + "], not the index being created [" + index.name() + "]");
+            }
+        }
+        IndexMetadata stored = new IndexMetadata(index.name(), index.uuid(),
+                index.creationDate().truncatedTo(ChronoUnit.MILLIS), index.settings(), index.mappings());
+        indices.put(index.name(), stored);
+        generations.put(index.name(), 0L);
+        newAliases.forEach(a -> aliases.put(key(a), a));
+        version++;
+    }
+
+    @Override
+    public synchronized void deleteIndices(Collection<String> names) {
+        boolean changed = false;
+        for (String name : names) {
+            if (indices.remove(name) != null) {
+                generations.remove(name);
+                aliases.values().removeIf(a -> a.index().equals(name));
+                changed = true;
+            }
+        }
+        if (changed) {
+            version++;
+        }
+    }
+
+    @Override
+    public synchronized void updateMappings(String index, Mappings mappings) {
+        IndexMetadata existing = indices.get(index);
+        if (existing == null) {
+            throw GatewayException.indexNotFound(index);
+        }
+        indices.put(index, existing.withMappings(mappings));
+        version++;
+    }
+
+    @Override
+    public synchronized boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
+        if (expectedVersion != version) {
+            return false;
+        }
+        requireDistinct(plan.aliases());
+        Set<String> remaining = new HashSet<>(indices.keySet());
+        remaining.removeAll(plan.removedIndices());
+        for (AliasMetadata alias : plan.aliases()) {
+            if (!remaining.contains(alias.index())) {
+                throw GatewayException.indexNotFound(alias.index());
+            }
+        }
+        for (String name : plan.removedIndices()) {
+            indices.remove(name);
+            generations.remove(name);
+        }
+        aliases.clear();
+        plan.aliases().forEach(a -> aliases.put(key(a), a));
+        version++;
+        return true;
+    }
+
+    @Override
+    public synchronized long generation(String index) {
+        Long generation = generations.get(index);
+        if (generation == null) {
+            throw GatewayException.indexNotFound(index);
+        }
+        return generation;
+    }
+
+    @Override
+    public synchronized long bumpGeneration(String index) {
+        long next = generation(index) + 1;
+        generations.put(index, next);
+        return next;
+    }
+
+    @Override
+    public void ping() {
+        // always reachable
+    }
+
+    private static void requireDistinct(List<AliasMetadata> list) {
+        Set<String> seen = new HashSet<>();
+        for (AliasMetadata alias : list) {
+            if (!seen.add(key(alias))) {
+                throw new IllegalArgumentException("alias [" + alias.alias() + "] on index [" + alias.index()
+                        + "] is listed twice");
+            }
+        }
+    }
+
+    private static String key(AliasMetadata alias) {
+        return alias.alias() + '\u0000' + alias.index();
+    }
+}

@@ -1,0 +1,123 @@
+package io.qdrant.esgateway.application.port.out;
+
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * A {@link DocumentStore} fake for service tests: it keeps the set of storages ({@code name/uuid}), records every
+ * call in order, and can be told to fail an operation or to run a hook before it (to observe or disturb the
+ * caller at that moment).
+ */
+public class InMemoryDocumentStore implements DocumentStore {
+
+    public enum Operation { CREATE, DROP, UPDATE_MAPPINGS, STATS, PING }
+
+    private final Set<String> storages = new TreeSet<>();
+    private final List<String> calls = new ArrayList<>();
+    private final Map<Operation, RuntimeException> failures = new EnumMap<>(Operation.class);
+    private final Map<Operation, Consumer<IndexMetadata>> hooks = new EnumMap<>(Operation.class);
+    private final Map<String, StoreStats> stats = new HashMap<>();
+
+    /** Every later call of {@code operation} throws {@code failure} (after its hook, before any change). */
+    public synchronized InMemoryDocumentStore failOn(Operation operation, RuntimeException failure) {
+        failures.put(operation, failure);
+        return this;
+    }
+
+    public synchronized InMemoryDocumentStore heal(Operation operation) {
+        failures.remove(operation);
+        return this;
+    }
+
+    /** Runs {@code hook} at the start of every later call of {@code operation} (with {@code null} for a ping). */
+    public synchronized InMemoryDocumentStore onCall(Operation operation, Consumer<IndexMetadata> hook) {
+        hooks.put(operation, hook);
+        return this;
+    }
+
+    public synchronized InMemoryDocumentStore withStats(String index, StoreStats indexStats) {
+        stats.put(index, indexStats);
+        return this;
+    }
+
+    /** The storages that exist, as {@code name/uuid}, sorted. */
+    public synchronized Set<String> storages() {
+        return new TreeSet<>(storages);
+    }
+
+    public synchronized boolean holds(IndexMetadata index) {
+        return storages.contains(key(index));
+    }
+
+    /** Every call so far, as {@code "CREATE name/uuid"} (a ping is just {@code "PING"}). */
+    public synchronized List<String> calls() {
+        return List.copyOf(calls);
+    }
+
+    @Override
+    public void createIndex(IndexMetadata index) {
+        enter(Operation.CREATE, index);
+        synchronized (this) {
+            storages.add(key(index));
+        }
+    }
+
+    @Override
+    public void dropIndex(IndexMetadata index) {
+        enter(Operation.DROP, index);
+        synchronized (this) {
+            storages.remove(key(index));
+        }
+    }
+
+    @Override
+    public void updateMappings(IndexMetadata index) {
+        enter(Operation.UPDATE_MAPPINGS, index);
+    }
+
+    @Override
+    public StoreStats stats(IndexMetadata index) {
+        enter(Operation.STATS, index);
+        synchronized (this) {
+            return stats.getOrDefault(index.name(), StoreStats.EMPTY);
+        }
+    }
+
+    @Override
+    public void ping() {
+        enter(Operation.PING, null);
+    }
+
+    @Override
+    public String name() {
+        return "memory";
+    }
+
+    /** Hooks run outside the monitor, so they may call back into the code under test. */
+    private void enter(Operation operation, IndexMetadata index) {
+        Consumer<IndexMetadata> hook;
+        RuntimeException failure;
+        synchronized (this) {
+            calls.add(index == null ? operation.name() : operation.name() + " " + key(index));
+            hook = hooks.get(operation);
+            failure = failures.get(operation);
+        }
+        if (hook != null) {
+            hook.accept(index);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static String key(IndexMetadata index) {
+        return index.name() + "/" + index.uuid();
+    }
+}

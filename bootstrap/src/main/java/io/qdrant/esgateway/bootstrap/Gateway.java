@@ -1,0 +1,124 @@
+package io.qdrant.esgateway.bootstrap;
+
+import io.helidon.webserver.WebServer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.qdrant.esgateway.adapter.in.http.EsRestApi;
+import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
+import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
+import io.qdrant.esgateway.application.service.ClusterStatusService;
+import io.qdrant.esgateway.application.service.IndexAdministrationService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.UUID;
+
+/** The wiring: every adapter and service built by hand with constructors, and the web server that serves them. */
+final class Gateway implements AutoCloseable {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final WebServer server;
+    private final AutoCloseable catalog;
+    private final AutoCloseable store;
+
+    private Gateway(WebServer server, AutoCloseable catalog, AutoCloseable store) {
+        this.server = server;
+        this.catalog = catalog;
+        this.store = store;
+    }
+
+    static Gateway start(GatewayConfig config) {
+        createDirectories(config.dataDir());
+        SqliteCatalogs.Handle catalog = SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
+        LuceneStores.Handle store;
+        try {
+            store = LuceneStores.open(config.dataDir().resolve("lucene"));
+        } catch (RuntimeException e) {
+            closeQuietly(catalog);
+            throw e;
+        }
+
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+
+        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, Gateway::newId,
+                Clock.systemUTC());
+        ClusterStatusService status = new ClusterStatusService(catalog, store);
+        EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
+                config.nodeName(), config.esVersion(), config.maxContentLength());
+        WebServer server = WebServer.builder()
+                .host(config.host())
+                .port(config.port())
+                .featuresDiscoverServices(false)
+                .shutdownHook(false)
+                .routing(routing -> EsRestApi.register(routing, settings, admin, status, registry, registry::scrape))
+                .build()
+                .start();
+        return new Gateway(server, catalog, store);
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        closeQuietly(store);
+        closeQuietly(catalog);
+    }
+
+    /** Elasticsearch-shaped ids: 15 random bytes, URL-safe base64 without padding (20 characters). */
+    static String newId() {
+        byte[] bytes = new byte[15];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** The cluster uuid reported by {@code GET /}: created once per data directory and kept there. */
+    static String clusterUuid(Path dataDir) {
+        Path file = dataDir.resolve("cluster_uuid");
+        try {
+            if (Files.exists(file)) {
+                return Files.readString(file, StandardCharsets.UTF_8).trim();
+            }
+            UUID uuid = UUID.randomUUID();
+            ByteBuffer buffer = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits())
+                    .putLong(uuid.getLeastSignificantBits());
+            String value = Base64.getUrlEncoder().withoutPadding().encodeToString(buffer.array());
+            Files.writeString(file, value + "\n", StandardCharsets.UTF_8);
+            return value;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or write " + file, e);
+        }
+    }
+
+    private static void createDirectories(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the data directory " + dir.toAbsolutePath(), e);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            System.getLogger(Gateway.class.getName()).log(System.Logger.Level.WARNING, "close failed", e);
+        }
+    }
+}

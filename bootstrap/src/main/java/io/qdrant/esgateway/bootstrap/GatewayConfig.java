@@ -1,0 +1,157 @@
+package io.qdrant.esgateway.bootstrap;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The validated configuration of one gateway process. Read once in {@link Main} from flags, environment and an
+ * optional YAML file ({@code --config FILE} or {@code QEG_CONFIG}); nothing else reads configuration.
+ */
+record GatewayConfig(String host, int port, Path dataDir, String backend, String catalog, String clusterName,
+                     String nodeName, String esVersion, long maxContentLength) {
+
+    /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
+    static final class ConfigException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    static GatewayConfig load(String[] args, Map<String, String> env) {
+        Map<Setting, String> flags = new EnumMap<>(Setting.class);
+        Optional<String> configFile = Optional.ofNullable(env.get("QEG_CONFIG"));
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            String value;
+            if (arg.contains("=")) {
+                value = arg.substring(arg.indexOf('=') + 1);
+            } else {
+                if (i + 1 >= args.length) {
+                    throw new ConfigException("option " + name + " needs a value");
+                }
+                value = args[++i];
+            }
+            if (name.equals("--config")) {
+                configFile = Optional.of(value);
+                continue;
+            }
+            Setting setting = Setting.all().stream().filter(s -> s.flag().map(name::equals).orElse(false))
+                    .findFirst().orElseThrow(() -> new ConfigException("unknown option " + name + " (options: "
+                            + String.join(", ", Setting.all().stream().flatMap(s -> s.flag().stream()).toList())
+                            + ", --config)"));
+            flags.put(setting, value);
+        }
+        Config file = configFile.map(GatewayConfig::readFile).orElse(Config.empty());
+        Map<Setting, String> values = new EnumMap<>(Setting.class);
+        Map<Setting, String> sources = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.all()) {
+            if (flags.containsKey(s)) {
+                values.put(s, flags.get(s));
+                sources.put(s, s.flag().orElseThrow());
+            } else if (env.containsKey(s.env())) {
+                values.put(s, env.get(s.env()));
+                sources.put(s, s.env());
+            } else if (file.get("qeg").get(s.key()).exists()) {
+                values.put(s, file.get("qeg").get(s.key()).asString().get());
+                sources.put(s, "qeg." + s.key() + " in " + configFile.orElseThrow());
+            } else {
+                values.put(s, s.defaultValue());
+                sources.put(s, "the default");
+            }
+        }
+        return validate(values, sources);
+    }
+
+    private static Config readFile(String path) {
+        if (!Files.isRegularFile(Path.of(path))) {
+            throw new ConfigException("configuration file " + path + " does not exist");
+        }
+        return Config.builder().disableEnvironmentVariablesSource().disableSystemPropertiesSource()
+                .sources(ConfigSources.file(path)).build();
+    }
+
+    private static GatewayConfig validate(Map<Setting, String> v, Map<Setting, String> from) {
+        int port = integer(Setting.PORT, v, from, 0, 65535);
+        String backend = oneOf(Setting.BACKEND, v, from, "lucene");
+        String catalog = oneOf(Setting.CATALOG, v, from, "sqlite");
+        String host = v.get(Setting.HOST);
+        if (host.isBlank()) {
+            throw invalid(Setting.HOST, v, from, "an address such as 127.0.0.1 or 0.0.0.0");
+        }
+        String version = v.get(Setting.ES_VERSION);
+        if (!version.matches("\\d+\\.\\d+\\.\\d+")) {
+            throw invalid(Setting.ES_VERSION, v, from, "a version number such as 8.15.0");
+        }
+        String nodeName = v.get(Setting.NODE_NAME).isBlank() ? hostName() : v.get(Setting.NODE_NAME);
+        return new GatewayConfig(host, port, Path.of(v.get(Setting.DATA_DIR)), backend, catalog,
+                v.get(Setting.CLUSTER_NAME), nodeName, version, byteSize(Setting.MAX_CONTENT_LENGTH, v, from));
+    }
+
+    private static int integer(Setting s, Map<Setting, String> v, Map<Setting, String> from, int min, int max) {
+        try {
+            int n = Integer.parseInt(v.get(s).trim());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw invalid(s, v, from, "a whole number from " + min + " to " + max);
+    }
+
+    private static String oneOf(Setting s, Map<Setting, String> v, Map<Setting, String> from, String... allowed) {
+        String value = v.get(s).trim().toLowerCase(Locale.ROOT);
+        for (String a : allowed) {
+            if (a.equals(value)) {
+                return a;
+            }
+        }
+        if (s == Setting.BACKEND && value.equals("qdrant")) {
+            throw new ConfigException("the qdrant backend is not available in this build yet (" + from.get(s)
+                    + "=qdrant); use lucene");
+        }
+        throw invalid(s, v, from, "one of " + String.join(", ", allowed));
+    }
+
+    /** Elasticsearch's byte sizes: {@code 100mb}, {@code 512kb}, {@code 1gb}, or a plain number of bytes. */
+    private static long byteSize(Setting s, Map<Setting, String> v, Map<Setting, String> from) {
+        String text = v.get(s).trim().toLowerCase(Locale.ROOT);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(b|kb|mb|gb)?").matcher(text);
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            long unit = switch (m.group(2) == null ? "b" : m.group(2)) {
+                case "kb" -> 1L << 10;
+                case "mb" -> 1L << 20;
+                case "gb" -> 1L << 30;
+                default -> 1L;
+            };
+            if (n > 0) {
+                return n * unit;
+            }
+        }
+        throw invalid(s, v, from, "a positive size such as 100mb, 512kb or 1048576");
+    }
+
+    private static ConfigException invalid(Setting s, Map<Setting, String> v, Map<Setting, String> from,
+                                           String expected) {
+        return new ConfigException("invalid value [" + v.get(s) + "] for " + s.env() + " (from " + from.get(s)
+                + "): expected " + expected);
+    }
+
+    private static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "qeg-node";
+        }
+    }
+}

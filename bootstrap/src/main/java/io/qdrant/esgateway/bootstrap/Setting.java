@@ -1,0 +1,60 @@
+package io.qdrant.esgateway.bootstrap;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One configuration setting and every way to give it: a command-line flag, an environment variable and a key in
+ * the YAML file. Precedence: flag, then environment, then file, then the default. The README's table is this list.
+ */
+enum Setting {
+    HOST("host", "--host", "QEG_HOST", "127.0.0.1", "address to listen on"),
+    PORT("port", "--port", "QEG_PORT", "9200", "port to listen on (0 = any free port)"),
+    DATA_DIR("data-dir", "--data", "QEG_DATA_DIR", "./data", "directory of the SQLite catalog and the Lucene indices"),
+    BACKEND("backend", "--backend", "QEG_BACKEND", "lucene", "document backend: lucene"),
+    CATALOG("catalog", "--catalog", "QEG_CATALOG", "sqlite", "catalog backend: sqlite"),
+    CLUSTER_NAME("cluster-name", null, "QEG_CLUSTER_NAME", "qdrant-es-gateway", "cluster_name reported by GET /"),
+    NODE_NAME("node-name", null, "QEG_NODE_NAME", "", "node name reported by GET / (default: the host name)"),
+    ES_VERSION("es-version", null, "QEG_ES_VERSION", "8.15.0", "Elasticsearch version number reported by GET /"),
+    MAX_CONTENT_LENGTH("max-content-length", null, "QEG_MAX_CONTENT_LENGTH", "100mb",
+            "largest accepted request body (ES's http.max_content_length); larger ones get 413");
+
+    private final String key;
+    private final String flag;
+    private final String env;
+    private final String defaultValue;
+    private final String description;
+
+    Setting(String key, String flag, String env, String defaultValue, String description) {
+        this.key = key;
+        this.flag = flag;
+        this.env = env;
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    /** The key under {@code qeg:} in the YAML file. */
+    String key() {
+        return key;
+    }
+
+    Optional<String> flag() {
+        return Optional.ofNullable(flag);
+    }
+
+    String env() {
+        return env;
+    }
+
+    String defaultValue() {
+        return defaultValue;
+    }
+
+    String description() {
+        return description;
+    }
+
+    static List<Setting> all() {
+        return List.of(values());
+    }
+}

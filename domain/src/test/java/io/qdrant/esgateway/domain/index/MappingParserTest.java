@@ -1,0 +1,489 @@
+package io.qdrant.esgateway.domain.index;
+
+import static io.qdrant.esgateway.domain.error.Failures.failure;
+import static io.qdrant.esgateway.domain.json.JsonFixtures.compact;
+import static io.qdrant.esgateway.domain.json.JsonFixtures.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping.BooleanField;
+import io.qdrant.esgateway.domain.index.FieldMapping.DateField;
+import io.qdrant.esgateway.domain.index.FieldMapping.DenseVectorField;
+import io.qdrant.esgateway.domain.index.FieldMapping.KeywordField;
+import io.qdrant.esgateway.domain.index.FieldMapping.NumberField;
+import io.qdrant.esgateway.domain.index.FieldMapping.NumberType;
+import io.qdrant.esgateway.domain.index.FieldMapping.ObjectField;
+import io.qdrant.esgateway.domain.index.FieldMapping.Similarity;
+import io.qdrant.esgateway.domain.index.FieldMapping.TextField;
+import io.qdrant.esgateway.domain.json.JsonFixtures;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class MappingParserTest {
+
+    static Mappings mapping(String json) {
+        return Mappings.parse(json(json));
+    }
+
+    /** The one field of {@code {"properties":{"f": <definition>}}}. */
+    static FieldMapping field(String definition) {
+        return mapping("{'properties':{'f':" + definition + "}}").properties().get("f");
+    }
+
+    static GatewayException mappingFailure(String json) {
+        return failure(() -> mapping(json));
+    }
+
+    static GatewayException fieldFailure(String definition) {
+        return mappingFailure("{'properties':{'f':" + definition + "}}");
+    }
+
+    /** Asserts a {@code mapper_parsing_exception} worded "Failed to parse mapping: <detail>", caused by the detail. */
+    static void assertMappingFailed(GatewayException e, String detail) {
+        assertThat(e.kind()).isEqualTo(ErrorKind.MAPPER_PARSING);
+        assertThat(e.reason()).isEqualTo("Failed to parse mapping: " + detail);
+        assertThat(e.gatewayCause()).isNotNull();
+        assertThat(e.gatewayCause().kind()).isEqualTo(ErrorKind.MAPPER_PARSING);
+        assertThat(e.gatewayCause().reason()).isEqualTo(detail);
+    }
+
+    static void assertUnsupported(GatewayException e, String feature) {
+        assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+        assertThat(e.reason()).isEqualTo(feature + " is not supported by the gateway");
+    }
+
+    static KeywordField keyword() {
+        return new KeywordField(Optional.empty(), new TreeMap<>());
+    }
+
+    static TextField text() {
+        return new TextField(Optional.empty(), new TreeMap<>());
+    }
+
+    static ObjectField objectWith(Map<String, FieldMapping> properties) {
+        return new ObjectField(Optional.empty(), new TreeMap<>(properties));
+    }
+
+    @Nested
+    class FieldTypes {
+        @Test
+        void text() {
+            assertThat(field("{'type':'text'}")).isEqualTo(MappingParserTest.text());
+        }
+
+        @Test
+        void text_with_the_standard_analyzer() {
+            assertThat(field("{'type':'text','analyzer':'standard'}"))
+                    .isEqualTo(new TextField(Optional.of("standard"), new TreeMap<>()));
+        }
+
+        @Test
+        void text_with_another_analyzer_is_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'text','analyzer':'english'}"),
+                    "analyzer [english] on field [f] (only [standard] is available)");
+        }
+
+        @Test
+        void keyword() {
+            assertThat(field("{'type':'keyword'}")).isEqualTo(MappingParserTest.keyword());
+        }
+
+        @Test
+        void keyword_with_ignore_above_also_as_a_string() {
+            assertThat(field("{'type':'keyword','ignore_above':256}"))
+                    .isEqualTo(new KeywordField(Optional.of(256), new TreeMap<>()));
+            assertThat(field("{'type':'keyword','ignore_above':'20'}"))
+                    .isEqualTo(new KeywordField(Optional.of(20), new TreeMap<>()));
+        }
+
+        @Test
+        void keyword_with_a_negative_ignore_above() {
+            assertMappingFailed(fieldFailure("{'type':'keyword','ignore_above':-1}"),
+                    "[ignore_above] must be positive, got [-1]");
+        }
+
+        @Test
+        void keyword_with_a_non_integer_ignore_above() {
+            assertMappingFailed(fieldFailure("{'type':'keyword','ignore_above':'many'}"),
+                    "Failed to parse value [many] as only integers are allowed for [ignore_above] on field [f]");
+        }
+
+        @ParameterizedTest
+        @EnumSource(NumberType.class)
+        void every_number_type(NumberType type) {
+            assertThat(field("{'type':'" + type.esName() + "'}")).isEqualTo(new NumberField(type));
+        }
+
+        @Test
+        void boolean_field() {
+            assertThat(field("{'type':'boolean'}")).isEqualTo(new BooleanField());
+        }
+
+        @Test
+        void date_with_and_without_format() {
+            assertThat(field("{'type':'date'}")).isEqualTo(new DateField(Optional.empty()));
+            assertThat(field("{'type':'date','format':'yyyy-MM-dd'}")).isEqualTo(new DateField(Optional.of("yyyy-MM-dd")));
+        }
+
+        @Test
+        void object_by_type_and_by_properties() {
+            ObjectField expected = objectWith(Map.of("city", MappingParserTest.keyword()));
+
+            assertThat(field("{'type':'object','properties':{'city':{'type':'keyword'}}}")).isEqualTo(expected);
+            assertThat(field("{'properties':{'city':{'type':'keyword'}}}")).isEqualTo(expected);
+        }
+
+        @Test
+        void empty_object_by_type() {
+            assertThat(field("{'type':'object'}")).isEqualTo(objectWith(Map.of()));
+        }
+
+        @Test
+        void a_field_with_neither_type_nor_properties() {
+            assertMappingFailed(fieldFailure("{}"), "No type specified for field [f]");
+            assertMappingFailed(fieldFailure("{'dynamic':'strict'}"), "No type specified for field [f]");
+        }
+
+        @Test
+        void object_with_only_enabled_is_an_object_whose_parameter_is_unsupported() {
+            assertUnsupported(fieldFailure("{'enabled':false}"),
+                    "mapping parameter [enabled] on field [f] of type [object]");
+        }
+
+        @Test
+        void object_with_its_own_dynamic() {
+            assertThat(field("{'type':'object','dynamic':'strict','properties':{'a':{'type':'long'}}}"))
+                    .isEqualTo(new ObjectField(Optional.of(Dynamic.STRICT),
+                            new TreeMap<>(Map.of("a", new NumberField(NumberType.LONG)))));
+        }
+
+        @Test
+        void nested_objects() {
+            Mappings m = mapping("{'properties':{'a':{'properties':{'b':{'properties':{'c':{'type':'integer'}}}}}}}");
+
+            assertThat(m.field("a.b.c")).contains(new NumberField(NumberType.INTEGER));
+        }
+    }
+
+    @Nested
+    class UnknownAndUnsupported {
+        @Test
+        void an_unknown_type_with_elasticsearchs_message() {
+            assertMappingFailed(fieldFailure("{'type':'strnig'}"), "No handler for type [strnig] declared on field [f]");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"geo_point", "nested", "ip", "flattened", "scaled_float", "semantic_text"})
+        void an_elasticsearch_type_the_gateway_lacks_is_named(String type) {
+            assertMappingFailed(fieldFailure("{'type':'" + type + "'}"),
+                    "the gateway does not support field type [" + type + "] (field [f]); supported types: text, keyword,"
+                            + " long, integer, short, byte, double, float, half_float, boolean, date, dense_vector, object");
+        }
+
+        @Test
+        void an_unknown_parameter() {
+            assertMappingFailed(fieldFailure("{'type':'keyword','colour':'red'}"),
+                    "unknown parameter [colour] on mapper [f] of type [keyword]");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"doc_values", "store", "null_value", "copy_to", "normalizer", "index", "boost"})
+        void a_known_parameter_the_gateway_does_not_implement(String parameter) {
+            assertUnsupported(fieldFailure("{'type':'keyword','" + parameter + "':false}"),
+                    "mapping parameter [" + parameter + "] on field [f] of type [keyword]");
+        }
+
+        @Test
+        void a_field_definition_that_is_not_an_object() {
+            assertMappingFailed(fieldFailure("'text'"),
+                    "Expected map for property [fields] on field [f] but got a VALUE_STRING");
+        }
+
+        @Test
+        void properties_that_are_not_an_object() {
+            assertMappingFailed(mappingFailure("{'properties':'x'}"),
+                    "Expected map for property [properties] on field [_doc] but got a VALUE_STRING");
+        }
+
+        @Test
+        void an_empty_field_name() {
+            assertMappingFailed(mappingFailure("{'properties':{'':{'type':'keyword'}}}"),
+                    "field name cannot be an empty string");
+        }
+
+        @Test
+        void a_field_name_ending_with_a_dot() {
+            assertMappingFailed(mappingFailure("{'properties':{'a.':{'type':'keyword'}}}"),
+                    "field name cannot contain only whitespace or dots: [a.]");
+        }
+
+        @Test
+        void mappings_that_are_not_an_object() {
+            GatewayException e = failure(() -> Mappings.parse(json("[]")));
+
+            assertThat(e.kind()).isEqualTo(ErrorKind.MAPPER_PARSING);
+            assertThat(e.reason()).isEqualTo("[mappings] must be an object, got [START_ARRAY]");
+        }
+
+        @Test
+        void an_unknown_root_parameter_printed_as_elasticsearch_prints_it() {
+            assertMappingFailed(mappingFailure("{'foo':'bar','size':3,'nested':{'a':[1,'x']}}"),
+                    "Root mapping definition has unsupported parameters:  [foo : bar] [size : 3] [nested : {a=[1, x]}]");
+        }
+
+        @Test
+        void a_type_wrapper_is_an_unknown_root_parameter() {
+            assertMappingFailed(mappingFailure("{'my_type':{'properties':{'a':{'type':'text'}}}}"),
+                    "Root mapping definition has unsupported parameters:  [my_type : {properties={a={type=text}}}]");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"_source", "_routing", "dynamic_templates", "date_detection", "numeric_detection",
+                "runtime", "enabled", "subobjects"})
+        void a_root_parameter_the_gateway_does_not_implement(String parameter) {
+            assertUnsupported(mappingFailure("{'" + parameter + "':{}}"), "root mapping parameter [" + parameter + "]");
+        }
+    }
+
+    @Nested
+    class MultiFields {
+        @Test
+        void text_with_a_keyword_sub_field() {
+            assertThat(field("{'type':'text','fields':{'keyword':{'type':'keyword','ignore_above':256}}}"))
+                    .isEqualTo(new TextField(Optional.empty(),
+                            new TreeMap<>(Map.of("keyword", new KeywordField(Optional.of(256), new TreeMap<>())))));
+        }
+
+        @Test
+        void keyword_with_a_text_sub_field() {
+            assertThat(field("{'type':'keyword','fields':{'search':{'type':'text'}}}"))
+                    .isEqualTo(new KeywordField(Optional.empty(), new TreeMap<>(Map.of("search", text()))));
+        }
+
+        @Test
+        void several_sub_fields() {
+            TextField title = (TextField) field("{'type':'text','fields':{'raw':{'type':'keyword'},"
+                    + "'length':{'type':'integer'}}}");
+
+            assertThat(title.fields()).containsOnlyKeys("length", "raw");
+        }
+
+        @Test
+        void a_sub_field_name_with_a_dot() {
+            assertMappingFailed(fieldFailure("{'type':'text','fields':{'a.b':{'type':'keyword'}}}"),
+                    "Field name [a.b] which is a multi field of [f] cannot contain '.'");
+        }
+
+        @Test
+        void an_object_sub_field() {
+            assertMappingFailed(fieldFailure("{'type':'text','fields':{'o':{'type':'object'}}}"),
+                    "Type [object] cannot be used in multi field");
+        }
+
+        @Test
+        void fields_that_are_not_an_object() {
+            assertMappingFailed(fieldFailure("{'type':'text','fields':['raw']}"),
+                    "Expected map for property [fields] on field [f] but got a START_ARRAY");
+        }
+
+        @Test
+        void sub_fields_on_a_number_are_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'long','fields':{'k':{'type':'keyword'}}}"),
+                    "mapping parameter [fields] on field [f] of type [long]");
+        }
+    }
+
+    @Nested
+    class DottedNames {
+        @Test
+        void expand_to_objects() {
+            Mappings m = mapping("{'properties':{'user.address.city':{'type':'keyword'}}}");
+
+            assertThat(m.properties()).containsOnlyKeys("user");
+            assertThat(m.properties().get("user")).isEqualTo(
+                    objectWith(Map.of("address", objectWith(Map.of("city", MappingParserTest.keyword())))));
+        }
+
+        @Test
+        void merge_with_an_object_of_the_same_name() {
+            Mappings m = mapping("{'properties':{'user.name':{'type':'text'},"
+                    + "'user':{'properties':{'age':{'type':'integer'}}},'user.id':{'type':'keyword'}}}");
+
+            assertThat(m.properties().get("user")).isEqualTo(objectWith(Map.of("name", text(),
+                    "age", new NumberField(NumberType.INTEGER), "id", MappingParserTest.keyword())));
+        }
+
+        @Test
+        void conflict_with_an_object_field_of_another_type() {
+            GatewayException e = mappingFailure("{'properties':{'user.id':{'type':'keyword'},"
+                    + "'user':{'properties':{'id':{'type':'long'}}}}}");
+
+            assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+            assertThat(e.reason()).isEqualTo("mapper [user.id] cannot be changed from type [keyword] to [long]");
+        }
+
+        @Test
+        void inside_an_object() {
+            Mappings m = mapping("{'properties':{'a':{'properties':{'b.c':{'type':'boolean'}}}}}");
+
+            assertThat(m.field("a.b.c")).contains(new BooleanField());
+        }
+    }
+
+    @Nested
+    class DynamicSetting {
+        @ParameterizedTest
+        @ValueSource(strings = {"true", "'true'"})
+        void dynamic_true(String value) {
+            assertThat(mapping("{'dynamic':" + value + "}").dynamic()).contains(Dynamic.TRUE);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"false", "'false'"})
+        void dynamic_false(String value) {
+            assertThat(mapping("{'dynamic':" + value + "}").dynamic()).contains(Dynamic.FALSE);
+        }
+
+        @Test
+        void dynamic_strict() {
+            assertThat(mapping("{'dynamic':'strict'}").dynamic()).contains(Dynamic.STRICT);
+        }
+
+        @Test
+        void absent_means_not_said() {
+            assertThat(mapping("{}")).isEqualTo(Mappings.EMPTY);
+        }
+
+        @Test
+        void dynamic_runtime_is_unsupported() {
+            assertUnsupported(mappingFailure("{'dynamic':'runtime'}"), "[dynamic: runtime] on [_doc]");
+        }
+
+        @Test
+        void anything_else_is_refused() {
+            assertMappingFailed(mappingFailure("{'dynamic':'sometimes'}"),
+                    "Could not convert [dynamic] to boolean or \"strict\" on [_doc]: [sometimes]");
+        }
+
+        @Test
+        void on_an_object_names_the_object() {
+            assertMappingFailed(fieldFailure("{'properties':{},'dynamic':1}"),
+                    "Could not convert [dynamic] to boolean or \"strict\" on [f]: [1]");
+        }
+    }
+
+    @Nested
+    class Meta {
+        @Test
+        void is_kept_as_given() {
+            Mappings m = mapping("{'_meta':{'owner':'search-team','version':3}}");
+
+            assertThat(m.meta()).hasValueSatisfying(meta -> assertThat(compact(meta))
+                    .isEqualTo("{'owner':'search-team','version':3}"));
+        }
+
+        @Test
+        void must_be_an_object() {
+            assertMappingFailed(mappingFailure("{'_meta':'x'}"), "[_meta] must be an object, got [VALUE_STRING]");
+        }
+    }
+
+    @Nested
+    class DenseVectors {
+        @Test
+        void defaults_to_an_indexed_cosine_vector() {
+            assertThat(field("{'type':'dense_vector','dims':3}"))
+                    .isEqualTo(new DenseVectorField(3, Similarity.COSINE, true, Optional.empty()));
+        }
+
+        @Test
+        void reads_every_parameter() {
+            assertThat(field("{'type':'dense_vector','dims':'128','similarity':'dot_product','index':true,"
+                    + "'element_type':'float','index_options':{'type':'hnsw','m':16,'ef_construction':100}}"))
+                    .isEqualTo(new DenseVectorField(128, Similarity.DOT_PRODUCT, true,
+                            Optional.of(JsonFixtures.object("{'type':'hnsw','m':16,'ef_construction':100}"))));
+        }
+
+        @ParameterizedTest
+        @EnumSource(Similarity.class)
+        void every_similarity(Similarity similarity) {
+            assertThat(((DenseVectorField) field("{'type':'dense_vector','dims':2,'similarity':'"
+                    + similarity.esName() + "'}")).similarity()).isEqualTo(similarity);
+        }
+
+        @Test
+        void not_indexed() {
+            assertThat(field("{'type':'dense_vector','dims':4,'index':false}"))
+                    .isEqualTo(new DenseVectorField(4, Similarity.COSINE, false, Optional.empty()));
+        }
+
+        @ParameterizedTest
+        @ValueSource(ints = {1, 4096})
+        void dims_at_the_bounds(int dims) {
+            assertThat(((DenseVectorField) field("{'type':'dense_vector','dims':" + dims + "}")).dims()).isEqualTo(dims);
+        }
+
+        @ParameterizedTest
+        @ValueSource(ints = {0, 4097, -3})
+        void dims_out_of_range(int dims) {
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':" + dims + "}"),
+                    "The number of dimensions should be in the range [1, 4096] but was [" + dims + "]");
+        }
+
+        @Test
+        void dims_not_an_integer() {
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':'three'}"),
+                    "[dims] on field [f] must be an integer");
+        }
+
+        @Test
+        void without_dims_is_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'dense_vector'}"), "[dense_vector] field [f] without [dims]");
+        }
+
+        @Test
+        void an_unknown_similarity() {
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':3,'similarity':'manhattan'}"),
+                    "Unknown value [manhattan] for field [similarity] - accepted values are [l2_norm, dot_product,"
+                            + " cosine, max_inner_product]");
+        }
+
+        @Test
+        void a_byte_element_type_is_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,'element_type':'byte'}"),
+                    "[element_type: byte] on field [f] (only [float])");
+        }
+
+        @Test
+        void quantized_index_options_are_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,'index_options':{'type':'int8_hnsw'}}"),
+                    "[index_options.type: int8_hnsw] on field [f] (only [hnsw])");
+        }
+
+        @Test
+        void index_options_without_a_type_are_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,'index_options':{'m':8}}"),
+                    "[index_options.type: ] on field [f] (only [hnsw])");
+        }
+
+        @Test
+        void an_unknown_hnsw_option_is_unsupported() {
+            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,"
+                    + "'index_options':{'type':'hnsw','confidence_interval':0.9}}"),
+                    "[index_options.confidence_interval] on field [f]");
+        }
+
+        @Test
+        void an_index_flag_that_is_not_a_boolean() {
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':3,'index':'maybe'}"),
+                    "[index] on field [f] must be a boolean");
+        }
+    }
+}
