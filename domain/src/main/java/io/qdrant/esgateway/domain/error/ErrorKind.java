@@ -29,6 +29,16 @@ public enum ErrorKind {
     MAPPER_PARSING,
     /** Elasticsearch supports this, the gateway does not (yet); the message names the feature. */
     UNSUPPORTED,
+    /** A conditional or create-only write found a different document state (409). */
+    VERSION_CONFLICT,
+    /** An update addressed a document that does not exist. */
+    DOCUMENT_MISSING,
+    /** A document (or another resource) was asked for and does not exist, where ES answers with an error body. */
+    RESOURCE_NOT_FOUND,
+    /** A document value does not fit its mapped type, or the document is not a JSON object. */
+    DOCUMENT_PARSING,
+    /** A document brings a field that a {@code dynamic: strict} mapping does not allow. */
+    STRICT_DYNAMIC_MAPPING,
     /** The request body is larger than the configured limit. */
     CONTENT_TOO_LONG,
     /** The catalog or document backend cannot be reached. */

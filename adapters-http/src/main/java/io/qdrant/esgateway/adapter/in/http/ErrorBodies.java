@@ -18,7 +18,9 @@ final class ErrorBodies {
 
     static int status(ErrorKind kind) {
         return switch (kind) {
-            case INDEX_NOT_FOUND, ALIASES_NOT_FOUND -> 404;
+            case INDEX_NOT_FOUND, ALIASES_NOT_FOUND, DOCUMENT_MISSING, RESOURCE_NOT_FOUND -> 404;
+            case VERSION_CONFLICT -> 409;
+            case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
@@ -42,6 +44,11 @@ final class ErrorBodies {
             case MAPPER_PARSING -> "mapper_parsing_exception";
             case UNSUPPORTED -> "unsupported_operation_exception";
             case CONTENT_TOO_LONG -> "content_too_long_exception";
+            case VERSION_CONFLICT -> "version_conflict_engine_exception";
+            case DOCUMENT_MISSING -> "document_missing_exception";
+            case RESOURCE_NOT_FOUND -> "resource_not_found_exception";
+            case DOCUMENT_PARSING -> "document_parsing_exception";
+            case STRICT_DYNAMIC_MAPPING -> "strict_dynamic_mapping_exception";
             case BACKEND_UNAVAILABLE -> "backend_unavailable_exception";
             case BACKEND_TIMEOUT -> "backend_timeout_exception";
             case BACKEND_FAILURE -> "backend_failure_exception";

@@ -2,7 +2,11 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -217,6 +221,21 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     }
 
     /** Lucene needs nothing per field before documents arrive; the documents carry their own field types. */
+    @Override
+    public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+        throw new UnsupportedOperationException("document writes are being written");
+    }
+
+    @Override
+    public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
+        throw new UnsupportedOperationException("document reads are being written");
+    }
+
+    @Override
+    public long maxSeqNo(IndexMetadata index) {
+        throw new UnsupportedOperationException("document writes are being written");
+    }
+
     @Override
     public void updateMappings(IndexMetadata index) {
         uuidOf(index);

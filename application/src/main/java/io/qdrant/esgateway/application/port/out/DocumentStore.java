@@ -1,14 +1,20 @@
 package io.qdrant.esgateway.application.port.out;
 
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The backend that holds the documents of every index (embedded Lucene, or Qdrant). One storage unit
  * (a Lucene directory, a Qdrant collection) per concrete index, keyed by the index's name and uuid, so a deleted and
  * re-created index never sees the old one's documents.
  *
- * <p>This is the lifecycle part of the port; document writes and reads, scroll, count, facet and ranked queries
- * join it with the document and search capabilities, each with its contract cases.
+ * <p>Document writes are planned by the application (versions, sequence numbers, conditions) and executed here in
+ * order; scroll, count, facet and ranked queries join the port with the search capabilities. Every adapter passes
+ * {@code DocumentStoreContract}.
  */
 public interface DocumentStore {
 
@@ -20,6 +26,36 @@ public interface DocumentStore {
 
     /** Makes the storage ready for fields added to the mapping (e.g. payload indexes); no-op where not needed. */
     void updateMappings(IndexMetadata index);
+
+    /**
+     * Applies the writes in order as one durable unit: when this returns, every write survives a crash of the process
+     * and is visible to the next {@link #get}. {@code maxSeqNo} (the highest sequence number among these writes) is
+     * recorded with them. A failure means none of them may be assumed written.
+     */
+    void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo);
+
+    /** The current documents with these ids (absent ids are missing from the map); sees every acknowledged write. */
+    Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids);
+
+    /** The highest sequence number ever recorded by {@link #write} for this index, or -1 before the first write. */
+    long maxSeqNo(IndexMetadata index);
+
+    /** One write of a batch. */
+    sealed interface DocumentWrite {
+        String id();
+
+        /** Stores the document, replacing any document with the same id. */
+        record Upsert(IndexableDocument document) implements DocumentWrite {
+            @Override
+            public String id() {
+                return document.id();
+            }
+        }
+
+        /** Removes the document with this id; a missing document is not an error. */
+        record Delete(String id) implements DocumentWrite {
+        }
+    }
 
     /** Document count and size on disk, for {@code _cat/indices}. */
     StoreStats stats(IndexMetadata index);

@@ -1,6 +1,8 @@
 package io.qdrant.esgateway.application.port.out;
 
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.util.Collection;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -17,13 +19,15 @@ import java.util.function.Consumer;
  */
 public class InMemoryDocumentStore implements DocumentStore {
 
-    public enum Operation { CREATE, DROP, UPDATE_MAPPINGS, STATS, PING }
+    public enum Operation { CREATE, DROP, UPDATE_MAPPINGS, STATS, PING, WRITE, GET }
 
     private final Set<String> storages = new TreeSet<>();
     private final List<String> calls = new ArrayList<>();
     private final Map<Operation, RuntimeException> failures = new EnumMap<>(Operation.class);
     private final Map<Operation, Consumer<IndexMetadata>> hooks = new EnumMap<>(Operation.class);
     private final Map<String, StoreStats> stats = new HashMap<>();
+    private final Map<String, Map<String, StoredDocument>> documents = new HashMap<>();
+    private final Map<String, Long> maxSeqNos = new HashMap<>();
 
     /** Every later call of {@code operation} throws {@code failure} (after its hook, before any change). */
     public synchronized InMemoryDocumentStore failOn(Operation operation, RuntimeException failure) {
@@ -75,6 +79,41 @@ public class InMemoryDocumentStore implements DocumentStore {
         synchronized (this) {
             storages.remove(key(index));
         }
+    }
+
+    @Override
+    public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+        enter(Operation.WRITE, index);
+        synchronized (this) {
+            Map<String, StoredDocument> docs = documents.computeIfAbsent(key(index), k -> new HashMap<>());
+            for (DocumentWrite w : writes) {
+                switch (w) {
+                    case DocumentWrite.Upsert u -> docs.put(u.id(), u.document().stored());
+                    case DocumentWrite.Delete d -> docs.remove(d.id());
+                }
+            }
+            maxSeqNos.merge(key(index), maxSeqNo, Math::max);
+        }
+    }
+
+    @Override
+    public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
+        enter(Operation.GET, index);
+        synchronized (this) {
+            Map<String, StoredDocument> docs = documents.getOrDefault(key(index), Map.of());
+            Map<String, StoredDocument> out = new HashMap<>();
+            for (String id : ids) {
+                if (docs.containsKey(id)) {
+                    out.put(id, docs.get(id));
+                }
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public synchronized long maxSeqNo(IndexMetadata index) {
+        return maxSeqNos.getOrDefault(key(index), -1L);
     }
 
     @Override
