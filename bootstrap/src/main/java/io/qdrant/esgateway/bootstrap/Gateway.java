@@ -11,6 +11,7 @@ import io.qdrant.esgateway.adapter.in.http.EsRestApi;
 import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
+import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.IndexAdministrationService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -57,6 +58,7 @@ final class Gateway implements AutoCloseable {
         IndexAdministrationService admin = new IndexAdministrationService(catalog, store, Gateway::newId,
                 Clock.systemUTC());
         ClusterStatusService status = new ClusterStatusService(catalog, store);
+        DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC());
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         WebServer server = WebServer.builder()
@@ -64,7 +66,8 @@ final class Gateway implements AutoCloseable {
                 .port(config.port())
                 .featuresDiscoverServices(false)
                 .shutdownHook(false)
-                .routing(routing -> EsRestApi.register(routing, settings, admin, status, registry, registry::scrape))
+                .routing(routing -> EsRestApi.register(routing, settings, admin, documents, status, registry,
+                        registry::scrape))
                 .build()
                 .start();
         return new Gateway(server, catalog, store);

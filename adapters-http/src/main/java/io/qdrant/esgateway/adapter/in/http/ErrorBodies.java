@@ -56,6 +56,12 @@ final class ErrorBodies {
     }
 
     static EsResponse of(GatewayException e) {
+        int status = status(e.kind());
+        return EsResponse.json(status, JsonObjectBuilder.object().put("error", full(e)).put("status", status).build());
+    }
+
+    /** The error object with its {@code root_cause} list (top-level errors and {@code _mget} items). */
+    static JsonObject full(GatewayException e) {
         GatewayException root = e;
         while (root.gatewayCause() != null) {
             root = root.gatewayCause();
@@ -63,11 +69,10 @@ final class ErrorBodies {
         JsonObjectBuilder error = JsonObjectBuilder.object()
                 .put("root_cause", new JsonValue.JsonArray(List.of(cause(root, false))));
         cause(e, true).members().forEach(error::put);
-        int status = status(e.kind());
-        return EsResponse.json(status, JsonObjectBuilder.object().put("error", error).put("status", status).build());
+        return error.build();
     }
 
-    private static JsonObject cause(GatewayException e, boolean withCausedBy) {
+    static JsonObject cause(GatewayException e, boolean withCausedBy) {
         JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
         e.metadata().forEach(b::put);
         if (withCausedBy && e.gatewayCause() != null) {

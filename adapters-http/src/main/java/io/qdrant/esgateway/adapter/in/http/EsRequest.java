@@ -66,6 +66,11 @@ final class EsRequest {
         };
     }
 
+    /** The body as received (for NDJSON endpoints, which read it line by line). */
+    byte[] rawBody() {
+        return body;
+    }
+
     boolean hasBody() {
         return body.length > 0;
     }

@@ -3,6 +3,7 @@ package io.qdrant.esgateway.adapter.in.http;
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
+import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
 import java.util.function.Supplier;
 
@@ -26,14 +27,19 @@ public final class EsRestApi {
 
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
-                                ClusterStatus status, MeterRegistry registry, Supplier<String> prometheusScrape) {
+                                DocumentOperations documents, ClusterStatus status, MeterRegistry registry,
+                                Supplier<String> prometheusScrape) {
         Router router = new Router();
+        JsonCodec codec = new JsonCodec();
         new ClusterEndpoints(settings, status).register(router);
         new CatEndpoints(status).register(router);
         new IndexEndpoints(admin).register(router);
         new AliasEndpoints(admin).register(router);
+        new DocumentEndpoints(documents).register(router);
+        new BulkEndpoints(documents, codec).register(router);
+        new MultiGetEndpoints(documents).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
-        EsHttpHandler handler = new EsHttpHandler(router, new JsonCodec(), settings.maxContentLength(), registry);
+        EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {
             res.header(EsHttpHandler.PRODUCT_HEADER, "Elasticsearch");
             chain.proceed();

@@ -1,0 +1,93 @@
+package io.qdrant.esgateway.application.port.in;
+
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.SourceFilter;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.document.Versioning.Condition;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Writing and reading documents by id. Single-document requests are batches of one: the same rules, and a failure
+ * is thrown; a bulk request reports each item's outcome.
+ */
+public interface DocumentOperations {
+
+    /** Executes the writes; every item gets an outcome, in order. Items on one index are committed together. */
+    List<WriteOutcome> bulk(List<WriteCommand> commands);
+
+    /** Executes one write and returns its result, or throws its failure. */
+    Written write(WriteCommand command);
+
+    /** The document with this id in the one index {@code target} names. */
+    GetResult get(String target, String id);
+
+    /** Many documents, each from its own target; a failing target fails only its item. */
+    List<GetOutcome> multiGet(List<GetCommand> commands);
+
+    /** A write to one document. {@code target} is an index or alias (a missing index is created). */
+    sealed interface WriteCommand {
+        String target();
+
+        boolean requireAlias();
+
+        /** {@code PUT _doc}, {@code POST _doc} (no id: generated), {@code _create} / {@code op_type=create}. */
+        record Index(String target, Optional<String> id, JsonValue source, boolean createOnly, Condition condition,
+                     boolean requireAlias) implements WriteCommand {
+        }
+
+        record Delete(String target, String id, Condition condition, boolean requireAlias) implements WriteCommand {
+        }
+
+        /**
+         * {@code _update}: merge {@code doc} into the current source; if the document is missing, create it from
+         * {@code upsert}, or from {@code doc} when {@code docAsUpsert}. {@code fetch} says what to return as
+         * {@code get._source}.
+         */
+        record Update(String target, String id, Optional<JsonObject> doc, Optional<JsonObject> upsert,
+                      boolean docAsUpsert, boolean detectNoop, Condition condition, Optional<SourceFilter> fetch,
+                      boolean requireAlias) implements WriteCommand {
+        }
+    }
+
+    enum Result {
+        CREATED, UPDATED, DELETED, NOT_FOUND, NOOP;
+
+        public String esName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    sealed interface WriteOutcome {
+        /** The index the item addressed: the concrete index when it was resolved, else the target as given. */
+        String index();
+
+        String id();
+    }
+
+    /** A write that happened (or, for {@code noop} and {@code not_found}, was decided without changing anything). */
+    record Written(String index, String id, Result result, DocumentVersion version, Optional<StoredDocument> got)
+            implements WriteOutcome {
+    }
+
+    record Failed(String index, String id, GatewayException error) implements WriteOutcome {
+    }
+
+    /** A looked-up document: found or not, in a concrete index. */
+    record GetResult(String index, String id, Optional<StoredDocument> document) {
+    }
+
+    record GetCommand(String target, String id, SourceFilter source) {
+    }
+
+    sealed interface GetOutcome {
+        record Found(GetResult result, SourceFilter source) implements GetOutcome {
+        }
+
+        record Error(String index, String id, GatewayException error) implements GetOutcome {
+        }
+    }
+}

@@ -1,0 +1,359 @@
+package io.qdrant.esgateway.application.service;
+
+import io.qdrant.esgateway.application.port.in.DocumentOperations;
+import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.out.Catalog;
+import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
+import io.qdrant.esgateway.application.port.out.IdGenerator;
+import io.qdrant.esgateway.domain.document.DocumentIds;
+import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.document.ParsedDocument;
+import io.qdrant.esgateway.domain.document.SourceMerge;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.document.Versioning;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.IndexName;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Document writes and reads by id, with Elasticsearch's versioning: per-document {@code _version}, per-index
+ * {@code _seq_no}, optimistic concurrency, create-only writes, partial updates with no-op detection, auto-created
+ * indices and dynamic mapping.
+ *
+ * <p>Writes to one index are serialised in this process (a lock per index uuid); all items of a request that go
+ * to one index are planned in order against the current documents, then handed to the store as one durable batch.
+ * A dynamic mapping change is recorded in the catalog before the batch is written, so an acknowledged document
+ * never has fields the catalog does not know. Deleted documents leave a tombstone for {@link #GC_DELETES} (ES's
+ * {@code index.gc_deletes}), so a re-created document continues the deleted one's version.
+ */
+public final class DocumentService implements DocumentOperations {
+    public static final Duration GC_DELETES = Duration.ofSeconds(60);
+
+    private final Catalog catalog;
+    private final DocumentStore store;
+    private final IndexAdministration admin;
+    private final IdGenerator ids;
+    private final InstantSource clock;
+    private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Tombstone>> tombstones = new ConcurrentHashMap<>();
+
+    private record Tombstone(long version, Instant expires) {
+    }
+
+    public DocumentService(Catalog catalog, DocumentStore store, IndexAdministration admin, IdGenerator ids,
+                           InstantSource clock) {
+        this.catalog = catalog;
+        this.store = store;
+        this.admin = admin;
+        this.ids = ids;
+        this.clock = clock;
+    }
+
+    @Override
+    public Written write(WriteCommand command) {
+        return switch (bulk(List.of(command)).get(0)) {
+            case Written w -> w;
+            case Failed f -> throw f.error();
+        };
+    }
+
+    @Override
+    public List<WriteOutcome> bulk(List<WriteCommand> commands) {
+        WriteOutcome[] out = new WriteOutcome[commands.size()];
+        Map<String, IndexMetadata> targets = new LinkedHashMap<>();
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < commands.size(); i++) {
+            WriteCommand command = commands.get(i);
+            try {
+                IndexMetadata index = resolveForWrite(command);
+                targets.putIfAbsent(index.uuid(), index);
+                groups.computeIfAbsent(index.uuid(), k -> new ArrayList<>()).add(i);
+            } catch (GatewayException e) {
+                out[i] = new Failed(command.target(), idOf(command).orElse(null), e);
+            }
+        }
+        groups.forEach((uuid, items) -> executeGroup(targets.get(uuid), items, commands, out));
+        return List.of(out);
+    }
+
+    private static Optional<String> idOf(WriteCommand command) {
+        return switch (command) {
+            case WriteCommand.Index i -> i.id();
+            case WriteCommand.Delete d -> Optional.of(d.id());
+            case WriteCommand.Update u -> Optional.of(u.id());
+        };
+    }
+
+    private IndexMetadata resolveForWrite(WriteCommand command) {
+        String target = command.target();
+        CatalogView view = catalog.view();
+        if (command.requireAlias() && !view.isAlias(target)) {
+            throw new GatewayException(ErrorKind.INDEX_NOT_FOUND, "[require_alias] request flag is [true] and ["
+                    + target + "] is not an alias", Map.of("index_uuid", "_na_", "index", target), null);
+        }
+        try {
+            return view.resolveWriteIndex(target);
+        } catch (GatewayException e) {
+            if (e.kind() != ErrorKind.INDEX_NOT_FOUND || command instanceof WriteCommand.Delete) {
+                throw e;
+            }
+        }
+        // Elasticsearch creates a missing index on its first index/create/update (never on a delete)
+        try {
+            return admin.create(CreateIndexRequest.parse(target, null));
+        } catch (GatewayException e) {
+            if (e.kind() == ErrorKind.RESOURCE_ALREADY_EXISTS) {
+                return catalog.view().resolveWriteIndex(target);
+            }
+            throw e;
+        }
+    }
+
+    /** The plan of one group: the state of each touched document as the items see it, in order. */
+    private final class Plan {
+        final IndexMetadata index;
+        Mappings mappings;
+        boolean mappingsChanged;
+        long seqNo;
+        final Map<String, Optional<StoredDocument>> state = new HashMap<>();
+        final List<DocumentWrite> writes = new ArrayList<>();
+        final Map<String, Long> deleted = new HashMap<>();
+
+        Plan(IndexMetadata index, Map<String, StoredDocument> current) {
+            this.index = index;
+            this.mappings = index.mappings();
+            this.seqNo = store.maxSeqNo(index);
+            current.forEach((id, doc) -> state.put(id, Optional.of(doc)));
+        }
+
+        Optional<StoredDocument> current(String id) {
+            return state.getOrDefault(id, Optional.empty());
+        }
+
+        /** The version the next write of {@code id} gets: after the live document, or after its tombstone. */
+        long nextVersion(String id) {
+            Optional<StoredDocument> doc = current(id);
+            if (doc.isPresent()) {
+                return doc.get().version().version() + 1;
+            }
+            Long justDeleted = deleted.get(id);
+            if (justDeleted != null) {
+                return justDeleted + 1;
+            }
+            Tombstone t = tombstones.getOrDefault(index.uuid(), Map.of()).get(id);
+            return t != null && t.expires().isAfter(clock.instant()) ? t.version() + 1 : 1;
+        }
+
+        DocumentVersion next(String id) {
+            return new DocumentVersion(nextVersion(id), ++seqNo, DocumentVersion.PRIMARY_TERM);
+        }
+
+        StoredDocument put(String id, JsonObject source) {
+            ParsedDocument parsed = DocumentParser.parse(mappings, source, id);
+            parsed.updatedMappings().ifPresent(m -> {
+                mappings = m;
+                mappingsChanged = true;
+            });
+            IndexableDocument doc = new IndexableDocument(id, next(id), source, parsed.values());
+            writes.add(new DocumentWrite.Upsert(doc));
+            state.put(id, Optional.of(doc.stored()));
+            deleted.remove(id);
+            return doc.stored();
+        }
+
+        DocumentVersion delete(String id) {
+            DocumentVersion version = next(id);
+            writes.add(new DocumentWrite.Delete(id));
+            state.put(id, Optional.empty());
+            deleted.put(id, version.version());
+            return version;
+        }
+    }
+
+    private void executeGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
+                              WriteOutcome[] out) {
+        ReentrantLock lock = locks.computeIfAbsent(resolved.uuid(), k -> new ReentrantLock());
+        lock.lock();
+        try {
+            IndexMetadata index = catalog.view().index(resolved.name())
+                    .filter(i -> i.uuid().equals(resolved.uuid())).orElse(null);
+            if (index == null) {
+                items.forEach(i -> out[i] = new Failed(resolved.name(), idOf(commands.get(i)).orElse(null),
+                        GatewayException.indexNotFound(resolved.name())));
+                return;
+            }
+            Map<Integer, String> generated = new HashMap<>();
+            Set<String> touched = new LinkedHashSet<>();
+            for (int i : items) {
+                String id = idOf(commands.get(i)).orElseGet(() -> generated.computeIfAbsent(i, k -> ids.newId()));
+                touched.add(id);
+            }
+            Plan plan = new Plan(index, store.get(index, touched));
+            Map<Integer, Written> planned = new LinkedHashMap<>();
+            for (int i : items) {
+                WriteCommand command = commands.get(i);
+                String id = idOf(command).orElseGet(() -> generated.get(i));
+                try {
+                    planned.put(i, plan(plan, command, id));
+                } catch (GatewayException e) {
+                    out[i] = new Failed(index.name(), id, e);
+                }
+            }
+            if (!plan.writes.isEmpty()) {
+                try {
+                    if (plan.mappingsChanged) {
+                        admin.putMapping(index.name(), plan.mappings);
+                    }
+                    store.write(index, plan.writes, plan.seqNo);
+                    catalog.bumpGeneration(index.name());
+                } catch (GatewayException e) {
+                    planned.forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w : new Failed(index.name(), w.id(), e));
+                    return;
+                }
+                recordTombstones(index, plan.deleted);
+            }
+            planned.forEach((i, w) -> out[i] = w);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Written plan(Plan plan, WriteCommand command, String id) {
+        DocumentIds.validate(id);
+        IndexMetadata index = plan.index;
+        Optional<StoredDocument> current = plan.current(id);
+        return switch (command) {
+            case WriteCommand.Index c -> {
+                if (c.createOnly()) {
+                    Versioning.checkAbsent(index, id, current);
+                }
+                Versioning.check(index, id, current, c.condition());
+                if (!(c.source() instanceof JsonObject source)) {
+                    throw new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse, document is empty");
+                }
+                StoredDocument doc = plan.put(id, source);
+                yield new Written(index.name(), id, current.isPresent() ? Result.UPDATED : Result.CREATED,
+                        doc.version(), Optional.empty());
+            }
+            case WriteCommand.Delete c -> {
+                Versioning.check(index, id, current, c.condition());
+                DocumentVersion v = plan.delete(id);
+                yield new Written(index.name(), id, current.isPresent() ? Result.DELETED : Result.NOT_FOUND, v,
+                        Optional.empty());
+            }
+            case WriteCommand.Update c -> {
+                Versioning.check(index, id, current, c.condition());
+                if (current.isEmpty()) {
+                    JsonObject source = c.docAsUpsert() && c.doc().isPresent() ? c.doc().get()
+                            : c.upsert().orElseThrow(() -> Versioning.documentMissing(index, id));
+                    StoredDocument doc = plan.put(id, source);
+                    yield new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c, doc));
+                }
+                StoredDocument existing = current.get();
+                JsonObject merged = SourceMerge.merge(existing.source(), c.doc().orElseGet(JsonObject::of));
+                if (c.detectNoop() && merged.equals(existing.source())) {
+                    yield new Written(index.name(), id, Result.NOOP, existing.version(), fetched(c, existing));
+                }
+                StoredDocument doc = plan.put(id, merged);
+                yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c, doc));
+            }
+        };
+    }
+
+    private static Optional<StoredDocument> fetched(WriteCommand.Update command, StoredDocument doc) {
+        return command.fetch().filter(f -> f.fetch())
+                .map(f -> new StoredDocument(doc.id(), doc.version(), f.apply(doc.source())));
+    }
+
+    private void recordTombstones(IndexMetadata index, Map<String, Long> deleted) {
+        if (deleted.isEmpty()) {
+            return;
+        }
+        Instant now = clock.instant();
+        Map<String, Tombstone> forIndex = tombstones.computeIfAbsent(index.uuid(), k -> new ConcurrentHashMap<>());
+        forIndex.values().removeIf(t -> !t.expires().isAfter(now));
+        deleted.forEach((id, version) -> forIndex.put(id, new Tombstone(version, now.plus(GC_DELETES))));
+    }
+
+    @Override
+    public GetResult get(String target, String id) {
+        IndexMetadata index = resolveSingle(catalog.view(), target);
+        return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id)));
+    }
+
+    @Override
+    public List<GetOutcome> multiGet(List<GetCommand> commands) {
+        CatalogView view = catalog.view();
+        GetOutcome[] out = new GetOutcome[commands.size()];
+        Map<String, IndexMetadata> indices = new LinkedHashMap<>();
+        Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        for (int i = 0; i < commands.size(); i++) {
+            GetCommand c = commands.get(i);
+            try {
+                IndexMetadata index = resolveSingle(view, c.target());
+                indices.putIfAbsent(index.uuid(), index);
+                groups.computeIfAbsent(index.uuid(), k -> new ArrayList<>()).add(i);
+            } catch (GatewayException e) {
+                out[i] = new GetOutcome.Error(c.target(), c.id(), e);
+            }
+        }
+        groups.forEach((uuid, items) -> {
+            IndexMetadata index = indices.get(uuid);
+            Set<String> wanted = new LinkedHashSet<>();
+            items.forEach(i -> wanted.add(commands.get(i).id()));
+            Map<String, StoredDocument> found = store.get(index, wanted);
+            for (int i : items) {
+                GetCommand c = commands.get(i);
+                out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(), Optional.ofNullable(found.get(c.id()))),
+                        c.source());
+            }
+        });
+        return List.of(out);
+    }
+
+    /** Reads by id need exactly one index: the index itself, or an alias with a single index. */
+    private static IndexMetadata resolveSingle(CatalogView view, String target) {
+        Optional<IndexMetadata> index = view.index(target);
+        if (index.isPresent()) {
+            return index.get();
+        }
+        if (IndexName.isWildcard(target) || target.contains(",")) {
+            List<IndexMetadata> all = view.resolve(target, CatalogView.Options.STRICT_EXPAND_OPEN);
+            if (all.size() == 1) {
+                return all.get(0);
+            }
+            if (all.isEmpty()) {
+                throw GatewayException.indexNotFound(target);
+            }
+            throw GatewayException.illegalArgument("index [" + target + "] matches more than one index, can't execute"
+                    + " a single index op");
+        }
+        List<IndexMetadata> viaAlias = view.resolve(target, CatalogView.Options.STRICT_EXPAND_OPEN);
+        if (viaAlias.size() > 1) {
+            throw GatewayException.illegalArgument("alias [" + target + "] has more than one index associated with it "
+                    + viaAlias.stream().map(IndexMetadata::name).toList() + ", can't execute a single index op");
+        }
+        return viaAlias.get(0);
+    }
+}

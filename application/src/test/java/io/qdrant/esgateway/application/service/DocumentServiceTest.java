@@ -1,0 +1,199 @@
+package io.qdrant.esgateway.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qdrant.esgateway.application.port.in.DocumentOperations.Failed;
+import io.qdrant.esgateway.application.port.in.DocumentOperations.Result;
+import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
+import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome;
+import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
+import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
+import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
+import io.qdrant.esgateway.domain.document.Versioning.Condition;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class DocumentServiceTest {
+    private final AtomicInteger ids = new AtomicInteger();
+    private final InMemoryCatalog catalog = new InMemoryCatalog();
+    private final InMemoryDocumentStore store = new InMemoryDocumentStore();
+    private Instant now = Instant.parse("2024-01-01T00:00:00Z");
+    private final InstantSource clock = () -> now;
+    private final IndexAdministrationService admin = new IndexAdministrationService(catalog, store,
+            () -> "uuid-" + ids.incrementAndGet(), clock);
+    private final DocumentService service = new DocumentService(catalog, store, admin,
+            () -> "gen-" + ids.incrementAndGet(), clock);
+
+    private static JsonObject doc(String json) {
+        return (JsonObject) Json.parse(json.replace('\'', '"'));
+    }
+
+    private static WriteCommand index(String target, String id, String json) {
+        return new WriteCommand.Index(target, Optional.ofNullable(id), doc(json), false, Condition.NONE, false);
+    }
+
+    private static WriteCommand create(String target, String id, String json) {
+        return new WriteCommand.Index(target, Optional.of(id), doc(json), true, Condition.NONE, false);
+    }
+
+    private static WriteCommand delete(String target, String id) {
+        return new WriteCommand.Delete(target, id, Condition.NONE, false);
+    }
+
+    private static WriteCommand update(String target, String id, String partial) {
+        return new WriteCommand.Update(target, id, Optional.of(doc(partial)), Optional.empty(), false, true,
+                Condition.NONE, Optional.empty(), false);
+    }
+
+    private void createIndex(String name, String body) {
+        admin.create(CreateIndexRequest.parse(name, Json.parse(body.replace('\'', '"'))));
+    }
+
+    @Test
+    void versionsAndSequenceNumbersMoveOnEveryWrite() {
+        createIndex("i", "{}");
+        Written a = service.write(index("i", "1", "{'n':1}"));
+        Written b = service.write(index("i", "1", "{'n':2}"));
+        Written c = service.write(index("i", "2", "{'n':3}"));
+        assertThat(List.of(a.result(), b.result(), c.result())).containsExactly(Result.CREATED, Result.UPDATED,
+                Result.CREATED);
+        assertThat(List.of(a.version().version(), b.version().version(), c.version().version()))
+                .containsExactly(1L, 2L, 1L);
+        assertThat(List.of(a.version().seqNo(), b.version().seqNo(), c.version().seqNo())).containsExactly(0L, 1L, 2L);
+        assertThat(store.maxSeqNo(catalog.view().index("i").orElseThrow())).isEqualTo(2);
+        assertThat(catalog.generation("i")).isEqualTo(3);
+    }
+
+    @Test
+    void aDeletedDocumentsVersionLivesOnForSixtySeconds() {
+        createIndex("i", "{}");
+        service.write(index("i", "1", "{}"));
+        Written deleted = service.write(delete("i", "1"));
+        assertThat(deleted.version().version()).isEqualTo(2);
+        assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(3);
+        service.write(delete("i", "1"));
+        now = now.plus(DocumentService.GC_DELETES).plusSeconds(1);
+        assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(1);
+    }
+
+    @Test
+    void deletingAMissingDocumentIsNotFoundButStillConsumesASequenceNumber() {
+        createIndex("i", "{}");
+        Written w = service.write(delete("i", "ghost"));
+        assertThat(w.result()).isEqualTo(Result.NOT_FOUND);
+        assertThat(w.version().seqNo()).isEqualTo(0);
+        assertThat(w.version().version()).isEqualTo(1);
+    }
+
+    @Test
+    void createOnlyAndConditionalWritesConflictWithoutWriting() {
+        createIndex("i", "{}");
+        Written first = service.write(index("i", "1", "{'n':1}"));
+        assertThatThrownBy(() -> service.write(create("i", "1", "{'n':2}")))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.VERSION_CONFLICT);
+                    assertThat(e.metadata()).containsEntry("index", "i").containsEntry("shard", "0");
+                });
+        WriteCommand stale = new WriteCommand.Index("i", Optional.of("1"), doc("{'n':3}"), false,
+                new Condition(OptionalLong.of(first.version().seqNo() + 1), OptionalLong.of(1)), false);
+        assertThatThrownBy(() -> service.write(stale)).hasMessageContaining("required seqNo [1]");
+        assertThat(service.get("i", "1").document().orElseThrow().source()).isEqualTo(doc("{'n':1}"));
+        assertThat(store.maxSeqNo(catalog.view().index("i").orElseThrow())).isEqualTo(0);
+    }
+
+    @Test
+    void aBatchIsPlannedInOrderAndWrittenOnce() {
+        createIndex("i", "{}");
+        AtomicInteger writes = new AtomicInteger();
+        store.onCall(InMemoryDocumentStore.Operation.WRITE, index -> writes.incrementAndGet());
+        List<WriteOutcome> out = service.bulk(List.of(index("i", "a", "{'n':1}"), delete("i", "a"),
+                create("i", "a", "{'n':2}"), create("i", "a", "{'n':3}"), update("i", "a", "{'n':2}")));
+        assertThat(writes).hasValue(1);
+        assertThat(out.get(0)).isInstanceOfSatisfying(Written.class, w -> assertThat(w.version().version()).isEqualTo(1));
+        assertThat(out.get(1)).isInstanceOfSatisfying(Written.class, w -> assertThat(w.result()).isEqualTo(Result.DELETED));
+        assertThat(out.get(2)).isInstanceOfSatisfying(Written.class, w -> assertThat(w.version().version()).isEqualTo(3));
+        assertThat(out.get(3)).isInstanceOfSatisfying(Failed.class,
+                f -> assertThat(f.error().kind()).isEqualTo(ErrorKind.VERSION_CONFLICT));
+        assertThat(out.get(4)).isInstanceOfSatisfying(Written.class, w -> assertThat(w.result()).isEqualTo(Result.NOOP));
+    }
+
+    @Test
+    void updatesMergeUpsertAndReportMissingDocuments() {
+        createIndex("i", "{}");
+        service.write(index("i", "1", "{'a':{'x':1,'y':2},'list':[1,2]}"));
+        service.write(update("i", "1", "{'a':{'y':3},'list':[9]}"));
+        assertThat(service.get("i", "1").document().orElseThrow().source())
+                .isEqualTo(doc("{'a':{'x':1,'y':3},'list':[9]}"));
+        assertThatThrownBy(() -> service.write(update("i", "missing", "{'a':1}")))
+                .isInstanceOfSatisfying(GatewayException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ErrorKind.DOCUMENT_MISSING));
+        Written upserted = service.write(new WriteCommand.Update("i", "u", Optional.of(doc("{'a':1}")),
+                Optional.of(doc("{'a':0}")), false, true, Condition.NONE, Optional.empty(), false));
+        assertThat(upserted.result()).isEqualTo(Result.CREATED);
+        assertThat(service.get("i", "u").document().orElseThrow().source()).isEqualTo(doc("{'a':0}"));
+    }
+
+    @Test
+    void missingIndicesAreCreatedForWritesButNotForDeletes() {
+        assertThatThrownBy(() -> service.write(delete("auto", "1"))).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(e.kind()).isEqualTo(ErrorKind.INDEX_NOT_FOUND));
+        assertThat(catalog.view().index("auto")).isEmpty();
+        service.write(index("auto", "1", "{'n':1}"));
+        assertThat(catalog.view().index("auto")).isPresent();
+    }
+
+    @Test
+    void theDynamicMappingIsInTheCatalogBeforeTheDocumentIsWritten() {
+        createIndex("i", "{}");
+        AtomicReference<String> mappingAtWrite = new AtomicReference<>();
+        store.onCall(InMemoryDocumentStore.Operation.WRITE, index -> mappingAtWrite.set(
+                Json.write(catalog.view().index("i").orElseThrow().mappings().toJson())));
+        service.write(index("i", "1", "{'fresh':7}"));
+        assertThat(mappingAtWrite.get()).contains("\"fresh\":{\"type\":\"long\"}");
+    }
+
+    @Test
+    void aFailedBackendWriteFailsEveryItemOfItsIndexAndKeepsNothing() {
+        createIndex("i", "{}");
+        createIndex("j", "{}");
+        store.failOn(InMemoryDocumentStore.Operation.WRITE,
+                GatewayException.backendUnavailable("disk on fire", null));
+        List<WriteOutcome> out = service.bulk(List.of(index("i", "1", "{}"), index("i", "2", "{}")));
+        assertThat(out).allSatisfy(o -> assertThat(o).isInstanceOfSatisfying(Failed.class,
+                f -> assertThat(f.error().kind()).isEqualTo(ErrorKind.BACKEND_UNAVAILABLE)));
+        store.heal(InMemoryDocumentStore.Operation.WRITE);
+        assertThat(service.get("i", "1").document()).isEmpty();
+        assertThat(service.write(index("i", "1", "{}")).version().seqNo()).as("no sequence number was used up")
+                .isEqualTo(0);
+    }
+
+    @Test
+    void generatedIdsAreUsedOnce() {
+        createIndex("i", "{}");
+        Written a = service.write(index("i", null, "{}"));
+        Written b = service.write(index("i", null, "{}"));
+        assertThat(a.id()).startsWith("gen-").isNotEqualTo(b.id());
+        assertThat(service.get("i", a.id()).document()).isPresent();
+    }
+
+    @Test
+    void readsThroughAnAliasNeedExactlyOneIndex() {
+        createIndex("one", "{'aliases':{'both':{}}}");
+        createIndex("two", "{'aliases':{'both':{}}}");
+        assertThatThrownBy(() -> service.get("both", "1")).hasMessageContaining("more than one index");
+        assertThatThrownBy(() -> service.get("nothing", "1")).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(e.kind()).isEqualTo(ErrorKind.INDEX_NOT_FOUND));
+    }
+}
