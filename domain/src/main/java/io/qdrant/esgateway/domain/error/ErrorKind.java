@@ -21,6 +21,8 @@ public enum ErrorKind {
     ILLEGAL_ARGUMENT,
     /** The request body cannot be read as the expected structure (unknown key, wrong shape). */
     PARSE,
+    /** A query (or another search body part) is malformed: unknown query type or parameter ({@code parsing_exception}). */
+    PARSING,
     /** A field of the body has the wrong type or an unknown name, with its JSON path. */
     X_CONTENT_PARSE,
     /** The body is not JSON at all. */

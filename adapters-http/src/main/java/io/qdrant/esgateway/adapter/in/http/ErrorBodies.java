@@ -22,7 +22,7 @@ final class ErrorBodies {
             case VERSION_CONFLICT -> 409;
             case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
-                 ILLEGAL_ARGUMENT, PARSE, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
+                 ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
@@ -40,6 +40,7 @@ final class ErrorBodies {
             case ACTION_REQUEST_VALIDATION -> "action_request_validation_exception";
             case ILLEGAL_ARGUMENT -> "illegal_argument_exception";
             case PARSE -> "parse_exception";
+            case PARSING -> "parsing_exception";
             case X_CONTENT_PARSE, NOT_JSON -> "x_content_parse_exception";
             case MAPPER_PARSING -> "mapper_parsing_exception";
             case UNSUPPORTED -> "unsupported_operation_exception";

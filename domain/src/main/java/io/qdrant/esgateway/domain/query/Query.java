@@ -1,0 +1,157 @@
+package io.qdrant.esgateway.domain.query;
+
+import io.qdrant.esgateway.domain.json.JsonValue;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The backend-neutral query tree, one record per Elasticsearch query type the gateway supports. Values are kept as
+ * the neutral JSON scalars the request gave ({@link JsonValue}); they are interpreted against the mapping when the
+ * query is normalised or translated, as Elasticsearch interprets them per field type.
+ *
+ * <p>Every translation (to a Lucene query, to a Qdrant filter, to the coverage rules) switches over this sealed set
+ * without a {@code default}: adding a record here fails compilation in each of them until it is handled.
+ */
+public sealed interface Query {
+
+    /** ES's {@code boost}; 1 when not given. */
+    float boost();
+
+    record MatchAll(float boost) implements Query {
+    }
+
+    record MatchNone(float boost) implements Query {
+    }
+
+    /** Exact value on a field; {@code caseInsensitive} for keyword fields (ES 7.10+). */
+    record Term(String field, JsonValue value, boolean caseInsensitive, float boost) implements Query {
+    }
+
+    record Terms(String field, List<JsonValue> values, float boost) implements Query {
+    }
+
+    /** A bound: inclusive or not, with the value as given (dates may be date math). */
+    record Bound(JsonValue value, boolean inclusive) {
+    }
+
+    record Range(String field, Optional<Bound> lower, Optional<Bound> upper, Optional<String> format,
+                 Optional<String> timeZone, float boost) implements Query {
+    }
+
+    record Exists(String field, float boost) implements Query {
+    }
+
+    record Ids(List<String> ids, float boost) implements Query {
+    }
+
+    record Prefix(String field, String prefix, boolean caseInsensitive, float boost) implements Query {
+    }
+
+    record Wildcard(String field, String pattern, boolean caseInsensitive, float boost) implements Query {
+    }
+
+    record Regexp(String field, String pattern, boolean caseInsensitive, int maxDeterminizedStates, float boost)
+            implements Query {
+    }
+
+    /** {@code fuzziness} as ES gives it: {@code AUTO}, {@code AUTO:3,6}, or an edit count. */
+    record Fuzzy(String field, JsonValue value, Fuzziness fuzziness, int prefixLength, int maxExpansions,
+                 boolean transpositions, float boost) implements Query {
+    }
+
+    record Bool(List<Query> must, List<Query> filter, List<Query> should, List<Query> mustNot,
+                MinimumShouldMatch minimumShouldMatch, float boost) implements Query {
+        public Bool {
+            must = List.copyOf(must);
+            filter = List.copyOf(filter);
+            should = List.copyOf(should);
+            mustNot = List.copyOf(mustNot);
+        }
+    }
+
+    record ConstantScore(Query filter, float boost) implements Query {
+    }
+
+    record Boosting(Query positive, Query negative, float negativeBoost, float boost) implements Query {
+    }
+
+    record DisMax(List<Query> queries, float tieBreaker, float boost) implements Query {
+        public DisMax {
+            queries = List.copyOf(queries);
+        }
+    }
+
+    enum Operator {
+        OR, AND
+    }
+
+    /** Full-text match: the text is analysed with the field's analyzer and the terms combined by the operator. */
+    record Match(String field, String text, Operator operator, MinimumShouldMatch minimumShouldMatch,
+                 Optional<Fuzziness> fuzziness, int prefixLength, int maxExpansions, boolean lenient,
+                 ZeroTermsQuery zeroTermsQuery, float boost) implements Query {
+    }
+
+    enum ZeroTermsQuery {
+        NONE, ALL
+    }
+
+    record MatchPhrase(String field, String text, int slop, ZeroTermsQuery zeroTermsQuery, float boost)
+            implements Query {
+    }
+
+    record MatchPhrasePrefix(String field, String text, int slop, int maxExpansions, float boost) implements Query {
+    }
+
+    enum MultiMatchType {
+        BEST_FIELDS, MOST_FIELDS, PHRASE, PHRASE_PREFIX, CROSS_FIELDS, BOOL_PREFIX
+    }
+
+    /** A field with its per-field boost ({@code title^3}). */
+    record BoostedField(String field, float boost) {
+    }
+
+    record MultiMatch(List<BoostedField> fields, String text, MultiMatchType type, Operator operator,
+                      MinimumShouldMatch minimumShouldMatch, Optional<Float> tieBreaker, Optional<Fuzziness> fuzziness,
+                      int slop, boolean lenient, float boost) implements Query {
+        public MultiMatch {
+            fields = List.copyOf(fields);
+        }
+    }
+
+    /** {@code query_string} and {@code simple_query_string}: parsed into a query tree by {@code QueryStringParser}. */
+    record QueryString(String query, List<BoostedField> fields, Operator defaultOperator, boolean simple,
+                       boolean lenient, boolean analyzeWildcard, float boost) implements Query {
+        public QueryString {
+            fields = List.copyOf(fields);
+        }
+    }
+
+    /** A k-nearest-neighbour search on a {@code dense_vector} field, optionally pre-filtered. */
+    record Knn(String field, float[] queryVector, int k, int numCandidates, List<Query> filter,
+               Optional<Float> similarity, float boost) implements Query {
+        public Knn {
+            queryVector = queryVector.clone();
+            filter = List.copyOf(filter);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Knn other && other.field.equals(field)
+                    && java.util.Arrays.equals(other.queryVector, queryVector) && other.k == k
+                    && other.numCandidates == numCandidates && other.filter.equals(filter)
+                    && other.similarity.equals(similarity) && other.boost == boost;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(field, java.util.Arrays.hashCode(queryVector), k, numCandidates, filter,
+                    similarity, boost);
+        }
+
+        @Override
+        public String toString() {
+            return "Knn[" + field + ", " + java.util.Arrays.toString(queryVector) + ", k=" + k + ", candidates="
+                    + numCandidates + ", filter=" + filter + ", similarity=" + similarity + ", boost=" + boost + "]";
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.qdrant.esgateway.domain.query.dsl;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.query.Query;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Elasticsearch query DSL → {@link Query}. One object with exactly one key, the query type; each type has its
+ * converter (term-level, compound, full-text, vector families). Query types Elasticsearch has that the gateway does
+ * not implement are a 400 that says so; unknown names are ES's {@code parsing_exception} "unknown query [x]".
+ */
+public final class QueryDsl {
+    /** ES query types the gateway rejects by name (the checklist is the ES client's list of query kinds). */
+    private static final Set<String> KNOWN_UNSUPPORTED = Set.of("nested", "has_child", "has_parent", "parent_id",
+            "geo_bounding_box", "geo_distance", "geo_grid", "geo_polygon", "geo_shape", "shape", "more_like_this",
+            "percolate", "pinned", "rank_feature", "script", "script_score", "function_score", "span_containing",
+            "span_field_masking", "span_first", "span_multi", "span_near", "span_not", "span_or", "span_term",
+            "span_within", "terms_set", "intervals", "distance_feature", "combined_fields", "match_bool_prefix",
+            "sparse_vector", "text_expansion", "weighted_tokens", "semantic", "rule", "wrapper", "type");
+
+    private QueryDsl() {
+    }
+
+    public static Query parse(JsonValue json) {
+        if (!(json instanceof JsonObject object)) {
+            throw DslObject.parsing("query malformed, must start with start_object");
+        }
+        if (object.members().isEmpty()) {
+            throw DslObject.parsing("query malformed, empty clause found");
+        }
+        if (object.members().size() > 1) {
+            List<String> keys = new ArrayList<>(object.members().keySet());
+            throw DslObject.parsing("[" + keys.get(0) + "] malformed query, expected [END_OBJECT] but found "
+                    + "[FIELD_NAME]");
+        }
+        Map.Entry<String, JsonValue> only = object.members().entrySet().iterator().next();
+        String type = only.getKey();
+        JsonValue body = only.getValue();
+        return switch (type) {
+            case "match_all" -> CompoundQueries.matchAll(body);
+            case "match_none" -> CompoundQueries.matchNone(body);
+            case "bool" -> CompoundQueries.bool(body);
+            case "constant_score" -> CompoundQueries.constantScore(body);
+            case "boosting" -> CompoundQueries.boosting(body);
+            case "dis_max" -> CompoundQueries.disMax(body);
+            case "term" -> TermLevelQueries.term(body);
+            case "terms" -> TermLevelQueries.terms(body);
+            case "range" -> TermLevelQueries.range(body);
+            case "exists" -> TermLevelQueries.exists(body);
+            case "ids" -> TermLevelQueries.ids(body);
+            case "prefix" -> TermLevelQueries.prefix(body);
+            case "wildcard" -> TermLevelQueries.wildcard(body);
+            case "regexp" -> TermLevelQueries.regexp(body);
+            case "fuzzy" -> TermLevelQueries.fuzzy(body);
+            case "match" -> FullTextQueries.match(body);
+            case "match_phrase" -> FullTextQueries.matchPhrase(body);
+            case "match_phrase_prefix" -> FullTextQueries.matchPhrasePrefix(body);
+            case "multi_match" -> FullTextQueries.multiMatch(body);
+            case "query_string" -> FullTextQueries.queryString(body, false);
+            case "simple_query_string" -> FullTextQueries.queryString(body, true);
+            case "knn" -> VectorQueries.knn(body);
+            default -> throw KNOWN_UNSUPPORTED.contains(type)
+                    ? GatewayException.unsupported("the [" + type + "] query")
+                    : DslObject.parsing("unknown query [" + type + "]");
+        };
+    }
+
+    static List<Query> parseAll(List<JsonValue> clauses) {
+        List<Query> out = new ArrayList<>();
+        for (JsonValue clause : clauses) {
+            out.add(parse(clause));
+        }
+        return out;
+    }
+}
