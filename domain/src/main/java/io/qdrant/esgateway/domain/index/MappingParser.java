@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.index;
 
+import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping.BooleanField;
 import io.qdrant.esgateway.domain.index.FieldMapping.DateField;
@@ -16,6 +17,7 @@ import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.time.DateFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -163,7 +165,7 @@ final class MappingParser {
             case "long", "integer", "short", "byte", "double", "float", "half_float" ->
                     new NumberField(NumberType.valueOf(type.toUpperCase(Locale.ROOT)));
             case "boolean" -> new BooleanField();
-            case "date" -> new DateField(p.string("format"));
+            case "date" -> new DateField(p.string("format").map(f -> dateFormat(name, f)));
             case "dense_vector" -> denseVector(name, p);
             case "object" -> {
                 if (multiField) {
@@ -181,6 +183,19 @@ final class MappingParser {
         };
         p.requireAllConsumed();
         return field;
+    }
+
+    /** A date format Elasticsearch would accept, or its error ("Error parsing [format] on field [d]: …"). */
+    private static String dateFormat(String field, String format) {
+        try {
+            DateFormat.validate(format);
+        } catch (GatewayException e) {
+            if (e.kind() == ErrorKind.ILLEGAL_ARGUMENT) {
+                throw GatewayException.mappingFailed("Error parsing [format] on field [" + field + "]: " + e.reason());
+            }
+            throw e;
+        }
+        return format;
     }
 
     private static String analyzer(String field, String analyzer) {
