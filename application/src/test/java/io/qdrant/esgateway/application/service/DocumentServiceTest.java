@@ -139,10 +139,10 @@ class DocumentServiceTest {
         assertThatThrownBy(() -> service.write(update("i", "missing", "{'a':1}")))
                 .isInstanceOfSatisfying(GatewayException.class,
                         e -> assertThat(e.kind()).isEqualTo(ErrorKind.DOCUMENT_MISSING));
-        Written upserted = service.write(new WriteCommand.Update("i", "u", Optional.of(doc("{'a':1}")),
-                Optional.of(doc("{'a':0}")), false, true, Condition.NONE, Optional.empty(), false));
+        Written upserted = service.write(new WriteCommand.Update("i", "u", Optional.of(doc("{'b':1}")),
+                Optional.of(doc("{'b':0}")), false, true, Condition.NONE, Optional.empty(), false));
         assertThat(upserted.result()).isEqualTo(Result.CREATED);
-        assertThat(service.get("i", "u").document().orElseThrow().source()).isEqualTo(doc("{'a':0}"));
+        assertThat(service.get("i", "u").document().orElseThrow().source()).isEqualTo(doc("{'b':0}"));
     }
 
     @Test
