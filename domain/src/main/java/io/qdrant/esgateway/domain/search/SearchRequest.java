@@ -1,0 +1,34 @@
+package io.qdrant.esgateway.domain.search;
+
+import io.qdrant.esgateway.domain.document.SourceFilter;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.query.Query;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A parsed {@code _search} body (with URL parameters applied as ES applies them). {@code query} is absent for
+ * "match everything"; {@code knn} holds the top-level kNN sections, combined with the query as ES does (scores
+ * summed, each section contributing its top k).
+ */
+public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
+                            Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
+                            boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter) {
+    public static final int DEFAULT_SIZE = 10;
+
+    public SearchRequest {
+        knn = List.copyOf(knn);
+        sort = List.copyOf(sort);
+        searchAfter = searchAfter.map(List::copyOf);
+    }
+
+    /** Whether hits are ordered by relevance (no sort, or a sort that starts with {@code _score}). */
+    public boolean sortsByScore() {
+        return sort.isEmpty() || sort.get(0) instanceof SortSpec.Score;
+    }
+
+    /** Whether scores must be computed: ES computes them when sorting by score or asked with track_scores. */
+    public boolean needsScores() {
+        return trackScores || sort.isEmpty() || sort.stream().anyMatch(s -> s instanceof SortSpec.Score);
+    }
+}

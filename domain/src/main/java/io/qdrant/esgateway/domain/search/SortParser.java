@@ -1,0 +1,119 @@
+package io.qdrant.esgateway.domain.search;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.search.SortSpec.Missing;
+import io.qdrant.esgateway.domain.search.SortSpec.Mode;
+import io.qdrant.esgateway.domain.search.SortSpec.Order;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code sort} forms of Elasticsearch: {@code "f"}, {@code {"f":"desc"}}, {@code {"f":{"order":…,"missing":…,
+ * "mode":…,"unmapped_type":…,"format":…}}}, one or a list, {@code _score} and {@code _doc}; and the URL form
+ * {@code f:desc,g}.
+ */
+final class SortParser {
+    private SortParser() {
+    }
+
+    static List<SortSpec> parse(JsonValue value) {
+        List<SortSpec> out = new ArrayList<>();
+        for (JsonValue v : value instanceof JsonArray a ? a.elements() : List.of(value)) {
+            out.add(one(v));
+        }
+        return out;
+    }
+
+    static List<SortSpec> parseUrl(String value) {
+        List<SortSpec> out = new ArrayList<>();
+        for (String part : value.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int colon = part.lastIndexOf(':');
+            String field = colon < 0 ? part : part.substring(0, colon);
+            Optional<Order> order = colon < 0 ? Optional.empty() : Optional.of(order(part.substring(colon + 1)));
+            out.add(spec(field, order, new Missing.Last(), Optional.empty(), Optional.empty(), Optional.empty()));
+        }
+        return out;
+    }
+
+    private static SortSpec one(JsonValue v) {
+        if (v instanceof JsonString s) {
+            return spec(s.value(), Optional.empty(), new Missing.Last(), Optional.empty(), Optional.empty(),
+                    Optional.empty());
+        }
+        if (!(v instanceof JsonObject o) || o.members().size() != 1) {
+            throw SearchRequestParser.parsing("[sort] malformed: expected a field name or an object with one field");
+        }
+        Map.Entry<String, JsonValue> only = o.members().entrySet().iterator().next();
+        String field = only.getKey();
+        if (only.getValue() instanceof JsonString s) {
+            return spec(field, Optional.of(order(s.value())), new Missing.Last(), Optional.empty(), Optional.empty(),
+                    Optional.empty());
+        }
+        if (!(only.getValue() instanceof JsonObject params)) {
+            throw SearchRequestParser.parsing("[sort] malformed options for [" + field + "]");
+        }
+        Optional<Order> order = Optional.empty();
+        Missing missing = new Missing.Last();
+        Optional<Mode> mode = Optional.empty();
+        Optional<String> unmapped = Optional.empty();
+        Optional<String> format = Optional.empty();
+        for (Map.Entry<String, JsonValue> e : params.members().entrySet()) {
+            switch (e.getKey()) {
+                case "order" -> order = Optional.of(order(text(e)));
+                case "missing" -> missing = switch (JsonReads.text(e.getValue()).orElse("")) {
+                    case "_last" -> new Missing.Last();
+                    case "_first" -> new Missing.First();
+                    default -> new Missing.Value(e.getValue());
+                };
+                case "mode" -> mode = Optional.of(mode(text(e)));
+                case "unmapped_type" -> unmapped = Optional.of(text(e));
+                case "format" -> format = Optional.of(text(e));
+                case "numeric_type", "nested", "script" ->
+                        throw GatewayException.unsupported("[sort] option [" + e.getKey() + "]");
+                default -> throw SearchRequestParser.parsing("[field_sort] unknown field [" + e.getKey() + "]");
+            }
+        }
+        return spec(field, order, missing, mode, unmapped, format);
+    }
+
+    private static SortSpec spec(String field, Optional<Order> order, Missing missing, Optional<Mode> mode,
+                                 Optional<String> unmapped, Optional<String> format) {
+        return switch (field) {
+            case "_score" -> new SortSpec.Score(order.orElse(Order.DESC));
+            case "_doc" -> new SortSpec.Doc(order.orElse(Order.ASC));
+            case "_geo_distance", "_script" -> throw GatewayException.unsupported("sorting by [" + field + "]");
+            default -> new SortSpec.Field(field, order.orElse(Order.ASC), missing, mode, unmapped, format);
+        };
+    }
+
+    private static String text(Map.Entry<String, JsonValue> e) {
+        return JsonReads.text(e.getValue()).orElseThrow(() -> SearchRequestParser.parsing("[sort] [" + e.getKey()
+                + "] must be a string"));
+    }
+
+    private static Order order(String s) {
+        return switch (SearchRequestParser.lower(s)) {
+            case "asc" -> Order.ASC;
+            case "desc" -> Order.DESC;
+            default -> throw GatewayException.illegalArgument("Unknown SortOrder [" + s + "]");
+        };
+    }
+
+    private static Mode mode(String s) {
+        try {
+            return Mode.valueOf(s.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw GatewayException.illegalArgument("Unknown SortMode [" + s + "]");
+        }
+    }
+}
