@@ -369,10 +369,6 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     @Override
     public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
         Set<String> wanted = new LinkedHashSet<>(ids);
-        if (wanted.isEmpty()) {
-            uuidOf(index);
-            return Map.of();
-        }
         return withIndex(index, (directory, slot) -> {
             try (Acquired acquired = acquire(slot)) {
                 return lookup(acquired.reader(), wanted);
