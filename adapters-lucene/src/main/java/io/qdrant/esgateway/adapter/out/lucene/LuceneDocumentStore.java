@@ -1,12 +1,11 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.BrokenInvariant;
+import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.RejectedValue;
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
-import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
-import java.util.Collection;
-import java.util.List;
-import java.util.Map;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -21,36 +20,72 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexWriterConfig.OpenMode;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
 
 /**
  * The {@link io.qdrant.esgateway.application.port.out.DocumentStore} on Lucene: one index directory per concrete
- * index, named by its uuid, with one {@link IndexWriter} kept open per index once it is used.
+ * index, named by its uuid, with one {@link IndexWriter} and one near-real-time {@link SearcherManager} kept open per
+ * index once it is used.
  *
  * <p>Concurrency: every call holds the store's read lock, {@link #close()} its write lock, so closing waits for the
  * calls in flight. Each index has a slot with its own read-write lock: creating, opening and dropping an index take
  * its write lock, using it the read lock, so one index's lifecycle never blocks another's reads. A dropped slot is
- * retired (taken out of the map); a caller that waited on it looks the index up again.
+ * retired (taken out of the map); a caller that waited on it looks the index up again. Within a slot, the
+ * {@code writing} lock serialises the index's write batches and its searcher refreshes: a refresh therefore never
+ * shows half a batch, and reads that need no refresh never wait for a write.
+ *
+ * <p>Durability and visibility: a batch is applied to the writer and committed once (Lucene fsyncs the new files and
+ * the commit point before {@code commit} returns), with the index's highest sequence number in the commit's user
+ * data. The batch then marks the searcher dirty; the next read refreshes it (once, however many writes came before)
+ * and so sees every acknowledged write. A batch that fails is rolled back: the writer is discarded and reopened on
+ * the last commit, so no part of it is visible or durable.
  */
 final class LuceneDocumentStore implements LuceneStores.Handle {
     private static final Logger LOG = Logger.getLogger(LuceneDocumentStore.class.getName());
     static final String INDICES = "indices";
     static final String LOCK_FILE = "store.lock";
+    /** Commit user data: the highest sequence number written, absent before the first write. */
+    static final String MAX_SEQ_NO = "max_seq_no";
+    /** Commit user data: the version of the field layout ({@link FieldEncoding}) the index was written with. */
+    static final String ENCODING = "qeg_encoding";
+    static final String ENCODING_VERSION = "1";
     /** Index uuids are URL-safe base64 (IdGenerator); anything else could leave the indices directory. */
     private static final Pattern SAFE_UUID = Pattern.compile("[A-Za-z0-9_-]+");
 
@@ -62,15 +97,52 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
 
     @FunctionalInterface
     private interface IndexAction<T> {
-        T apply(Path directory, IndexWriter writer) throws IOException;
+        T apply(Path directory, Slot slot) throws IOException;
     }
 
-    /** One index's open state; {@code directory} and {@code writer} are both set or both null. */
+    /**
+     * Thrown inside an index action when the slot's writer or searcher went away under it (a failed rollback, a
+     * writer Lucene closed after a tragic error): the caller opens the index again and retries.
+     */
+    private static final class StaleSlot extends RuntimeException {
+        StaleSlot() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * One index's open state. {@code directory}, {@code writer} and {@code searchers} are all set or all null; they
+     * change only under the slot's write lock, except that a rollback (under the slot's read lock and
+     * {@code writing}) swaps {@code writer} and {@code searchers} for fresh ones. {@code broken} means the writer is
+     * unusable and the index must be opened again under the write lock.
+     */
     private static final class Slot {
         final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+        final ReentrantLock writing = new ReentrantLock();
         Directory directory;
-        IndexWriter writer;
+        volatile IndexWriter writer;
+        volatile SearcherManager searchers;
+        volatile long maxSeqNo = -1;
+        /** A write committed since the searcher was last refreshed. */
+        volatile boolean dirty;
+        volatile boolean broken;
         boolean retired;
+
+        boolean usable() {
+            return writer != null && !broken;
+        }
+    }
+
+    /** A searcher taken from a manager, given back to the same one. */
+    private record Acquired(SearcherManager manager, IndexSearcher searcher) implements AutoCloseable {
+        IndexReader reader() {
+            return searcher.getIndexReader();
+        }
+
+        @Override
+        public void close() throws IOException {
+            manager.release(searcher);
+        }
     }
 
     private final Path dataDirectory;
@@ -91,7 +163,11 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         this.dataLock = dataLock;
     }
 
-    /** Creates {@code <dataDirectory>/indices} if needed and locks the data directory for this store. */
+    /**
+     * Creates {@code <dataDirectory>/indices} if needed and locks the data directory for this store. The lock is an
+     * OS file lock on {@code store.lock}: the OS drops it when the process dies, so a killed process leaves a file
+     * behind but no lock.
+     */
     static LuceneDocumentStore open(Path dataDirectory, DirectoryFactory directories) {
         Path data = dataDirectory.toAbsolutePath().normalize();
         String failure = "Lucene data directory [" + data + "] cannot be opened: ";
@@ -170,10 +246,10 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         try {
             lucene = directories.open(directory);
             writer = new IndexWriter(lucene, config(OpenMode.CREATE));
+            writer.setLiveCommitData(commitData(-1).entrySet());
             writer.commit();
             IOUtils.fsync(indicesDirectory, true);
-            slot.directory = lucene;
-            slot.writer = writer;
+            install(slot, lucene, writer);
         } catch (IOException | RuntimeException e) {
             rollbackQuietly(writer);
             closeQuietly(lucene);
@@ -202,6 +278,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     }
                     Path directory = indexDirectory(index);
                     try {
+                        closeQuietly(slot.searchers);
                         rollbackQuietly(slot.writer);
                         closeQuietly(slot.directory);
                         deleteRecursively(directory);
@@ -220,22 +297,92 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Lucene needs nothing per field before documents arrive; the documents carry their own field types. */
+    /**
+     * Encodes the batch (no lock held), then, holding the index's {@code writing} lock, applies it in order and
+     * commits once with the new highest sequence number. On any failure the writer is rolled back to the last
+     * commit.
+     *
+     * @throws GatewayException {@code ILLEGAL_ARGUMENT} for a value Lucene cannot index (an immense keyword; nothing
+     *     is written), {@code BACKEND_UNAVAILABLE} when the disk fails, {@code BACKEND_FAILURE} otherwise
+     */
     @Override
     public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
-        throw new UnsupportedOperationException("document writes are being written");
+        uuidOf(index);
+        List<Document> documents = new ArrayList<>(writes.size());
+        for (DocumentWrite write : writes) {
+            try {
+                documents.add(switch (write) {
+                    case DocumentWrite.Upsert upsert -> FieldEncoding.encode(index.mappings(), upsert.document());
+                    case DocumentWrite.Delete ignored -> null;
+                });
+            } catch (RejectedValue e) {
+                throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, e.getMessage(), metadata(index), e);
+            } catch (BrokenInvariant e) {
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of ["
+                        + index.name() + "/" + index.uuid() + "]: " + e.getMessage(), metadata(index), e);
+            }
+        }
+        withIndex(index, (directory, slot) -> {
+            slot.writing.lock();
+            try {
+                if (slot.broken) {
+                    throw new StaleSlot();
+                }
+                long recorded = Math.max(slot.maxSeqNo, maxSeqNo);
+                if (writes.isEmpty() && recorded == slot.maxSeqNo) {
+                    return null;
+                }
+                IndexWriter writer = slot.writer;
+                try {
+                    for (int i = 0; i < writes.size(); i++) {
+                        Term id = new Term(FieldEncoding.ID, writes.get(i).id());
+                        Document document = documents.get(i);
+                        if (document == null) {
+                            writer.deleteDocuments(id);
+                        } else {
+                            writer.updateDocument(id, document);
+                        }
+                    }
+                    writer.setLiveCommitData(commitData(recorded).entrySet());
+                    writer.commit();
+                } catch (IOException | RuntimeException e) {
+                    GatewayException failure = writeFailure(index, directory, e);
+                    try {
+                        rollBack(slot);
+                    } catch (IOException | RuntimeException rollback) {
+                        LOG.log(Level.WARNING, "reopening the Lucene index [" + index.uuid()
+                                + "] after a failed write failed; it is opened again on next use", rollback);
+                        failure.addSuppressed(rollback);
+                    }
+                    throw failure;
+                }
+                slot.maxSeqNo = recorded;
+                slot.dirty = true;
+                return null;
+            } finally {
+                slot.writing.unlock();
+            }
+        });
     }
 
+    /** Looks every id up in the {@code _id} terms of a searcher that has seen every acknowledged write. */
     @Override
     public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
-        throw new UnsupportedOperationException("document reads are being written");
+        Set<String> wanted = new LinkedHashSet<>(ids);
+        return withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                return lookup(acquired.reader(), wanted);
+            }
+        });
     }
 
+    /** The value the last successful write committed (or the last commit's, read when the index was opened). */
     @Override
     public long maxSeqNo(IndexMetadata index) {
-        throw new UnsupportedOperationException("document writes are being written");
+        return withIndex(index, (directory, slot) -> slot.maxSeqNo);
     }
 
+    /** Lucene needs nothing per field before documents arrive; the documents carry their own field types. */
     @Override
     public void updateMappings(IndexMetadata index) {
         uuidOf(index);
@@ -247,13 +394,17 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Live and deleted documents as the writer counts them (acknowledged writes included), and the bytes of the
-     * index's files on disk. */
+    /**
+     * Live and deleted documents as a searcher that has seen every acknowledged write counts them, and the bytes of
+     * the index's files on disk.
+     */
     @Override
     public StoreStats stats(IndexMetadata index) {
-        return withIndex(index, (directory, writer) -> {
-            IndexWriter.DocStats docs = writer.getDocStats();
-            return new StoreStats(docs.numDocs, docs.maxDoc - docs.numDocs, sizeOnDisk(directory));
+        return withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                IndexReader reader = acquired.reader();
+                return new StoreStats(reader.numDocs(), reader.numDeletedDocs(), sizeOnDisk(directory));
+            }
         });
     }
 
@@ -286,15 +437,20 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             for (Map.Entry<String, Slot> e : slots.entrySet()) {
                 Slot slot = e.getValue();
                 try {
-                    if (slot.writer != null) {
+                    closeQuietly(slot.searchers);
+                    if (slot.writer != null && !slot.broken) {
                         slot.writer.close();
                     }
                 } catch (IOException | RuntimeException problem) {
                     LOG.log(Level.WARNING, "closing the Lucene index [" + e.getKey() + "] failed", problem);
                     rollbackQuietly(slot.writer);
                 } finally {
+                    if (slot.broken) {
+                        rollbackQuietly(slot.writer);
+                    }
                     closeQuietly(slot.directory);
                     slot.writer = null;
+                    slot.searchers = null;
                     slot.directory = null;
                     slot.retired = true;
                 }
@@ -312,7 +468,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Runs {@code action} on the index's writer, opening the index from disk on first use. */
+    /** Runs {@code action} on the index's open state, opening the index from disk on first use or when broken. */
     private <T> T withIndex(IndexMetadata index, IndexAction<T> action) {
         String uuid = uuidOf(index);
         storeLock.readLock().lock();
@@ -322,12 +478,22 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 Slot slot = slots.computeIfAbsent(uuid, k -> new Slot());
                 slot.lock.readLock().lock();
                 try {
-                    if (slot.writer != null) {
+                    if (slot.usable()) {
                         Path directory = indexDirectory(index);
                         try {
-                            return action.apply(directory, slot.writer);
+                            return action.apply(directory, slot);
+                        } catch (StaleSlot stale) {
+                            // opened again below
                         } catch (IOException e) {
                             throw failure("cannot read", index, directory, e);
+                        } catch (GatewayException e) {
+                            throw e;
+                        } catch (RuntimeException e) {
+                            // e.g. a stored document that does not decode: a damaged index or our bug
+                            throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot read the Lucene index of ["
+                                    + index.name() + "/" + index.uuid() + "] in [" + directory + "]: "
+                                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                                    + e.getMessage()), metadata(index), e);
                         }
                     }
                 } finally {
@@ -335,7 +501,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 }
                 slot.lock.writeLock().lock();
                 try {
-                    if (!slot.retired && slot.writer == null) {
+                    if (!slot.retired && !slot.usable()) {
+                        discard(slot);
                         reopen(index, slot);
                     }
                 } finally {
@@ -356,23 +523,180 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     + index.uuid() + "] is missing from [" + indicesDirectory + "]", metadata(index), null);
         }
         Directory lucene = null;
+        IndexWriter writer = null;
         try {
             lucene = directories.open(directory);
-            slot.writer = new IndexWriter(lucene, config(OpenMode.APPEND));
-            slot.directory = lucene;
+            writer = new IndexWriter(lucene, config(OpenMode.APPEND));
+            install(slot, lucene, writer);
         } catch (IOException | RuntimeException e) {
+            rollbackQuietly(writer);
             closeQuietly(lucene);
             retire(index, slot);
             throw e instanceof IOException io ? failure("cannot open", index, directory, io) : (RuntimeException) e;
         }
     }
 
+    /** Makes a freshly opened writer the slot's, with a searcher on it and the sequence number of its commit. */
+    private static void install(Slot slot, Directory lucene, IndexWriter writer) throws IOException {
+        long maxSeqNo = committedMaxSeqNo(writer);
+        SearcherManager searchers = new SearcherManager(writer, true, false, null);
+        slot.directory = lucene;
+        slot.writer = writer;
+        slot.searchers = searchers;
+        slot.maxSeqNo = maxSeqNo;
+        slot.dirty = false;
+        slot.broken = false;
+    }
+
+    /**
+     * Throws away everything the writer holds since its last commit and carries on with a new writer on that commit
+     * (caller holds {@code writing}). Until the new writer is in place the slot is broken, so if this fails the next
+     * caller opens the index again.
+     */
+    private void rollBack(Slot slot) throws IOException {
+        slot.broken = true;
+        SearcherManager old = slot.searchers;
+        rollbackQuietly(slot.writer);
+        IndexWriter writer = new IndexWriter(slot.directory, config(OpenMode.APPEND));
+        try {
+            long maxSeqNo = committedMaxSeqNo(writer);
+            SearcherManager searchers = new SearcherManager(writer, true, false, null);
+            slot.writer = writer;
+            slot.searchers = searchers;
+            slot.maxSeqNo = maxSeqNo;
+            slot.dirty = false;
+            slot.broken = false;
+        } catch (IOException | RuntimeException e) {
+            rollbackQuietly(writer);
+            throw e;
+        }
+        closeQuietly(old);
+    }
+
+    /** Closes a broken slot's writer, searcher and directory (caller holds the slot's write lock). */
+    private static void discard(Slot slot) {
+        closeQuietly(slot.searchers);
+        rollbackQuietly(slot.writer);
+        closeQuietly(slot.directory);
+        slot.searchers = null;
+        slot.writer = null;
+        slot.directory = null;
+        slot.broken = false;
+    }
+
+    /**
+     * A searcher that has seen every write acknowledged so far. It is refreshed only when a write committed since
+     * the last refresh, under {@code writing}, so no batch in flight becomes visible.
+     */
+    private static Acquired acquire(Slot slot) throws IOException {
+        if (slot.dirty) {
+            slot.writing.lock();
+            try {
+                if (slot.broken) {
+                    throw new StaleSlot();
+                }
+                if (slot.dirty) {
+                    long start = System.nanoTime();
+                    slot.searchers.maybeRefreshBlocking();
+                    slot.dirty = false;
+                    if (LOG.isLoggable(Level.FINE)) {
+                        LOG.fine("refreshed a Lucene searcher in " + (System.nanoTime() - start) / 1000 + " µs");
+                    }
+                }
+            } catch (AlreadyClosedException e) {
+                // Lucene closed the writer after a tragic error: open the index again
+                slot.broken = true;
+                throw new StaleSlot();
+            } finally {
+                slot.writing.unlock();
+            }
+        }
+        SearcherManager manager = slot.searchers;
+        try {
+            return new Acquired(manager, manager.acquire());
+        } catch (AlreadyClosedException e) {
+            // a rollback replaced the manager meanwhile; if not, the slot is unusable and must be opened again
+            if (slot.searchers == manager) {
+                slot.broken = true;
+            }
+            throw new StaleSlot();
+        }
+    }
+
+    /** The live documents with these ids, in the order asked. */
+    private static Map<String, StoredDocument> lookup(IndexReader reader, Set<String> ids) throws IOException {
+        Map<String, StoredDocument> found = new HashMap<>();
+        for (LeafReaderContext context : reader.leaves()) {
+            LeafReader leaf = context.reader();
+            Terms terms = leaf.terms(FieldEncoding.ID);
+            if (terms == null) {
+                continue;
+            }
+            TermsEnum termsEnum = terms.iterator();
+            Bits live = leaf.getLiveDocs();
+            StoredFields stored = leaf.storedFields();
+            PostingsEnum postings = null;
+            for (String id : ids) {
+                if (found.containsKey(id) || !termsEnum.seekExact(new BytesRef(id))) {
+                    continue;
+                }
+                postings = termsEnum.postings(postings, PostingsEnum.NONE);
+                for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+                    if (live == null || live.get(doc)) {
+                        found.put(id, FieldEncoding.decode(stored.document(doc, FieldEncoding.STORED)));
+                        break;
+                    }
+                }
+            }
+            if (found.size() == ids.size()) {
+                break;
+            }
+        }
+        Map<String, StoredDocument> ordered = new LinkedHashMap<>();
+        for (String id : ids) {
+            StoredDocument document = found.get(id);
+            if (document != null) {
+                ordered.put(id, document);
+            }
+        }
+        return ordered;
+    }
+
     private static IndexWriterConfig config(OpenMode mode) {
-        return new IndexWriterConfig(new StandardAnalyzer()).setOpenMode(mode);
+        return new IndexWriterConfig(new StandardAnalyzer()).setOpenMode(mode).setCodec(new WideVectorCodec());
+    }
+
+    private static Map<String, String> commitData(long maxSeqNo) {
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put(ENCODING, ENCODING_VERSION);
+        if (maxSeqNo >= 0) {
+            data.put(MAX_SEQ_NO, Long.toString(maxSeqNo));
+        }
+        return data;
+    }
+
+    /** The sequence number in the user data of the commit a writer was opened on; -1 if none was recorded. */
+    private static long committedMaxSeqNo(IndexWriter writer) throws IOException {
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data == null) {
+            return -1;
+        }
+        for (Map.Entry<String, String> e : data) {
+            if (MAX_SEQ_NO.equals(e.getKey())) {
+                try {
+                    return Long.parseLong(e.getValue());
+                } catch (NumberFormatException bad) {
+                    throw new CorruptIndexException("commit user data [" + MAX_SEQ_NO + "] is [" + e.getValue()
+                            + "], not a number", "segments");
+                }
+            }
+        }
+        return -1;
     }
 
     private void retire(IndexMetadata index, Slot slot) {
         slot.writer = null;
+        slot.searchers = null;
         slot.directory = null;
         slot.retired = true;
         slots.remove(index.uuid(), slot);
@@ -404,6 +728,16 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return new GatewayException(damaged ? ErrorKind.BACKEND_FAILURE : ErrorKind.BACKEND_UNAVAILABLE,
                 what + " the Lucene index of [" + index.name() + "/" + index.uuid() + "] in [" + directory + "]: "
                         + describe(e), metadata(index), e);
+    }
+
+    /** I/O problems as {@link #failure}; anything Lucene refuses (it should not: the batch was checked) is ours. */
+    private static GatewayException writeFailure(IndexMetadata index, Path directory, Exception e) {
+        if (e instanceof IOException io) {
+            return failure("cannot write to", index, directory, io);
+        }
+        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of [" + index.name()
+                + "/" + index.uuid() + "] in [" + directory + "]: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()), metadata(index), e);
     }
 
     private static Map<String, String> metadata(IndexMetadata index) {

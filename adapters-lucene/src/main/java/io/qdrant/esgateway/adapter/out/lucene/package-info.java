@@ -3,5 +3,59 @@
  * index, in {@code <data directory>/indices/<index uuid>}, so a deleted and re-created index never sees the old
  * one's files. The only public entry is {@link io.qdrant.esgateway.adapter.out.lucene.LuceneStores#open(
  * java.nio.file.Path)}.
+ *
+ * <h2>Field layout</h2>
+ *
+ * <p>Every document is one Lucene document. Field names are the full dotted paths of the mapping
+ * ({@code author.name}, {@code title.keyword} for a multi-field); the names starting with {@code _} below are
+ * Elasticsearch metadata field names, which a mapping cannot use, so they never collide with a document's fields.
+ * Search queries exactly this layout.
+ *
+ * <table>
+ *   <caption>What is indexed for each value</caption>
+ *   <tr><th>Value</th><th>Lucene fields (same name unless noted)</th><th>Query with</th></tr>
+ *   <tr><td>{@code _id}</td><td>{@code StringField} (one exact term, stored)</td>
+ *       <td>{@code TermQuery}, {@code TermInSetQuery}; updates and deletes go by this term</td></tr>
+ *   <tr><td>{@code _source}</td><td>{@code StoredField}: the compact JSON ({@code Json.write}) as UTF-8 bytes</td>
+ *       <td>stored only</td></tr>
+ *   <tr><td>{@code _version}, {@code _primary_term}</td><td>{@code StoredField} (long)</td><td>stored only</td></tr>
+ *   <tr><td>{@code _seq_no}</td><td>{@code StoredField} (long) + {@code NumericDocValuesField}</td>
+ *       <td>sort, doc values</td></tr>
+ *   <tr><td>keyword</td><td>{@code StringField} (not stored) + {@code SortedSetDocValuesField}</td>
+ *       <td>{@code TermQuery}, prefix/wildcard/range on terms; terms aggregations and sort on the doc values</td></tr>
+ *   <tr><td>text</td><td>{@code TextField} (not stored), analysed by the writer's {@code StandardAnalyzer},
+ *       with positions and norms</td><td>{@code TermQuery}/{@code PhraseQuery} on the analysed tokens</td></tr>
+ *   <tr><td>long, integer, short, byte; date (epoch milliseconds, UTC)</td>
+ *       <td>{@code LongPoint} + {@code SortedNumericDocValuesField}</td>
+ *       <td>{@code LongPoint.newExactQuery/newRangeQuery/newSetQuery}; sort and aggregations on the doc values</td></tr>
+ *   <tr><td>double</td><td>{@code DoublePoint} + {@code SortedNumericDocValuesField} of
+ *       {@code NumericUtils.doubleToSortableLong}</td><td>{@code DoublePoint.newRangeQuery}, ...</td></tr>
+ *   <tr><td>float, half_float</td><td>{@code FloatPoint} + {@code SortedNumericDocValuesField} of
+ *       {@code NumericUtils.floatToSortableInt}</td><td>{@code FloatPoint.newRangeQuery}, ...</td></tr>
+ *   <tr><td>boolean</td><td>{@code StringField} {@code "T"} / {@code "F"} (as Elasticsearch) +
+ *       {@code SortedNumericDocValuesField} 1 / 0</td><td>{@code TermQuery} on {@code T}/{@code F}</td></tr>
+ *   <tr><td>dense_vector</td><td>{@code KnnFloatVectorField} with the similarity of the field's mapping:
+ *       {@code cosine} → {@code COSINE}, {@code dot_product} → {@code DOT_PRODUCT}, {@code l2_norm} →
+ *       {@code EUCLIDEAN}, {@code max_inner_product} → {@code MAXIMUM_INNER_PRODUCT}; HNSW with Lucene's (and
+ *       Elasticsearch's) defaults m=16, ef_construction=100; up to 4096 dimensions</td>
+ *       <td>{@code KnnFloatVectorQuery}; Lucene's score for the similarity</td></tr>
+ *   <tr><td>every field path with at least one value</td><td>{@code _field_names}: one {@code StringField} term per
+ *       path (not stored)</td><td>{@code exists}: {@code TermQuery(_field_names, path)}; an object path is the
+ *       disjunction over its leaf paths</td></tr>
+ * </table>
+ *
+ * <p>A field with several values (a JSON array) gets one point and one term per value, and its doc values hold all
+ * of them (sorted, duplicates kept for numbers). A field that appears in {@code _source} without an indexed value
+ * ({@code null}, {@code []}, a keyword past {@code ignore_above}, an unmapped field under {@code dynamic: false}) gets
+ * no Lucene field and no {@code _field_names} term. {@code _field_names} is the one answer to {@code exists} for
+ * every type; Lucene's {@code FieldExistsQuery} would also work per field (doc values, norms or vectors exist for
+ * every type) but differs at the edges, e.g. a text value without tokens ({@code ""}) has a {@code _field_names}
+ * term, as Elasticsearch's {@code exists} matches it. A {@code dense_vector} mapped with {@code index: false} is
+ * still indexed for kNN; search refuses kNN on it by the mapping.
+ *
+ * <h2>Commits</h2>
+ *
+ * <p>Each {@code write} batch is one Lucene commit, whose user data holds {@code max_seq_no} (the highest sequence
+ * number written, absent while there is none) and {@code qeg_encoding} (the version of this layout, {@code 1}).
  */
 package io.qdrant.esgateway.adapter.out.lucene;

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,6 +47,7 @@ public class InMemoryDocumentStore implements DocumentStore {
         return this;
     }
 
+    /** Makes {@link #stats} answer {@code indexStats} for the index of that name instead of counting its documents. */
     public synchronized InMemoryDocumentStore withStats(String index, StoreStats indexStats) {
         stats.put(index, indexStats);
         return this;
@@ -78,6 +80,8 @@ public class InMemoryDocumentStore implements DocumentStore {
         enter(Operation.DROP, index);
         synchronized (this) {
             storages.remove(key(index));
+            documents.remove(key(index));
+            maxSeqNos.remove(key(index));
         }
     }
 
@@ -101,7 +105,7 @@ public class InMemoryDocumentStore implements DocumentStore {
         enter(Operation.GET, index);
         synchronized (this) {
             Map<String, StoredDocument> docs = documents.getOrDefault(key(index), Map.of());
-            Map<String, StoredDocument> out = new HashMap<>();
+            Map<String, StoredDocument> out = new LinkedHashMap<>();
             for (String id : ids) {
                 if (docs.containsKey(id)) {
                     out.put(id, docs.get(id));
@@ -125,7 +129,11 @@ public class InMemoryDocumentStore implements DocumentStore {
     public StoreStats stats(IndexMetadata index) {
         enter(Operation.STATS, index);
         synchronized (this) {
-            return stats.getOrDefault(index.name(), StoreStats.EMPTY);
+            StoreStats given = stats.get(index.name());
+            if (given != null) {
+                return given;
+            }
+            return new StoreStats(documents.getOrDefault(key(index), Map.of()).size(), 0, 0);
         }
     }
 

@@ -1,0 +1,235 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.document.IndexedValue;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.FieldMapping.DenseVectorField;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.DoublePoint;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FloatPoint;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.document.SortedSetDocValuesField;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.NumericUtils;
+
+/**
+ * How a document becomes a Lucene document and back. The layout is described in the package documentation; search
+ * builds its queries against exactly these names and encodings.
+ */
+final class FieldEncoding {
+    /** The document id: indexed as one exact term (updates and deletes address it) and stored. */
+    static final String ID = "_id";
+    /** The {@code _source}: compact JSON ({@link Json#write}) as UTF-8 bytes, stored only. */
+    static final String SOURCE = "_source";
+    /** The version triple: stored longs; {@code _seq_no} also as numeric doc values. */
+    static final String VERSION = "_version";
+    static final String SEQ_NO = "_seq_no";
+    static final String PRIMARY_TERM = "_primary_term";
+    /** One exact term per field path that got at least one value: what {@code exists} queries look for. */
+    static final String FIELD_NAMES = "_field_names";
+    /** The indexed terms of {@code true} and {@code false}, as Elasticsearch indexes booleans. */
+    static final String TRUE = "T";
+    static final String FALSE = "F";
+    /** The stored fields a {@code get} loads. */
+    static final Set<String> STORED = Set.of(ID, SOURCE, VERSION, SEQ_NO, PRIMARY_TERM);
+
+    /** A value Lucene would refuse for the document itself (e.g. an immense keyword): the client's fault. */
+    static final class RejectedValue extends IllegalArgumentException {
+        RejectedValue(String message) {
+            super(message);
+        }
+    }
+
+    /** A document that breaks what the application promises (values fit their mapping): our fault. */
+    static final class BrokenInvariant extends IllegalStateException {
+        BrokenInvariant(String message) {
+            super(message);
+        }
+    }
+
+    private FieldEncoding() {
+    }
+
+    /**
+     * The Lucene document for {@code document}; vector fields take their similarity and dimensions from
+     * {@code mappings}.
+     *
+     * @throws RejectedValue for a keyword longer than Lucene's term limit
+     * @throws BrokenInvariant for a vector without a {@code dense_vector} mapping, with the wrong number of
+     *         dimensions, or given twice
+     */
+    static Document encode(Mappings mappings, IndexableDocument document) {
+        Document lucene = new Document();
+        lucene.add(new StringField(ID, document.id(), Field.Store.YES));
+        lucene.add(new StoredField(SOURCE, sourceBytes(document.source())));
+        DocumentVersion version = document.version();
+        lucene.add(new StoredField(VERSION, version.version()));
+        lucene.add(new StoredField(SEQ_NO, version.seqNo()));
+        lucene.add(new NumericDocValuesField(SEQ_NO, version.seqNo()));
+        lucene.add(new StoredField(PRIMARY_TERM, version.primaryTerm()));
+
+        Set<String> present = new LinkedHashSet<>();
+        Set<String> vectors = new HashSet<>();
+        for (IndexedValue value : document.values()) {
+            String field = value.field();
+            switch (value) {
+                case IndexedValue.Keyword k -> {
+                    BytesRef term = keywordTerm(field, k.value());
+                    lucene.add(new StringField(field, term, Field.Store.NO));
+                    lucene.add(new SortedSetDocValuesField(field, term));
+                }
+                case IndexedValue.Text t -> lucene.add(new TextField(field, t.value(), Field.Store.NO));
+                case IndexedValue.LongValue l -> addLong(lucene, field, l.value());
+                case IndexedValue.DateValue d -> addLong(lucene, field, d.epochMillis());
+                case IndexedValue.DoubleValue d -> {
+                    lucene.add(new DoublePoint(field, d.value()));
+                    lucene.add(new SortedNumericDocValuesField(field, NumericUtils.doubleToSortableLong(d.value())));
+                }
+                case IndexedValue.FloatValue f -> {
+                    lucene.add(new FloatPoint(field, f.value()));
+                    lucene.add(new SortedNumericDocValuesField(field, NumericUtils.floatToSortableInt(f.value())));
+                }
+                case IndexedValue.BooleanValue b -> {
+                    lucene.add(new StringField(field, b.value() ? TRUE : FALSE, Field.Store.NO));
+                    lucene.add(new SortedNumericDocValuesField(field, b.value() ? 1 : 0));
+                }
+                case IndexedValue.Vector v -> {
+                    if (!vectors.add(field)) {
+                        throw new BrokenInvariant("document [" + document.id() + "] has more than one vector in ["
+                                + field + "]");
+                    }
+                    lucene.add(vectorField(mappings, document.id(), v));
+                }
+            }
+            present.add(field);
+        }
+        for (String field : present) {
+            lucene.add(new StringField(FIELD_NAMES, field, Field.Store.NO));
+        }
+        return lucene;
+    }
+
+    /** The document a {@code get} returns, from the {@link #STORED} fields of a Lucene document. */
+    static StoredDocument decode(Document stored) {
+        BytesRef source = stored.getBinaryValue(SOURCE);
+        JsonValue json = Json.parse(new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8));
+        DocumentVersion version = new DocumentVersion(longOf(stored, VERSION), longOf(stored, SEQ_NO),
+                longOf(stored, PRIMARY_TERM));
+        return new StoredDocument(stored.get(ID), version, (JsonObject) json);
+    }
+
+    /** The Lucene similarity of an Elasticsearch {@code dense_vector} similarity. */
+    static VectorSimilarityFunction similarity(FieldMapping.Similarity similarity) {
+        return switch (similarity) {
+            case COSINE -> VectorSimilarityFunction.COSINE;
+            case DOT_PRODUCT -> VectorSimilarityFunction.DOT_PRODUCT;
+            case L2_NORM -> VectorSimilarityFunction.EUCLIDEAN;
+            case MAX_INNER_PRODUCT -> VectorSimilarityFunction.MAXIMUM_INNER_PRODUCT;
+        };
+    }
+
+    /**
+     * The bytes of the source: its compact JSON in UTF-8. A lone surrogate (legal in a JSON string, e.g. from an
+     * escape, but not encodable in UTF-8) is written as a {@code \\uXXXX} escape, which {@link Json#parse} turns back
+     * into the same character, so every source round-trips exactly.
+     */
+    static byte[] sourceBytes(JsonObject source) {
+        String json = Json.write(source);
+        return escapeLoneSurrogates(json).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String escapeLoneSurrogates(String json) {
+        int first = -1;
+        for (int i = 0; i < json.length(); i++) {
+            if (Character.isSurrogate(json.charAt(i))) {
+                first = i;
+                break;
+            }
+        }
+        if (first < 0) {
+            return json;
+        }
+        StringBuilder out = new StringBuilder(json.length() + 16).append(json, 0, first);
+        for (int i = first; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < json.length() && Character.isLowSurrogate(json.charAt(i + 1))) {
+                out.append(c).append(json.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                // only possible inside a string: everything outside strings is ASCII
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static void addLong(Document lucene, String field, long value) {
+        lucene.add(new LongPoint(field, value));
+        lucene.add(new SortedNumericDocValuesField(field, value));
+    }
+
+    /** Lucene refuses terms (and sorted doc values) over 32766 UTF-8 bytes; so does Elasticsearch, in its words. */
+    private static BytesRef keywordTerm(String field, String value) {
+        BytesRef term = new BytesRef(value);
+        if (term.length > IndexWriter.MAX_TERM_LENGTH) {
+            throw new RejectedValue("Document contains at least one immense term in field=\"" + field
+                    + "\" (whose UTF8 encoding is longer than the max length " + IndexWriter.MAX_TERM_LENGTH
+                    + "), all of which were skipped. Please correct the analyzer to not produce such terms. The prefix"
+                    + " of the first immense term is: '" + Arrays.toString(Arrays.copyOf(term.bytes, 30))
+                    + "...', original message: bytes can be at most " + IndexWriter.MAX_TERM_LENGTH
+                    + " in length; got " + term.length);
+        }
+        return term;
+    }
+
+    private static IndexableField vectorField(Mappings mappings, String id, IndexedValue.Vector vector) {
+        String field = vector.field();
+        Optional<FieldMapping> mapping = mappings.field(field);
+        if (!(mapping.orElse(null) instanceof DenseVectorField dense)) {
+            throw new BrokenInvariant("document [" + id + "] has a vector in [" + field
+                    + "], which is not mapped as a dense_vector");
+        }
+        if (vector.values().length != dense.dims()) {
+            throw new BrokenInvariant("document [" + id + "] has a vector of " + vector.values().length
+                    + " dimensions in [" + field + "], which is mapped with " + dense.dims());
+        }
+        try {
+            return new KnnFloatVectorField(field, vector.values().clone(), similarity(dense.similarity()));
+        } catch (IllegalArgumentException e) {
+            // non-finite components: the parser must have rejected them
+            throw new BrokenInvariant("document [" + id + "] has a vector Lucene refuses in [" + field + "]: "
+                    + e.getMessage());
+        }
+    }
+
+    private static long longOf(Document stored, String field) {
+        IndexableField f = stored.getField(field);
+        if (f == null || f.numericValue() == null) {
+            throw new BrokenInvariant("stored document [" + stored.get(ID) + "] has no [" + field + "]");
+        }
+        return f.numericValue().longValue();
+    }
+}

@@ -1,0 +1,25 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.DocumentStoreContract;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The document store contract on a Lucene store in a temporary data directory, restarts included. */
+class LuceneDocumentStoreContractTest extends DocumentStoreContract {
+
+    @TempDir
+    Path temp;
+
+    @Override
+    protected DocumentStore newStore() {
+        return LuceneStores.open(temp.resolve("data"));
+    }
+
+    @Override
+    protected Optional<DocumentStore> reopen(DocumentStore store) {
+        ((LuceneStores.Handle) store).close();
+        return Optional.of(LuceneStores.open(temp.resolve("data")));
+    }
+}
