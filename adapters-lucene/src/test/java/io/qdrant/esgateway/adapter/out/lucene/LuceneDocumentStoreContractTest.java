@@ -1,13 +1,12 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.application.port.out.DocumentStore;
-import io.qdrant.esgateway.application.port.out.DocumentStoreContract;
+import io.qdrant.esgateway.application.port.out.DurableDocumentStoreContract;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The document store contract on a Lucene store in a temporary data directory, restarts included. */
-class LuceneDocumentStoreContractTest extends DocumentStoreContract {
+class LuceneDocumentStoreContractTest extends DurableDocumentStoreContract {
 
     @TempDir
     Path temp;
@@ -18,8 +17,8 @@ class LuceneDocumentStoreContractTest extends DocumentStoreContract {
     }
 
     @Override
-    protected Optional<DocumentStore> reopen(DocumentStore store) {
+    protected DocumentStore reopen(DocumentStore store) {
         ((LuceneStores.Handle) store).close();
-        return Optional.of(LuceneStores.open(temp.resolve("data")));
+        return LuceneStores.open(temp.resolve("data"));
     }
 }

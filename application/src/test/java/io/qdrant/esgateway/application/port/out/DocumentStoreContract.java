@@ -2,7 +2,6 @@ package io.qdrant.esgateway.application.port.out;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite.Delete;
@@ -83,14 +82,6 @@ public abstract class DocumentStoreContract {
     /** A new, empty store; called once per test. */
     protected abstract DocumentStore newStore();
 
-    /**
-     * Closes {@code store} and opens it again on the same storage, as after a restart of the process; empty (the
-     * default) for a store that keeps nothing across a restart, which skips the tests that need it.
-     */
-    protected Optional<DocumentStore> reopen(DocumentStore store) {
-        return Optional.empty();
-    }
-
     @BeforeEach
     void openStore() {
         store = newStore();
@@ -162,11 +153,9 @@ public abstract class DocumentStoreContract {
         return Optional.ofNullable(store.get(index, List.of(id)).get(id));
     }
 
-    /** Closes and reopens the store, or skips the calling test when the store keeps nothing across a restart. */
-    protected void restart() {
-        Optional<DocumentStore> reopened = reopen(store);
-        assumeTrue(reopened.isPresent(), "this store keeps nothing across a restart");
-        store = reopened.get();
+    /** Replaces the store under test (used by {@link DurableDocumentStoreContract} after a restart). */
+    protected void replaceStore(DocumentStore reopened) {
+        store = reopened;
     }
 
     // ---------------------------------------------------------------- a new index
@@ -534,46 +523,5 @@ public abstract class DocumentStoreContract {
         }
         assertThat(problems).isEmpty();
         assertThat(store.get(index, ids).values()).allSatisfy(d -> assertThat(d.version().seqNo()).isEqualTo(batches));
-    }
-
-    // ---------------------------------------------------------------- restart (stores that keep their documents)
-
-    @Test
-    void everyAcknowledgedWriteSurvivesARestart() {
-        IndexMetadata a = created("a");
-        IndexMetadata b = created("b");
-        IndexMetadata untouched = created("untouched");
-        store.write(a, List.of(upsert(richDoc("rich", 2, 0)), upsert(doc("gone", 1, 1, 1)),
-                upsert(doc("replaced", 1, 2, 2))), 2);
-        store.write(a, List.of(delete("gone"), upsert(doc("replaced", 2, 4, 4))), 4);
-        store.write(b, List.of(upsert(doc("rich", 1, 0, 0))), 0);
-        store.write(b, List.of(), 6);
-
-        restart();
-
-        assertThat(store.get(a, List.of("rich", "gone", "replaced"))).isEqualTo(Map.of(
-                "rich", richDoc("rich", 2, 0).stored(), "replaced", doc("replaced", 2, 4, 4).stored()));
-        assertThat(get(b, "rich")).contains(doc("rich", 1, 0, 0).stored());
-        assertThat(store.maxSeqNo(a)).isEqualTo(4);
-        assertThat(store.maxSeqNo(b)).isEqualTo(6);
-        assertThat(store.maxSeqNo(untouched)).isEqualTo(-1);
-        assertThat(store.stats(a).docCount()).isEqualTo(2);
-        assertThat(store.stats(b).docCount()).isEqualTo(1);
-        assertThat(store.stats(untouched).docCount()).isZero();
-    }
-
-    @Test
-    void afterARestartWritesCarryOn() {
-        IndexMetadata index = created("products");
-        store.write(index, List.of(upsert(doc("1", 1, 0, 1))), 0);
-        restart();
-
-        store.write(index, List.of(upsert(doc("1", 2, 1, 2)), upsert(doc("2", 1, 2, 2))), 2);
-        restart();
-
-        assertThat(store.get(index, List.of("1", "2"))).isEqualTo(Map.of(
-                "1", doc("1", 2, 1, 2).stored(), "2", doc("2", 1, 2, 2).stored()));
-        assertThat(store.maxSeqNo(index)).isEqualTo(2);
-        assertThat(store.stats(index).docCount()).isEqualTo(2);
     }
 }
