@@ -53,12 +53,14 @@ class LuceneDocumentWritesTest {
     private final AtomicBoolean failSync = new AtomicBoolean();
     private final AtomicBoolean failOpenInput = new AtomicBoolean();
     private final AtomicReference<CountDownLatch> syncGate = new AtomicReference<>();
+    private final CountDownLatch syncParked = new CountDownLatch(1);
 
     private final DirectoryFactory faulty = path -> new FilterDirectory(FSDirectory.open(path)) {
         @Override
         public void sync(Collection<String> names) throws IOException {
             CountDownLatch gate = syncGate.get();
             if (gate != null) {
+                syncParked.countDown();
                 try {
                     gate.await();
                 } catch (InterruptedException e) {
@@ -211,8 +213,8 @@ class LuceneDocumentWritesTest {
             Future<?> write = threads.submit(
                     () -> store.write(PRODUCTS, List.of(upsert(doc("in-flight", 1))), 1));
             try {
-                // the write is now applied to the writer or about to be, and parked in its commit's fsync
-                Thread.sleep(200);
+                // the write is applied to the writer and parked in its commit's fsync, holding the index's writing lock
+                assertThat(syncParked.await(10, TimeUnit.SECONDS)).isTrue();
                 assertThat(write).isNotDone();
                 Map<String, StoredDocument> read = threads.submit(
                         () -> get(store, PRODUCTS, "before", "in-flight")).get(10, TimeUnit.SECONDS);
