@@ -132,6 +132,17 @@ class BulkAndMultiGetHttpTest {
     }
 
     @Test
+    void anImmenseKeywordFailsOnlyItsItem() {
+        es.put("/kw", "{\"mappings\":{\"properties\":{\"k\":{\"type\":\"keyword\"}}}}");
+        String big = "x".repeat(40_000);
+        EsClient.Reply r = es.send("POST", "/kw/_bulk", "{\"index\":{\"_id\":\"big\"}}\n{\"k\":\"" + big
+                + "\"}\n{\"index\":{\"_id\":\"small\"}}\n{\"k\":\"y\"}\n", NDJSON);
+        assertThat(r.json().at("/items/0/index/status").asInt()).isEqualTo(400);
+        assertThat(r.json().at("/items/0/index/error/reason").asText()).contains("immense term");
+        assertThat(r.json().at("/items/1/index/status").asInt()).isEqualTo(201);
+    }
+
+    @Test
     void bulkAutoCreatesIndicesAndReportsRefresh() {
         EsClient.Reply r = bulk("/_bulk?refresh=true", "{'index':{'_index':'bulk-made','_id':'1'}}\n{'x':1}\n");
         assertThat(r.json().at("/items/0/index/forced_refresh").asBoolean()).isTrue();

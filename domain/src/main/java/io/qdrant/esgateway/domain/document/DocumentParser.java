@@ -55,6 +55,8 @@ import java.util.TreeMap;
  * for, the nearest kind is used (see {@link #parse}).
  */
 public final class DocumentParser {
+    static final int MAX_TERM_BYTES = 32_766;
+
     /** Root fields Elasticsearch reserves for metadata; a document may not carry them. */
     private static final Set<String> METADATA_FIELDS = Set.of("_id", "_index", "_routing", "_source", "_seq_no",
             "_version", "_field_names", "_ignored", "_tier", "_nested_path", "_data_stream_timestamp",
@@ -346,6 +348,21 @@ public final class DocumentParser {
         // ---- leaf values ------------------------------------------------------------------------------------
 
         /**
+         * Lucene (and so Elasticsearch) cannot index a single term over 32,766 UTF-8 bytes; ES fails the document
+         * with this message. Checked here so one such value fails only its own item of a bulk request.
+         */
+        private void checkTermLength(String path, String value) {
+            int bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > MAX_TERM_BYTES) {
+                throw GatewayException.illegalArgument("Document contains at least one immense term in field=\""
+                        + path + "\" (whose UTF8 encoding is longer than the max length " + MAX_TERM_BYTES
+                        + "), all of which were skipped. The prefix of the first immense term is: '"
+                        + value.substring(0, Math.min(30, value.length())) + "...', original message: bytes can be at"
+                        + " most " + MAX_TERM_BYTES + " in length; got " + bytes);
+            }
+        }
+
+        /**
          * A scalar or object value of a mapped leaf (arrays and nulls are handled by the caller). {@code following}
          * is the JSON token after the value's first token ({@code FIELD_NAME}, {@code END_OBJECT}, …), which is what
          * Elasticsearch's vector parser reports finding when the value is not an array.
@@ -359,6 +376,7 @@ public final class DocumentParser {
                 case KeywordField keyword -> {
                     String s = text(path, mapping, value);
                     if (keyword.ignoreAbove().isEmpty() || s.length() <= keyword.ignoreAbove().get()) {
+                        checkTermLength(path, s);
                         values.add(new IndexedValue.Keyword(path, s));
                     }
                     parseMultiFields(path, keyword.fields(), value, following);
