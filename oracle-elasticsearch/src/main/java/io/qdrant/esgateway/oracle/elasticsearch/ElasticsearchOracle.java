@@ -59,9 +59,32 @@ public final class ElasticsearchOracle {
                 stopped.countDown();
             }
         }, "oracle-shutdown"));
+        watchParent();
         node.start();
         System.out.println("oracle: elasticsearch ready on 127.0.0.1:" + args[1]);
         // Elasticsearch's own threads are daemons: this (non-daemon) main thread keeps the JVM alive until SIGTERM
         stopped.await();
+    }
+
+    /** Stops this JVM (through the shutdown hook) when the test JVM that started it is gone, even after a kill -9. */
+    private static void watchParent() {
+        String parent = System.getProperty("oracle.parent.pid");
+        if (parent == null) {
+            return;
+        }
+        long pid = Long.parseLong(parent);
+        Thread watch = new Thread(() -> {
+            while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.out.println("oracle: parent process " + pid + " is gone, stopping");
+            System.exit(0);
+        }, "oracle-parent-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 }

@@ -56,6 +56,8 @@ public final class OpenSearchOracle {
                 .put("transport.type", "netty4")
                 .put("discovery.type", "single-node")
                 .put("cluster.routing.allocation.disk.threshold_enabled", false)
+                // Elasticsearch 8's default (wildcard and _all deletes refused); OpenSearch 3 defaults to false
+                .put("action.destructive_requires_name", true)
                 .build();
         String javaVersion = Integer.toString(Runtime.version().feature());
         List<PluginInfo> plugins = PLUGIN_CLASSES.stream()
@@ -75,9 +77,32 @@ public final class OpenSearchOracle {
                 stopped.countDown();
             }
         }, "oracle-shutdown"));
+        watchParent();
         node.start();
         System.out.println("oracle: opensearch ready on 127.0.0.1:" + args[1]);
         // keep the JVM alive (the node's threads are daemons) until SIGTERM runs the hook above
         stopped.await();
+    }
+
+    /** Stops this JVM (through the shutdown hook) when the test JVM that started it is gone, even after a kill -9. */
+    private static void watchParent() {
+        String parent = System.getProperty("oracle.parent.pid");
+        if (parent == null) {
+            return;
+        }
+        long pid = Long.parseLong(parent);
+        Thread watch = new Thread(() -> {
+            while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            System.out.println("oracle: parent process " + pid + " is gone, stopping");
+            System.exit(0);
+        }, "oracle-parent-watch");
+        watch.setDaemon(true);
+        watch.start();
     }
 }
