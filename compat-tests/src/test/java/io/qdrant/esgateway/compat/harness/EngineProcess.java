@@ -227,7 +227,7 @@ public final class EngineProcess implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path dir) {
+    static void deleteTree(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;
         }

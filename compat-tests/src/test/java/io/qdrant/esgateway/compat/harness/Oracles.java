@@ -117,6 +117,7 @@ public final class Oracles {
         if (gateway != null) {
             gateway.close();
             gateway = null;
+            EngineProcess.deleteTree(gatewayData);
         }
     }
 }
