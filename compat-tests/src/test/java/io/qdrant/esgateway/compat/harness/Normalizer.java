@@ -68,6 +68,8 @@ public final class Normalizer {
             mask("/body/*/pri.store.size", "bytes on disk depend on the storage engine"),
             mask("/body/*/dataset.size", "bytes on disk depend on the storage engine"),
             mask("/body/task_max_waiting_in_queue_millis", "timing"),
+            mask("/body/number_of_pending_tasks", "cluster-state tasks still queued right after a change: timing"),
+            mask("/body/number_of_in_flight_fetch", "shard fetches in flight right after a change: timing"),
             rewrite("/body/**", Pattern.compile("\\[([^\\[\\]/\\s]+)/[A-Za-z0-9_-]{20,22}\\]"),
                     m -> "[" + m.group(1) + "/<uuid>]",
                     "index uuids inside messages such as \"index [name/uuid] already exists\""),
