@@ -68,13 +68,16 @@ class AliasHttpTest {
     @Test
     void singleAliasEndpointsAddListAndRemove() {
         es.put("/single");
-        assertThat(es.put("/single/_alias/one").json().toString()).isEqualTo("{\"acknowledged\":true}");
+        // Elasticsearch 8.15 answers single alias changes like batches (checked against the oracle)
+        assertThat(es.put("/single/_alias/one").json().toString())
+                .isEqualTo("{\"acknowledged\":true,\"errors\":false}");
         assertThat(es.put("/single/_aliases/two", json("{'routing':'r1'}")).status()).isEqualTo(200);
         assertThat(es.head("/_alias/one").status()).isEqualTo(200);
         assertThat(es.head("/single/_alias/two").status()).isEqualTo(200);
         assertThat(es.get("/single/_alias/t*").json().toString())
                 .isEqualTo("{\"single\":{\"aliases\":{\"two\":{\"index_routing\":\"r1\",\"search_routing\":\"r1\"}}}}");
-        assertThat(es.delete("/single/_alias/one").json().toString()).isEqualTo("{\"acknowledged\":true}");
+        assertThat(es.delete("/single/_alias/one").json().toString())
+                .isEqualTo("{\"acknowledged\":true,\"errors\":false}");
         assertThat(es.head("/_alias/one").status()).isEqualTo(404);
         EsClient.Reply again = es.delete("/single/_alias/one");
         assertThat(again.status()).isEqualTo(404);
@@ -120,8 +123,7 @@ class AliasHttpTest {
 
     @Test
     void malformedActionsAreFourHundreds() {
-        assertThat(es.post("/_aliases", json("{'actions':[]}")).errorReason())
-                .isEqualTo("Validation Failed: 1: no actions;");
+        assertThat(es.post("/_aliases", json("{'actions':[]}")).errorReason()).isEqualTo("No action specified");
         assertThat(es.post("/_aliases", json("{'actions':[{'add':{'alias':'x'}}]}")).errorReason())
                 .isEqualTo("Validation Failed: 1: One of [index] or [indices] is required;");
         EsClient.Reply unknown = es.post("/_aliases", json("{'actions':[{'rename':{'index':'x','alias':'y'}}]}"));

@@ -50,6 +50,7 @@ class ClusterHttpTest {
         assertThat(head.status()).isEqualTo(200);
         assertThat(head.body()).isEmpty();
         assertThat(head.header("X-Elastic-Product")).isEqualTo("Elasticsearch");
+        assertThat(head.header("Content-Type")).isEqualTo("application/json");
     }
 
     @Test
@@ -63,9 +64,13 @@ class ClusterHttpTest {
         assertThat(all.path("active_shards_percent_as_number").asDouble()).isEqualTo(100.0);
         JsonNode one = es.get("/_cluster/health/h1?wait_for_status=yellow&timeout=5s").json();
         assertThat(one.path("active_primary_shards").asInt()).isEqualTo(1);
+        // Elasticsearch waits for a missing index until the timeout, then answers 408 red; the gateway at once
         EsClient.Reply missing = es.get("/_cluster/health/no-such-index");
-        assertThat(missing.status()).isEqualTo(404);
-        assertThat(missing.errorType()).isEqualTo("index_not_found_exception");
+        assertThat(missing.status()).isEqualTo(408);
+        assertThat(missing.json().path("status").asText()).isEqualTo("red");
+        assertThat(missing.json().path("timed_out").asBoolean()).isTrue();
+        assertThat(es.get("/_cluster/health?wait_for_status=purple").errorReason())
+                .isEqualTo("No enum constant org.elasticsearch.cluster.health.ClusterHealthStatus.PURPLE");
         assertThat(es.get("/_cluster/health?level=shards").status()).isEqualTo(400);
     }
 
@@ -88,7 +93,9 @@ class ClusterHttpTest {
                 "[{\"index\":\"cat-b\",\"rep\":\"1\",\"docs.count\":\"0\"},{\"index\":\"cat-a\",\"rep\":\"0\",\"docs.count\":\"0\"}]");
         JsonNode bytes = es.get("/_cat/indices/cat-a?format=json&h=store.size&bytes=b").json();
         assertThat(bytes.at("/0/store.size").asText()).matches("\\d+");
-        assertThat(es.get("/_cat/indices?h=nope").status()).isEqualTo(400);
+        // unknown columns are left out and aliases name their columns, as in Elasticsearch
+        assertThat(es.get("/_cat/indices/cat-a?format=json&h=i,nope").json().toString())
+                .isEqualTo("[{\"i\":\"cat-a\"}]");
         assertThat(es.get("/_cat/indices?format=yaml").status()).isEqualTo(400);
         assertThat(es.get("/_cat/indices/no-such").status()).isEqualTo(404);
     }

@@ -42,7 +42,7 @@ public final class AliasActions {
 
     public static List<Action> parse(JsonValue body) {
         if (body == null) {
-            throw validation("no actions");
+            throw GatewayException.parse("request body is required");
         }
         JsonObject root = JsonReads.object(body, JsonReads::parseError, "[aliases] body");
         List<Action> actions = new ArrayList<>();
@@ -56,7 +56,8 @@ public final class AliasActions {
             }
         }
         if (actions.isEmpty()) {
-            throw validation("no actions");
+            // Elasticsearch 8.15's REST layer checks this before request validation would say "no actions"
+            throw GatewayException.illegalArgument("No action specified");
         }
         return actions;
     }
@@ -211,9 +212,14 @@ public final class AliasActions {
         return new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, "Validation Failed: 1: " + what + ";");
     }
 
-    /** A single {@code PUT /{index}/_alias/{name}} as a batch of one add action. */
+    /**
+     * A single {@code PUT /{index}/_alias/{name}} as a batch of one add action. Its body is read as Elasticsearch
+     * 8.15's put-alias handler reads it: {@code routing}, {@code index_routing} / {@code search_routing} (also
+     * spelled {@code indexRouting}, {@code index-routing}, …), {@code is_write_index} and {@code filter} are used;
+     * every other key, {@code is_hidden} included, is ignored (checked against the oracle).
+     */
     public static Action add(String indexExpression, String alias, JsonValue body) {
-        AliasProperties props = body == null ? AliasProperties.NONE : AliasProperties.parse(alias, body);
+        AliasProperties props = body == null ? AliasProperties.NONE : AliasProperties.parseLenient(alias, body);
         return new Action.Add(List.of(indexExpression.split(",")), List.of(alias), props);
     }
 

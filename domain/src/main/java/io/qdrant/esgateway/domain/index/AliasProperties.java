@@ -5,6 +5,7 @@ import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The per-alias properties shared by index creation, {@code PUT _alias} and {@code _aliases} add actions.
@@ -46,6 +47,23 @@ record AliasProperties(Optional<String> indexRouting, Optional<String> searchRou
                 .members().entrySet()) {
             if (!read(e.getKey(), e.getValue(), b)) {
                 throw GatewayException.parse("unknown field [" + e.getKey() + "] for alias [" + alias + "]");
+            }
+        }
+        return b.build();
+    }
+
+    /** The put-alias endpoint's reading: known keys (and their camelCase / hyphenated spellings), others ignored. */
+    static AliasProperties parseLenient(String alias, JsonValue body) {
+        Builder b = new Builder();
+        for (Map.Entry<String, JsonValue> e : JsonReads.object(body, JsonReads::parseError, "alias [" + alias + "]")
+                .members().entrySet()) {
+            String key = switch (e.getKey()) {
+                case "indexRouting", "index-routing" -> "index_routing";
+                case "searchRouting", "search-routing" -> "search_routing";
+                default -> e.getKey();
+            };
+            if (Set.of("routing", "index_routing", "search_routing", "is_write_index", "filter").contains(key)) {
+                read(key, e.getValue(), b);
             }
         }
         return b.build();

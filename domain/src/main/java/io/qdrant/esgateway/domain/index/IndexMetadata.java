@@ -11,6 +11,8 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
 
     /** The {@code index.version.created} Elasticsearch 8.15.0 reports. */
     public static final String VERSION_CREATED = "8512000";
+    /** The {@code index.routing.allocation.include._tier_preference} Elasticsearch 8.15 sets on every new index. */
+    public static final String TIER_PREFERENCE = "data_content";
 
     public IndexMetadata withMappings(Mappings newMappings) {
         return new IndexMetadata(name, uuid, creationDate, settings, newMappings);
@@ -21,6 +23,8 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
         Map<String, String> flat = new TreeMap<>(settings.toFlatMap());
         flat.put("index.creation_date", Long.toString(creationDate.toEpochMilli()));
         flat.put("index.provided_name", name);
+        // Elasticsearch 8.15 gives every new index this allocation setting (data tiers); reported, never acted on
+        flat.put("index.routing.allocation.include._tier_preference", TIER_PREFERENCE);
         flat.put("index.uuid", uuid);
         flat.put("index.version.created", VERSION_CREATED);
         return flat;

@@ -6,9 +6,10 @@ import java.util.function.BiFunction;
 
 /** Elasticsearch's naming rules for indices and aliases (MetadataCreateIndexService), with its messages. */
 public final class IndexName {
-    /** The characters Elasticsearch forbids in index and alias names, printed as ES prints them. */
+    /** The characters Elasticsearch forbids in index and alias names. */
     static final String INVALID_CHARS = "\\/*?\"<>| ,";
-    static final String INVALID_CHARS_TEXT = "[ , \", *, \\, <, |, ,, >, /, ?]";
+    /** … printed as Elasticsearch 8.15 prints them (its set's order, each quoted; checked against the oracle). */
+    static final String INVALID_CHARS_TEXT = "['?','*','<','\"',' ','\\','/',',','|','>']";
     public static final int MAX_BYTES = 255;
 
     private IndexName() {

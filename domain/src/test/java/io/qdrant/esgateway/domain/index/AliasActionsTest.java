@@ -121,13 +121,18 @@ class AliasActionsTest {
     class ParseErrors {
         @Test
         void no_body() {
-            assertValidation(failure(() -> AliasActions.parse(null)), "no actions");
+            GatewayException e = failure(() -> AliasActions.parse(null));
+            assertThat(e.kind()).isEqualTo(ErrorKind.PARSE);
+            assertThat(e.getMessage()).isEqualTo("request body is required");
         }
 
         @Test
-        void no_actions() {
-            assertValidation(failure(() -> parse("{}")), "no actions");
-            assertValidation(failure(() -> parse("{'actions':[]}")), "no actions");
+        void no_actions_as_elasticsearch_8_15_says_it() {
+            for (String body : List.of("{}", "{'actions':[]}")) {
+                GatewayException e = failure(() -> parse(body));
+                assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+                assertThat(e.getMessage()).isEqualTo("No action specified");
+            }
         }
 
         @Test
@@ -427,11 +432,16 @@ class AliasActionsTest {
         }
 
         @Test
-        void put_alias_with_an_unknown_body_field() {
-            GatewayException e = failure(() -> AliasActions.add("a", "x", json("{'colour':1}")));
+        void put_alias_ignores_unknown_body_fields_and_is_hidden_as_elasticsearch_does() {
+            assertThat(AliasActions.add("a", "x", json("{'colour':1,'is_hidden':true}")))
+                    .isEqualTo(new Action.Add(List.of("a"), List.of("x"), AliasProperties.NONE));
+        }
 
-            assertThat(e.kind()).isEqualTo(ErrorKind.PARSE);
-            assertThat(e.reason()).isEqualTo("unknown field [colour] for alias [x]");
+        @Test
+        void put_alias_reads_the_routing_spellings_elasticsearch_reads() {
+            assertThat(AliasActions.add("a", "x", json("{'indexRouting':'i','search-routing':'s'}")))
+                    .isEqualTo(new Action.Add(List.of("a"), List.of("x"), new AliasProperties(Optional.of("i"),
+                            Optional.of("s"), Optional.empty(), Optional.empty())));
         }
 
         @Test

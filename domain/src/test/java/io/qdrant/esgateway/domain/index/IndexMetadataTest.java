@@ -24,6 +24,7 @@ class IndexMetadataTest {
                 Map.entry("index.number_of_replicas", "1"),
                 Map.entry("index.number_of_shards", "1"),
                 Map.entry("index.provided_name", "logs"),
+                Map.entry("index.routing.allocation.include._tier_preference", "data_content"),
                 Map.entry("index.uuid", "logs-uuid"),
                 Map.entry("index.version.created", "8512000"));
     }
@@ -32,7 +33,8 @@ class IndexMetadataTest {
     void flat_settings_json() {
         assertThat(compact(tuned().settingsJson(true))).isEqualTo("{'index.creation_date':'1700000000000',"
                 + "'index.max_result_window':'500','index.number_of_replicas':'0','index.number_of_shards':'3',"
-                + "'index.provided_name':'tuned','index.refresh_interval':'30s','index.uuid':'tuned-uuid',"
+                + "'index.provided_name':'tuned','index.refresh_interval':'30s',"
+                + "'index.routing.allocation.include._tier_preference':'data_content','index.uuid':'tuned-uuid',"
                 + "'index.version.created':'8512000'}");
     }
 
@@ -40,14 +42,16 @@ class IndexMetadataTest {
     void nested_settings_json() {
         assertThat(compact(tuned().settingsJson(false))).isEqualTo("{'index':{'creation_date':'1700000000000',"
                 + "'max_result_window':'500','number_of_replicas':'0','number_of_shards':'3',"
-                + "'provided_name':'tuned','refresh_interval':'30s','uuid':'tuned-uuid',"
+                + "'provided_name':'tuned','refresh_interval':'30s',"
+                + "'routing':{'allocation':{'include':{'_tier_preference':'data_content'}}},'uuid':'tuned-uuid',"
                 + "'version':{'created':'8512000'}}}");
     }
 
     @Test
     void nested_settings_json_of_defaults() {
         assertThat(compact(index("logs").settingsJson(false))).isEqualTo("{'index':{'creation_date':'1700000000000',"
-                + "'number_of_replicas':'1','number_of_shards':'1','provided_name':'logs','uuid':'logs-uuid',"
+                + "'number_of_replicas':'1','number_of_shards':'1','provided_name':'logs',"
+                + "'routing':{'allocation':{'include':{'_tier_preference':'data_content'}}},'uuid':'logs-uuid',"
                 + "'version':{'created':'8512000'}}}");
     }
 

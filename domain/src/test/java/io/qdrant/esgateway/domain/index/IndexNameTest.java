@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class IndexNameTest {
     private static final String FORBIDDEN_CHARACTERS =
-            "must not contain the following characters [ , \", *, \\, <, |, ,, >, /, ?]";
+            "must not contain the following characters ['?','*','<','\"',' ','\\','/',',','|','>']";
 
     private static String repeat(String s, int times) {
         return s.repeat(times);

@@ -1,6 +1,5 @@
 package io.qdrant.esgateway.adapter.in.http;
 
-import static io.qdrant.esgateway.adapter.in.http.Routes.ACKNOWLEDGED;
 import static io.qdrant.esgateway.adapter.in.http.Routes.INDEX_OPTIONS;
 import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 
@@ -49,20 +48,25 @@ final class AliasEndpoints {
                         this::exists));
     }
 
+    /** Elasticsearch 8.15 answers every alias change, single or batch, with this body. */
+    private static EsResponse acknowledged() {
+        return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true).put("errors", false).build());
+    }
+
     private EsResponse update(EsRequest request) {
         admin.updateAliases(AliasActions.parse(request.body().orElse(null)));
-        return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true).put("errors", false).build());
+        return acknowledged();
     }
 
     private EsResponse put(EsRequest request) {
         admin.updateAliases(List.of(AliasActions.add(request.pathParam("index"), request.pathParam("name"),
                 request.body().orElse(null))));
-        return EsResponse.ok(ACKNOWLEDGED);
+        return acknowledged();
     }
 
     private EsResponse delete(EsRequest request) {
         admin.updateAliases(List.of(AliasActions.remove(request.pathParam("index"), request.pathParam("name"))));
-        return EsResponse.ok(ACKNOWLEDGED);
+        return acknowledged();
     }
 
     /** Indices with their matching aliases, and the explicitly named aliases that matched nothing. */
@@ -123,6 +127,7 @@ final class AliasEndpoints {
     private EsResponse exists(EsRequest request) {
         Listing listing = list(request);
         boolean any = listing.indices().stream().anyMatch(i -> !listing.matching(i).isEmpty());
-        return EsResponse.empty(any && listing.missing().isEmpty() ? 200 : 404);
+        // a JSON answer, so HEAD carries Elasticsearch's Content-Type: application/json (the body is not sent)
+        return EsResponse.json(any && listing.missing().isEmpty() ? 200 : 404, JsonObjectBuilder.object().build());
     }
 }

@@ -87,21 +87,21 @@ final class CatEndpoints {
         }
         Optional<String> unit = request.param("bytes");
         unit.ifPresent(CatEndpoints::unitDivisor);
-        List<Column> columns = columns(request.param("h"));
+        List<Selected> columns = columns(request.param("h"));
         List<IndexSummary> rows = new ArrayList<>(status.indices(request.optionalPathParam("index")));
         request.param("health").ifPresent(h -> rows.removeIf(r -> !r.health().esName().equals(h)));
         sort(rows, request.param("s"), unit);
         List<List<String>> cells = new ArrayList<>();
         for (IndexSummary row : rows) {
             Cell cell = new Cell(row, unit);
-            cells.add(columns.stream().map(c -> c.value().apply(cell)).toList());
+            cells.add(columns.stream().map(c -> c.column().value().apply(cell)).toList());
         }
         if (format.equals("json")) {
             List<JsonValue> out = new ArrayList<>();
             for (List<String> row : cells) {
                 JsonObjectBuilder b = JsonObjectBuilder.object();
                 for (int i = 0; i < columns.size(); i++) {
-                    b.put(columns.get(i).name(), row.get(i));
+                    b.put(columns.get(i).display(), row.get(i));
                 }
                 out.add(b.build());
             }
@@ -110,13 +110,20 @@ final class CatEndpoints {
         return EsResponse.text(200, table(columns, cells, request.flag("v", false)), "text/plain; charset=UTF-8");
     }
 
-    private static List<Column> columns(Optional<String> h) {
+    /** A chosen column and the name it is shown under: the name {@code h} used for it, alias or not, as ES does. */
+    private record Selected(Column column, String display) {
+    }
+
+    /** The columns {@code h} names, in its order; names that are no column are left out (Elasticsearch ignores them). */
+    private static List<Selected> columns(Optional<String> h) {
         if (h.isEmpty()) {
-            return COLUMNS;
+            return COLUMNS.stream().map(c -> new Selected(c, c.name())).toList();
         }
-        List<Column> out = new ArrayList<>();
+        List<Selected> out = new ArrayList<>();
         for (String name : h.get().split(",")) {
-            out.add(column(name.trim()));
+            String n = name.trim();
+            COLUMNS.stream().filter(c -> c.name().equals(n) || c.aliases().contains(n)).findFirst()
+                    .ifPresent(c -> out.add(new Selected(c, n)));
         }
         return out;
     }
@@ -147,10 +154,10 @@ final class CatEndpoints {
         return c.value().apply(new Cell(row, Optional.of("b")));
     }
 
-    private static String table(List<Column> columns, List<List<String>> rows, boolean header) {
+    private static String table(List<Selected> columns, List<List<String>> rows, boolean header) {
         List<List<String>> all = new ArrayList<>();
         if (header) {
-            all.add(columns.stream().map(Column::name).toList());
+            all.add(columns.stream().map(Selected::display).toList());
         }
         all.addAll(rows);
         int[] width = new int[columns.size()];
@@ -163,7 +170,7 @@ final class CatEndpoints {
         for (int r = 0; r < all.size(); r++) {
             List<String> row = all.get(r);
             for (int i = 0; i < row.size(); i++) {
-                boolean right = columns.get(i).numeric() && !(header && r == 0);
+                boolean right = columns.get(i).column().numeric() && !(header && r == 0);
                 String v = row.get(i);
                 String pad = " ".repeat(width[i] - v.length());
                 out.append(right ? pad + v : v + (i < row.size() - 1 ? pad : ""));

@@ -4,6 +4,7 @@ import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.ClusterStatus.Health;
+import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import java.util.Locale;
@@ -32,7 +33,8 @@ final class ClusterEndpoints {
 
     void register(Router router) {
         router.add(route("GET", "/", "info", "", false, this::info))
-                .add(route("HEAD", "/", "ping", "", false, r -> EsResponse.empty(200)))
+                // HEAD / is GET / without the body: Elasticsearch sends its Content-Type too
+                .add(route("HEAD", "/", "ping", "", false, this::info))
                 .add(route("GET", "/_cluster/health", "cluster.health", HEALTH_PARAMS, false, this::health))
                 .add(route("GET", "/_cluster/health/{index}", "cluster.health", HEALTH_PARAMS, false, this::health));
     }
@@ -67,8 +69,17 @@ final class ClusterEndpoints {
                     + "]");
         }
         request.param("expand_wildcards").ifPresent(Routes::checkExpandWildcards);
-        Health health = status.health(request.optionalPathParam("index"));
-        boolean timedOut = request.param("wait_for_status").map(w -> !satisfies(health.status(), w)).orElse(false);
+        Optional<ClusterStatus.Status> waitFor = request.param("wait_for_status").map(ClusterEndpoints::status);
+        Health health;
+        try {
+            health = status.health(request.optionalPathParam("index"));
+        } catch (GatewayException e) {
+            if (e.kind() != ErrorKind.INDEX_NOT_FOUND) {
+                throw e;
+            }
+            return missingIndexHealth();
+        }
+        boolean timedOut = waitFor.map(w -> health.status().ordinal() > w.ordinal()).orElse(false);
         JsonObjectBuilder body = JsonObjectBuilder.object()
                 .put("cluster_name", settings.clusterName())
                 .put("status", health.status().esName())
@@ -90,17 +101,42 @@ final class ClusterEndpoints {
     }
 
     /**
-     * Whether the current status meets {@code wait_for_status}. The gateway answers at once rather than waiting: its
-     * status only changes when the backend comes or goes, which a health poll will see on its next call.
+     * Elasticsearch 8.15 does not answer 404 for the health of an index that does not exist: it waits for the index
+     * until {@code timeout} (30 s by default) and then answers 408 with a red, empty health. The gateway gives that
+     * answer at once: an index cannot appear behind its back while it waits.
      */
-    private static boolean satisfies(ClusterStatus.Status current, String wanted) {
-        ClusterStatus.Status w;
+    private EsResponse missingIndexHealth() {
+        return EsResponse.json(408, JsonObjectBuilder.object()
+                .put("cluster_name", settings.clusterName())
+                .put("status", "red")
+                .put("timed_out", true)
+                .put("number_of_nodes", 1)
+                .put("number_of_data_nodes", 1)
+                .put("active_primary_shards", 0)
+                .put("active_shards", 0)
+                .put("relocating_shards", 0)
+                .put("initializing_shards", 0)
+                .put("unassigned_shards", 0)
+                .put("delayed_unassigned_shards", 0)
+                .put("number_of_pending_tasks", 0)
+                .put("number_of_in_flight_fetch", 0)
+                .put("task_max_waiting_in_queue_millis", 0)
+                .put("active_shards_percent_as_number", 100.0)
+                .build());
+    }
+
+    /**
+     * {@code wait_for_status}, read as Elasticsearch reads it (an enum lookup, with the JDK's message when it fails).
+     * The gateway answers at once rather than waiting: its status only changes when the backend comes or goes, which
+     * a health poll will see on its next call.
+     */
+    private static ClusterStatus.Status status(String wanted) {
         try {
-            w = ClusterStatus.Status.valueOf(wanted.toUpperCase(Locale.ROOT));
+            return ClusterStatus.Status.valueOf(wanted.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw GatewayException.illegalArgument("unknown cluster health status [" + wanted + "]");
+            throw GatewayException.illegalArgument("No enum constant org.elasticsearch.cluster.health."
+                    + "ClusterHealthStatus." + wanted.toUpperCase(Locale.ROOT));
         }
-        return current.ordinal() <= w.ordinal();
     }
 
     static Optional<String> nonEmpty(String s) {

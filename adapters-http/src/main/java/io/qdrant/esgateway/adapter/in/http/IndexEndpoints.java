@@ -74,7 +74,9 @@ final class IndexEndpoints {
 
     private EsResponse exists(EsRequest request) {
         Routes.indexOptions(request, true);
-        return EsResponse.empty(admin.exists(request.pathParam("index")) ? 200 : 404);
+        // a JSON answer, so HEAD carries Elasticsearch's Content-Type: application/json (the body is not sent)
+        return EsResponse.json(admin.exists(request.pathParam("index")) ? 200 : 404,
+                JsonObjectBuilder.object().build());
     }
 
     private EsResponse get(EsRequest request) {
@@ -83,16 +85,12 @@ final class IndexEndpoints {
         noDefaults(request);
         JsonObjectBuilder out = JsonObjectBuilder.object();
         for (IndexDescription d : describe(request)) {
-            JsonObjectBuilder body = JsonObjectBuilder.object();
-            if (features.contains("aliases")) {
-                body.put("aliases", aliases(d.aliases()));
-            }
-            if (features.contains("mappings")) {
-                body.put("mappings", d.index().mappings().toJson());
-            }
-            if (features.contains("settings")) {
-                body.put("settings", d.index().settingsJson(flat));
-            }
+            // Elasticsearch 8.15 renders all three keys; a feature that was not asked for is an empty object
+            JsonObjectBuilder empty = JsonObjectBuilder.object();
+            JsonObjectBuilder body = JsonObjectBuilder.object()
+                    .put("aliases", features.contains("aliases") ? aliases(d.aliases()) : empty.build())
+                    .put("mappings", features.contains("mappings") ? d.index().mappings().toJson() : empty.build())
+                    .put("settings", features.contains("settings") ? d.index().settingsJson(flat) : empty.build());
             out.put(d.index().name(), body);
         }
         return EsResponse.ok(out.build());

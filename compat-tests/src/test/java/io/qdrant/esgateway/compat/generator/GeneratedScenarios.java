@@ -1,0 +1,51 @@
+package io.qdrant.esgateway.compat.generator;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qdrant.esgateway.compat.harness.Engine;
+import io.qdrant.esgateway.compat.harness.Json;
+import io.qdrant.esgateway.compat.harness.RequestSpec;
+import io.qdrant.esgateway.compat.harness.Scenario;
+import io.qdrant.esgateway.compat.harness.ScenarioLoader;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A scenario from a seed: create the corpus's index (compared today), {@code _bulk} its documents and run the
+ * generated searches (these need the {@code documents} and {@code search} capabilities: until the gateway has them
+ * they run against the oracle only, which proves the generated requests are valid Elasticsearch).
+ */
+public final class GeneratedScenarios {
+    private GeneratedScenarios() {
+    }
+
+    public static Scenario scenario(String id, long seed, int documents, int queries) {
+        CorpusGenerator.Corpus corpus = CorpusGenerator.generate(seed, documents);
+        String index = "/" + corpus.index();
+        ObjectNode create = CorpusGenerator.F.objectNode();
+        create.putObject("settings").put("number_of_shards", 1).put("number_of_replicas", 0);
+        create.set("mappings", corpus.mappings());
+
+        StringBuilder bulk = new StringBuilder();
+        corpus.bulkLines().forEach(l -> bulk.append(Json.compact(l)).append('\n'));
+        List<Scenario.Step> setup = List.of(
+                new Scenario.Step(RequestSpec.json("PUT", index, Json.compact(create)), Set.of()),
+                new Scenario.Step(new RequestSpec("POST", index + "/_bulk?refresh=true", bulk.toString(),
+                        "application/x-ndjson", Map.of()), Set.of("documents")));
+
+        Set<Engine> all = EnumSet.allOf(Engine.class);
+        List<Scenario.Case> cases = new ArrayList<>();
+        cases.add(new Scenario.Case("mapping of the generated index", RequestSpec.of("GET", index + "/_mapping"),
+                ScenarioLoader.DEFAULT_HEADERS, List.of(), all, Set.of()));
+        cases.add(new Scenario.Case("count of the generated corpus", RequestSpec.of("GET", index + "/_count"),
+                ScenarioLoader.DEFAULT_HEADERS, List.of(), all, Set.of("documents", "search")));
+        for (QueryGenerator.GeneratedQuery q : QueryGenerator.generate(seed, corpus, queries)) {
+            cases.add(new Scenario.Case(q.name(), RequestSpec.json("POST", index + "/_search", Json.compact(q.body())),
+                    ScenarioLoader.DEFAULT_HEADERS, List.of(), all, Set.of("documents", "search")));
+        }
+        return new Scenario(id, "generated corpus of " + documents + " documents and " + queries
+                + " queries from seed " + seed, all, List.of(), setup, cases);
+    }
+}
