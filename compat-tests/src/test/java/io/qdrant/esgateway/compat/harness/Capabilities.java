@@ -13,7 +13,7 @@ import java.util.Set;
  */
 public final class Capabilities {
     public static final Set<String> KNOWN = Set.of("documents", "search");
-    public static final Set<String> GATEWAY = Set.of();
+    public static final Set<String> GATEWAY = Set.of("documents");
 
     private Capabilities() {
     }

@@ -61,10 +61,17 @@ final class ErrorBodies {
         return EsResponse.json(status, JsonObjectBuilder.object().put("error", full(e)).put("status", status).build());
     }
 
+    /** Kinds that Elasticsearch reports from a plain Java exception, never as a root cause below its own. */
+    private static boolean isPlainJavaException(ErrorKind kind) {
+        return kind == ErrorKind.ILLEGAL_ARGUMENT;
+    }
+
     /** The error object with its {@code root_cause} list (top-level errors and {@code _mget} items). */
     static JsonObject full(GatewayException e) {
+        // Elasticsearch's root cause is the deepest of its own exceptions in the chain: a plain Java exception
+        // underneath (illegal_argument_exception, number_format_exception, …) is only shown as caused_by
         GatewayException root = e;
-        while (root.gatewayCause() != null) {
+        while (root.gatewayCause() != null && !isPlainJavaException(root.gatewayCause().kind())) {
             root = root.gatewayCause();
         }
         JsonObjectBuilder error = JsonObjectBuilder.object()

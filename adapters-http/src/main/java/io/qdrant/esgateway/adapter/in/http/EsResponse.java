@@ -17,7 +17,11 @@ record EsResponse(int status, JsonValue json, String text, String contentType) {
         return new EsResponse(status, null, body, contentType);
     }
 
+    /**
+     * The answer of a HEAD request: the status only. Elasticsearch sends HEAD answers as JSON answers without their
+     * body, so the {@code Content-Type: application/json} header is there too.
+     */
     static EsResponse empty(int status) {
-        return new EsResponse(status, null, null, null);
+        return new EsResponse(status, io.qdrant.esgateway.domain.json.JsonObjectBuilder.object().build(), null, null);
     }
 }
