@@ -384,6 +384,17 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
 
     /** Lucene needs nothing per field before documents arrive; the documents carry their own field types. */
     @Override
+    public io.qdrant.esgateway.domain.search.IndexHits search(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request, int topN) {
+        throw new UnsupportedOperationException("search is being written");
+    }
+
+    @Override
+    public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
+        throw new UnsupportedOperationException("search is being written");
+    }
+
+    @Override
     public void updateMappings(IndexMetadata index) {
         uuidOf(index);
         storeLock.readLock().lock();

@@ -3,9 +3,13 @@ package io.qdrant.esgateway.application.port.out;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.SearchRequest;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The backend that holds the documents of every index (embedded Lucene, or Qdrant). One storage unit
@@ -39,6 +43,17 @@ public interface DocumentStore {
 
     /** The highest sequence number ever recorded by {@link #write} for this index, or -1 before the first write. */
     long maxSeqNo(IndexMetadata index);
+
+    /**
+     * Searches one index: the best {@code topN} hits (the caller asks for {@code from + size}) in the request's
+     * order (its sort, else by score, ties by index order), with Elasticsearch's sort values, and the total as the
+     * request's {@code track_total_hits} asks. {@code from} and {@code _source} filtering are applied by the caller.
+     * A field that is not mapped matches nothing; sorting on it without {@code unmapped_type} is a 400.
+     */
+    IndexHits search(IndexMetadata index, SearchRequest request, int topN);
+
+    /** The exact number of documents matching {@code query} (all documents when empty). */
+    long count(IndexMetadata index, Optional<Query> query);
 
     /** One write of a batch. */
     sealed interface DocumentWrite {

@@ -120,6 +120,21 @@ public class InMemoryDocumentStore implements DocumentStore {
         return maxSeqNos.getOrDefault(key(index), -1L);
     }
 
+    /** The fake does not search: service tests that need search use a real store or a lambda. */
+    @Override
+    public io.qdrant.esgateway.domain.search.IndexHits search(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request, int topN) {
+        throw new UnsupportedOperationException("the in-memory fake does not search");
+    }
+
+    @Override
+    public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
+        if (query.isPresent()) {
+            throw new UnsupportedOperationException("the in-memory fake counts only everything");
+        }
+        return stats(index).docCount();
+    }
+
     @Override
     public void updateMappings(IndexMetadata index) {
         enter(Operation.UPDATE_MAPPINGS, index);
