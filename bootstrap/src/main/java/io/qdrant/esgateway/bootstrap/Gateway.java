@@ -12,6 +12,7 @@ import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
 import io.qdrant.esgateway.application.service.DocumentService;
+import io.qdrant.esgateway.application.service.SearchService;
 import io.qdrant.esgateway.application.service.IndexAdministrationService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,6 +60,7 @@ final class Gateway implements AutoCloseable {
                 Clock.systemUTC());
         ClusterStatusService status = new ClusterStatusService(catalog, store);
         DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC());
+        SearchService search = new SearchService(catalog, store);
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         WebServer server = WebServer.builder()
@@ -66,7 +68,7 @@ final class Gateway implements AutoCloseable {
                 .port(config.port())
                 .featuresDiscoverServices(false)
                 .shutdownHook(false)
-                .routing(routing -> EsRestApi.register(routing, settings, admin, documents, status, registry,
+                .routing(routing -> EsRestApi.register(routing, settings, admin, documents, search, status, registry,
                         registry::scrape))
                 .build()
                 .start();

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.in.SearchOperations;
 import java.util.function.Supplier;
 
 /**
@@ -27,7 +28,8 @@ public final class EsRestApi {
 
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
-                                DocumentOperations documents, ClusterStatus status, MeterRegistry registry,
+                                DocumentOperations documents, SearchOperations search, ClusterStatus status,
+                                MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
         Router router = new Router();
         JsonCodec codec = new JsonCodec();
@@ -38,6 +40,7 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
+        new SearchEndpoints(search).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {

@@ -1,0 +1,145 @@
+package io.qdrant.esgateway.adapter.in.http;
+
+import static io.qdrant.esgateway.adapter.in.http.Routes.route;
+
+import io.qdrant.esgateway.application.port.in.SearchOperations;
+import io.qdrant.esgateway.application.port.in.SearchOperations.CountResult;
+import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
+import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.search.SearchRequestParser;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code _search} and {@code _count}.
+ *
+ * <pre>
+ * curl -XPOST localhost:9200/books/_search -H 'Content-Type: application/json' \
+ *      -d '{"query":{"match":{"title":"dune"}},"sort":[{"year":"desc"}],"size":5}'
+ * curl 'localhost:9200/books/_count?q=title:dune'
+ * </pre>
+ */
+final class SearchEndpoints {
+    /** URL parameters that change the search itself (handed to the domain parser). */
+    private static final Set<String> SEARCH_PARAMS = Set.of("q", "df", "default_operator", "lenient", "size", "from",
+            "sort", "_source", "_source_includes", "_source_excludes", "track_total_hits", "track_scores");
+    private static final String SEARCH_ROUTE_PARAMS = String.join(",", SEARCH_PARAMS) + ","
+            + Routes.INDEX_OPTIONS + ",timeout,rest_total_hits_as_int,search_type,request_cache,preference,routing,"
+            + "batched_reduce_size,ccs_minimize_roundtrips,allow_partial_search_results,pre_filter_shard_size,"
+            + "max_concurrent_shard_requests,typed_keys,analyze_wildcard,analyzer";
+    private static final String COUNT_PARAMS = "q,df,default_operator,lenient,analyze_wildcard,analyzer,"
+            + Routes.INDEX_OPTIONS + ",preference,routing,min_score,terminate_after";
+
+    private final SearchOperations search;
+
+    SearchEndpoints(SearchOperations search) {
+        this.search = search;
+    }
+
+    void register(Router router) {
+        router.add(route("GET,POST", "/_search", "search", SEARCH_ROUTE_PARAMS, true, this::search))
+                .add(route("GET,POST", "/{index}/_search", "search", SEARCH_ROUTE_PARAMS, true, this::search))
+                .add(route("GET,POST", "/_count", "count", COUNT_PARAMS, true, this::count))
+                .add(route("GET,POST", "/{index}/_count", "count", COUNT_PARAMS, true, this::count));
+    }
+
+    private EsResponse search(EsRequest request) {
+        long start = System.nanoTime();
+        request.param("search_type").filter(t -> !t.equals("query_then_fetch")).ifPresent(t -> {
+            throw GatewayException.unsupported("[search_type=" + t + "]");
+        });
+        request.param("analyzer").filter(a -> !a.equals("standard")).ifPresent(a -> {
+            throw GatewayException.unsupported("[analyzer=" + a + "]");
+        });
+        Map<String, String> params = new LinkedHashMap<>();
+        for (String p : SEARCH_PARAMS) {
+            request.param(p).ifPresent(v -> params.put(p, v));
+        }
+        SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
+        SearchResult result = search.search(target(request), parsed, Routes.indexOptions(request, true));
+        boolean totalAsInt = request.flag("rest_total_hits_as_int", false);
+
+        JsonObjectBuilder hits = JsonObjectBuilder.object();
+        result.total().ifPresent(total -> {
+            if (totalAsInt) {
+                hits.put("total", total.value());
+            } else {
+                hits.put("total", JsonObjectBuilder.object().put("value", total.value())
+                        .put("relation", total.exact() ? "eq" : "gte"));
+            }
+        });
+        hits.put("max_score", score(result.maxScore()));
+        List<JsonValue> rendered = new ArrayList<>();
+        for (Hit hit : result.hits()) {
+            JsonObjectBuilder h = JsonObjectBuilder.object().put("_index", hit.index()).put("_id", hit.id())
+                    .put("_score", score(hit.score()));
+            if (parsed.source().fetch()) {
+                h.put("_source", parsed.source().apply(hit.source()));
+            }
+            if (!parsed.sort().isEmpty()) {
+                h.put("sort", new JsonArray(hit.sort()));
+            }
+            rendered.add(h.build());
+        }
+        hits.put("hits", new JsonArray(rendered));
+        return EsResponse.ok(JsonObjectBuilder.object()
+                .put("took", (System.nanoTime() - start) / 1_000_000)
+                .put("timed_out", false)
+                .put("_shards", shards(result.indices()))
+                .put("hits", hits)
+                .build());
+    }
+
+    private EsResponse count(EsRequest request) {
+        Optional<Query> query = Optional.empty();
+        if (request.body().isPresent()) {
+            JsonObject body = JsonReads.object(request.body().get(), m -> GatewayException.parse(m), "count body");
+            for (Map.Entry<String, JsonValue> e : body.members().entrySet()) {
+                if (!e.getKey().equals("query")) {
+                    throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.PARSING,
+                            "request does not support [" + e.getKey() + "]");
+                }
+                query = Optional.of(QueryDsl.parse(e.getValue()));
+            }
+        }
+        if (request.param("q").isPresent()) {
+            Map<String, String> params = new LinkedHashMap<>();
+            for (String p : List.of("q", "df", "default_operator", "lenient")) {
+                request.param(p).ifPresent(v -> params.put(p, v));
+            }
+            query = SearchRequestParser.parse(Optional.empty(), params).query();
+        }
+        if (request.param("min_score").isPresent() || request.param("terminate_after").isPresent()) {
+            throw GatewayException.unsupported("[min_score] and [terminate_after] on _count");
+        }
+        CountResult result = search.count(target(request), query, Routes.indexOptions(request, true));
+        return EsResponse.ok(JsonObjectBuilder.object().put("count", result.count())
+                .put("_shards", shards(result.indices())).build());
+    }
+
+    private static String target(EsRequest request) {
+        return request.optionalPathParam("index").orElse("_all");
+    }
+
+    private static JsonObjectBuilder shards(int indices) {
+        return JsonObjectBuilder.object().put("total", indices).put("successful", indices).put("skipped", 0)
+                .put("failed", 0);
+    }
+
+    private static JsonValue score(float score) {
+        return Float.isNaN(score) ? JsonValue.JsonNull.INSTANCE : new JsonValue.JsonNumber((double) score);
+    }
+}

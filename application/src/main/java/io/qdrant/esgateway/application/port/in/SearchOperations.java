@@ -1,0 +1,27 @@
+package io.qdrant.esgateway.application.port.in;
+
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code _search} and {@code _count} over the indices an expression names (results merged across indices). */
+public interface SearchOperations {
+
+    SearchResult search(String target, SearchRequest request, CatalogView.Options options);
+
+    CountResult count(String target, Optional<Query> query, CatalogView.Options options);
+
+    /** The page of hits ({@code from} already applied), the merged total and best score, and how many indices answered. */
+    record SearchResult(Optional<IndexHits.Total> total, float maxScore, List<Hit> hits, int indices) {
+        public SearchResult {
+            hits = List.copyOf(hits);
+        }
+    }
+
+    record CountResult(long count, int indices) {
+    }
+}
