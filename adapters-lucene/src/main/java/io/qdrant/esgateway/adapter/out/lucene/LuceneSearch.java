@@ -300,7 +300,7 @@ final class LuceneSearch {
             case FieldMapping.BooleanField b ->
                     longKey(name, reverse, max, naturalHigh, f.missing(), Kind.BOOLEAN, Optional.empty());
             case FieldMapping.DateField d -> longKey(name, reverse, max, naturalHigh, f.missing(), Kind.DATE,
-                    Optional.of(DateFormat.of(f.format().orElse(d.format().orElse(DateFormat.DEFAULT_PATTERN)))));
+                    f.format().map(DateFormat::of), d);
             case FieldMapping.NumberField n when n.numberType() == NumberType.DOUBLE -> {
                 SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.DOUBLE, reverse,
                         max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
@@ -331,13 +331,22 @@ final class LuceneSearch {
 
     private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,
                                    SortSpec.Missing missing, Kind kind, Optional<DateFormat> format) {
+        return longKey(name, reverse, max, naturalHigh, missing, kind, format, null);
+    }
+
+    /** {@code format} renders the values (dates with a sort {@code format}); {@code date} parses date inputs. */
+    private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,
+                                   SortSpec.Missing missing, Kind kind, Optional<DateFormat> format,
+                                   FieldMapping.DateField date) {
+        DateFormat input = format.orElse(date == null ? DateFormat.defaultFormat()
+                : DateFormat.of(date.format().orElse(DateFormat.DEFAULT_PATTERN)));
         SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.LONG, reverse,
                 max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
         long missingValue;
         if (missing instanceof SortSpec.Missing.Value v) {
             missingValue = switch (kind) {
                 case DATE -> v.value() instanceof JsonNumber ? longOf(v.value())
-                        : DateMath.parse(text(v.value()), format.orElseThrow(), null, false,
+                        : DateMath.parse(text(v.value()), input, null, false,
                         System::currentTimeMillis);
                 case BOOLEAN -> JsonReads.bool(v.value()).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(v.value()));
                 default -> {
