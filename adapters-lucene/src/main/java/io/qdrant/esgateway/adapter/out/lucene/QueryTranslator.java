@@ -145,7 +145,10 @@ final class QueryTranslator {
             case Query.MatchPhrasePrefix m -> perField(m.field(), f -> phrasePrefix(f, m.text(), m.slop(),
                     m.maxExpansions(), false));
             case Query.MultiMatch m -> multiMatch(m);
-            case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.parse(s));
+            // the boost is applied once, below (the parser would wrap the tree in it too)
+            case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.parse(
+                    new Query.QueryString(s.query(), s.fields(), s.defaultOperator(), s.simple(), s.lenient(),
+                            s.analyzeWildcard(), 1f)));
             case Query.Knn k -> knn(k);
         };
         return boost(q, query.boost());

@@ -334,6 +334,10 @@ class LuceneSearchTest {
             assertThat(query("{\"query_string\":{\"query\":\"title:fox AND NOT tag:fox\"}}"))
                     .containsExactlyInAnyOrder("1", "4");
             assertThat(query("{\"query_string\":{\"query\":\"dog\"}}")).containsExactly("2");
+            float plain = search("{\"query\":{\"query_string\":{\"query\":\"title:dogs\"}}}").hits().get(0).score();
+            float boosted = search("{\"query\":{\"query_string\":{\"query\":\"title:dogs\",\"boost\":3}}}")
+                    .hits().get(0).score();
+            assertThat(boosted).isCloseTo(plain * 3, within(1e-5f));
             assertThat(query("{\"query_string\":{\"query\":\"title:Qui*\"}}")).containsExactlyInAnyOrder("1", "2",
                     "3", "4");
             assertThat(query("{\"query_string\":{\"query\":\"n:[2 TO 3]\"}}")).containsExactlyInAnyOrder("2", "3");
