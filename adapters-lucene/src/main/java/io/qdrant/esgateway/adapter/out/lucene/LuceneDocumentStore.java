@@ -382,18 +382,27 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return withIndex(index, (directory, slot) -> slot.maxSeqNo);
     }
 
-    /** Lucene needs nothing per field before documents arrive; the documents carry their own field types. */
+    /** Runs the search on a searcher that has seen every acknowledged write (see {@link LuceneSearch}). */
     @Override
     public io.qdrant.esgateway.domain.search.IndexHits search(IndexMetadata index,
             io.qdrant.esgateway.domain.search.SearchRequest request, int topN) {
-        throw new UnsupportedOperationException("search is being written");
+        return withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                return LuceneSearch.search(acquired.reader(), index, request, topN);
+            }
+        });
     }
 
     @Override
     public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
-        throw new UnsupportedOperationException("search is being written");
+        return withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                return LuceneSearch.count(acquired.reader(), index, query);
+            }
+        });
     }
 
+    /** Lucene needs nothing per field before documents arrive; the documents carry their own field types. */
     @Override
     public void updateMappings(IndexMetadata index) {
         uuidOf(index);

@@ -53,6 +53,12 @@
  * term, as Elasticsearch's {@code exists} matches it. A {@code dense_vector} mapped with {@code index: false} is
  * still indexed for kNN; search refuses kNN on it by the mapping.
  *
+ * <h2>Search</h2>
+ *
+ * <p>{@code QueryTranslator} turns the query tree into Lucene queries over this layout, per field type as
+ * Elasticsearch 8.15 does; {@code LuceneSearch} runs them with {@code EsBm25Similarity} (Lucene's BM25 × 2.2, the
+ * scale of Elasticsearch's scores), sorts on the doc values and renders sort values as Elasticsearch does.
+ *
  * <h2>Commits</h2>
  *
  * <p>Each {@code write} batch is one Lucene commit, whose user data holds {@code max_seq_no} (the highest sequence

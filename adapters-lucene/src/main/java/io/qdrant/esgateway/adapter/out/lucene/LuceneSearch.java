@@ -1,0 +1,378 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.FieldMapping.NumberType;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.search.TrackTotalHits;
+import io.qdrant.esgateway.domain.time.DateFormat;
+import io.qdrant.esgateway.domain.time.DateMath;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.SortedNumericSelector;
+import org.apache.lucene.search.SortedNumericSortField;
+import org.apache.lucene.search.SortedSetSelector;
+import org.apache.lucene.search.SortedSetSortField;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopFieldCollector;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.search.TotalHitCountCollectorManager;
+import org.apache.lucene.search.TotalHits;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * One search over one index's reader, as Elasticsearch 8.15 runs it on a single shard: the query (with top-level kNN
+ * sections as extra {@code should} clauses, scores summed), {@code post_filter} and {@code min_score} applied to hits
+ * and totals, Elasticsearch's BM25 scale, the sort with ES's missing-value placement, and the sort values rendered
+ * as ES renders {@code hits.hits[].sort}:
+ *
+ * <ul>
+ *   <li>keyword: the string; a document without a value: {@code null};</li>
+ *   <li>long, integer, short, byte, boolean (0/1), date (epoch millis): a JSON integer; a date sort with
+ *       {@code format}: the formatted string; without a value: the substituted missing value
+ *       ({@code Long.MAX_VALUE} sorting last ascending, {@code Long.MIN_VALUE} last descending, or the given
+ *       {@code missing});</li>
+ *   <li>double, float, half_float: a JSON number (floats in their shortest float form); without a value:
+ *       {@code "Infinity"} / {@code "-Infinity"} as strings (Jackson's, hence ES's, rendering of non-finite
+ *       numbers);</li>
+ *   <li>{@code _score}: the float score; {@code _doc}: the Lucene document id.</li>
+ * </ul>
+ *
+ * <p>{@code search_after} takes values in that rendered form and continues after them with Lucene's
+ * {@code searchAfter} from a {@code FieldDoc(Integer.MAX_VALUE, …)}, as ES does.
+ */
+final class LuceneSearch {
+    private static final float BM25_SCALE = EsBm25Similarity.K1 + 1;
+
+    private LuceneSearch() {
+    }
+
+    static IndexSearcher searcher(IndexReader reader) {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        searcher.setSimilarity(new EsBm25Similarity());
+        return searcher;
+    }
+
+    static long count(IndexReader reader, IndexMetadata index, Optional<Query> query) throws IOException {
+        IndexSearcher searcher = searcher(reader);
+        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        return searcher.count(query.map(translator::translate).orElseGet(MatchAllDocsQuery::new));
+    }
+
+    private static LongSupplier now() {
+        long[] memo = {Long.MIN_VALUE};
+        return () -> {
+            if (memo[0] == Long.MIN_VALUE) {
+                memo[0] = System.currentTimeMillis();
+            }
+            return memo[0];
+        };
+    }
+
+    /** The Lucene query of a request: query ∪ kNN sections (scores summed), then post_filter and min_score. */
+    static org.apache.lucene.search.Query query(QueryTranslator translator, SearchRequest request) {
+        org.apache.lucene.search.Query main;
+        if (request.knn().isEmpty()) {
+            main = request.query().map(translator::translate).orElseGet(MatchAllDocsQuery::new);
+        } else {
+            BooleanQuery.Builder union = new BooleanQuery.Builder();
+            request.query().ifPresent(q -> union.add(translator.translate(q), Occur.SHOULD));
+            request.knn().forEach(k -> union.add(translator.translate(k), Occur.SHOULD));
+            main = union.build();
+        }
+        if (request.postFilter().isPresent()) {
+            main = new BooleanQuery.Builder().add(main, Occur.MUST)
+                    .add(translator.translate(request.postFilter().get()), Occur.FILTER).build();
+        }
+        if (request.minScore().isPresent()) {
+            main = new MinScoreQuery(main, request.minScore().get());
+        }
+        return main;
+    }
+
+    static IndexHits search(IndexReader reader, IndexMetadata index, SearchRequest request, int topN)
+            throws IOException {
+        IndexSearcher searcher = searcher(reader);
+        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        org.apache.lucene.search.Query query = query(translator, request);
+        List<SortKey> keys = new ArrayList<>();
+        for (SortSpec spec : request.sort()) {
+            keys.add(sortKey(index, spec));
+        }
+        int threshold = switch (request.trackTotalHits()) {
+            case TrackTotalHits.UpTo u -> u.threshold();
+            case TrackTotalHits.Exact e -> Integer.MAX_VALUE;
+            case TrackTotalHits.Disabled d -> 0;
+        };
+
+        TopDocs top;
+        if (topN <= 0) {
+            int count = request.trackTotalHits() instanceof TrackTotalHits.Disabled ? 0
+                    : searcher.search(query, new TotalHitCountCollectorManager(searcher.getSlices()));
+            top = new TopDocs(new TotalHits(count, TotalHits.Relation.EQUAL_TO), new ScoreDoc[0]);
+        } else if (keys.isEmpty()) {
+            top = searcher.search(query, new TopScoreDocCollectorManager(topN, null, threshold));
+        } else {
+            Sort sort = new Sort(keys.stream().map(SortKey::field).toArray(SortField[]::new));
+            FieldDoc after = null;
+            if (request.searchAfter().isPresent()) {
+                List<JsonValue> values = request.searchAfter().get();
+                Object[] fields = new Object[keys.size()];
+                for (int i = 0; i < keys.size(); i++) {
+                    fields[i] = keys.get(i).parse(values.get(i));
+                }
+                after = new FieldDoc(Integer.MAX_VALUE, Float.NaN, fields);
+            }
+            top = searcher.search(query, new TopFieldCollectorManager(sort, topN, after, threshold));
+            if (request.needsScores()) {
+                TopFieldCollector.populateScores(top.scoreDocs, searcher, query);
+            }
+        }
+
+        Optional<IndexHits.Total> total = switch (request.trackTotalHits()) {
+            case TrackTotalHits.Disabled d -> Optional.empty();
+            case TrackTotalHits.Exact e -> Optional.of(new IndexHits.Total(top.totalHits.value(), true));
+            case TrackTotalHits.UpTo u -> top.totalHits.relation() == TotalHits.Relation.EQUAL_TO
+                    && top.totalHits.value() <= u.threshold()
+                    ? Optional.of(new IndexHits.Total(top.totalHits.value(), true))
+                    : Optional.of(new IndexHits.Total(u.threshold(), false));
+        };
+
+        boolean scored = request.needsScores();
+        List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
+        StoredFields stored = reader.storedFields();
+        float maxScore = Float.NaN;
+        for (ScoreDoc doc : top.scoreDocs) {
+            StoredDocument document = FieldEncoding.decode(stored.document(doc.doc, FieldEncoding.STORED));
+            float score = scored ? doc.score : Float.NaN;
+            if (scored && !Float.isNaN(score) && (Float.isNaN(maxScore) || score > maxScore)) {
+                maxScore = score;
+            }
+            List<JsonValue> sortValues = new ArrayList<>();
+            if (doc instanceof FieldDoc fd && !keys.isEmpty()) {
+                for (int i = 0; i < keys.size(); i++) {
+                    sortValues.add(keys.get(i).render(fd.fields[i], doc.doc));
+                }
+            }
+            hits.add(new Hit(index.name(), document.id(), score, sortValues, document.source(),
+                    document.version()));
+        }
+        return new IndexHits(total, hits, maxScore);
+    }
+
+    // ---------------------------------------------------------------- sorting
+
+    private enum Kind { SCORE, DOC, KEYWORD, LONG, DATE, BOOLEAN, DOUBLE, FLOAT }
+
+    /** One sort key: the Lucene sort field and how its values are rendered and read back. */
+    private record SortKey(SortField field, Kind kind, Optional<DateFormat> format) {
+        JsonValue render(Object value, int doc) {
+            return switch (kind) {
+                case SCORE -> floatNumber((Float) value);
+                case DOC -> new JsonNumber((long) (value instanceof Integer i ? i : doc));
+                case KEYWORD -> value == null ? JsonNull.INSTANCE : new JsonString(((BytesRef) value).utf8ToString());
+                case LONG, BOOLEAN -> new JsonNumber((Long) value);
+                case DATE -> {
+                    long millis = (Long) value;
+                    if (format.isPresent() && millis != Long.MAX_VALUE && millis != Long.MIN_VALUE) {
+                        yield new JsonString(format.get().format(millis));
+                    }
+                    yield new JsonNumber(millis);
+                }
+                case DOUBLE -> doubleNumber((Double) value);
+                case FLOAT -> floatNumber((Float) value);
+            };
+        }
+
+        Object parse(JsonValue value) {
+            String name = field.getField() == null ? (kind == Kind.SCORE ? "_score" : "_doc") : field.getField();
+            try {
+                return switch (kind) {
+                    case SCORE -> Float.parseFloat(text(value));
+                    case DOC -> (int) Long.parseLong(text(value));
+                    case KEYWORD -> value == JsonNull.INSTANCE ? null : new BytesRef(text(value));
+                    case LONG -> longOf(value);
+                    case BOOLEAN -> JsonReads.bool(value).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(value));
+                    case DATE -> value instanceof JsonNumber ? longOf(value)
+                            : DateMath.parse(text(value), format.orElse(DateFormat.defaultFormat()), null, false,
+                            System::currentTimeMillis);
+                    case DOUBLE -> Double.parseDouble(text(value));
+                    case FLOAT -> Float.parseFloat(text(value));
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw GatewayException.illegalArgument("Failed to parse search_after value [" + JsonReads.text(value)
+                        .orElse(value.tokenName()) + "] for sort field [" + name + "]");
+            }
+        }
+    }
+
+    private static String text(JsonValue value) {
+        return JsonReads.text(value).orElseThrow(() -> new NumberFormatException(value.tokenName()));
+    }
+
+    private static long longOf(JsonValue value) {
+        if (value instanceof JsonNumber n && !n.isIntegral()) {
+            return new java.math.BigDecimal(n.value().toString()).longValue();
+        }
+        return new java.math.BigDecimal(text(value).trim()).longValueExact();
+    }
+
+    static JsonValue floatNumber(float f) {
+        if (Float.isNaN(f) || Float.isInfinite(f)) {
+            return new JsonString(Float.toString(f));
+        }
+        return new JsonNumber(Double.valueOf(Float.toString(f)));
+    }
+
+    static JsonValue doubleNumber(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            return new JsonString(Double.toString(d));
+        }
+        return new JsonNumber(d);
+    }
+
+    private static SortKey sortKey(IndexMetadata index, SortSpec spec) {
+        return switch (spec) {
+            case SortSpec.Score s -> new SortKey(new SortField(null, SortField.Type.SCORE,
+                    s.order() == SortSpec.Order.ASC), Kind.SCORE, Optional.empty());
+            case SortSpec.Doc d -> new SortKey(new SortField(null, SortField.Type.DOC,
+                    d.order() == SortSpec.Order.DESC), Kind.DOC, Optional.empty());
+            case SortSpec.Field f -> fieldSortKey(index, f);
+        };
+    }
+
+    private static SortKey fieldSortKey(IndexMetadata index, SortSpec.Field f) {
+        String name = f.field();
+        Optional<FieldMapping> mapping = index.mappings().field(name);
+        if (mapping.isEmpty()) {
+            if (f.unmappedType().isEmpty()) {
+                throw GatewayException.illegalArgument("No mapping found for [" + name + "] in order to sort on");
+            }
+            mapping = Optional.of(unmappedAs(f.unmappedType().get(), name));
+        }
+        boolean reverse = f.order() == SortSpec.Order.DESC;
+        SortSpec.Mode mode = f.effectiveMode();
+        if (mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX) {
+            throw GatewayException.unsupported("sort [mode] [" + mode.name().toLowerCase(java.util.Locale.ROOT)
+                    + "]");
+        }
+        boolean max = mode == SortSpec.Mode.MAX;
+        // "missing last" in the sort's own direction: in Lucene's natural order that is "first" when reversed
+        boolean missingFirst = f.missing() instanceof SortSpec.Missing.First;
+        boolean naturalHigh = missingFirst == reverse;
+        return switch (mapping.get()) {
+            case FieldMapping.KeywordField k -> {
+                if (f.missing() instanceof SortSpec.Missing.Value) {
+                    throw GatewayException.unsupported("a [missing] value other than _first/_last for keyword sort");
+                }
+                SortedSetSortField field = new SortedSetSortField(name, reverse,
+                        max ? SortedSetSelector.Type.MAX : SortedSetSelector.Type.MIN);
+                field.setMissingValue(naturalHigh ? SortField.STRING_LAST : SortField.STRING_FIRST);
+                yield new SortKey(field, Kind.KEYWORD, Optional.empty());
+            }
+            case FieldMapping.NumberField n when n.numberType().isIntegral() ->
+                    longKey(name, reverse, max, naturalHigh, f.missing(), Kind.LONG, Optional.empty());
+            case FieldMapping.BooleanField b ->
+                    longKey(name, reverse, max, naturalHigh, f.missing(), Kind.BOOLEAN, Optional.empty());
+            case FieldMapping.DateField d -> longKey(name, reverse, max, naturalHigh, f.missing(), Kind.DATE,
+                    f.format().map(DateFormat::of), d);
+            case FieldMapping.NumberField n when n.numberType() == NumberType.DOUBLE -> {
+                SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.DOUBLE, reverse,
+                        max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
+                field.setMissingValue(f.missing() instanceof SortSpec.Missing.Value v
+                        ? Double.parseDouble(text(v.value()))
+                        : naturalHigh ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
+                yield new SortKey(field, Kind.DOUBLE, Optional.empty());
+            }
+            case FieldMapping.NumberField n -> {
+                SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.FLOAT, reverse,
+                        max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
+                field.setMissingValue(f.missing() instanceof SortSpec.Missing.Value v
+                        ? Float.parseFloat(text(v.value()))
+                        : naturalHigh ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY);
+                yield new SortKey(field, Kind.FLOAT, Optional.empty());
+            }
+            case FieldMapping.TextField t -> throw GatewayException.illegalArgument("Text fields are not optimised for"
+                    + " operations that require per-document field data like aggregations and sorting, so these"
+                    + " operations are disabled by default. Please use a keyword field instead. Alternatively, set"
+                    + " fielddata=true on [" + name + "] in order to load field data by uninverting the inverted"
+                    + " index. Note that this can use significant memory.");
+            case FieldMapping.DenseVectorField v -> throw GatewayException.illegalArgument("Field [" + name
+                    + "] of type [dense_vector] doesn't support sort");
+            case FieldMapping.ObjectField o -> throw GatewayException.illegalArgument("No mapping found for [" + name
+                    + "] in order to sort on");
+        };
+    }
+
+    private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,
+                                   SortSpec.Missing missing, Kind kind, Optional<DateFormat> format) {
+        return longKey(name, reverse, max, naturalHigh, missing, kind, format, null);
+    }
+
+    /** {@code format} renders the values (dates with a sort {@code format}); {@code date} parses date inputs. */
+    private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,
+                                   SortSpec.Missing missing, Kind kind, Optional<DateFormat> format,
+                                   FieldMapping.DateField date) {
+        DateFormat input = format.orElse(date == null ? DateFormat.defaultFormat()
+                : DateFormat.of(date.format().orElse(DateFormat.DEFAULT_PATTERN)));
+        SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.LONG, reverse,
+                max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
+        long missingValue;
+        if (missing instanceof SortSpec.Missing.Value v) {
+            missingValue = switch (kind) {
+                case DATE -> v.value() instanceof JsonNumber ? longOf(v.value())
+                        : DateMath.parse(text(v.value()), input, null, false,
+                        System::currentTimeMillis);
+                case BOOLEAN -> JsonReads.bool(v.value()).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(v.value()));
+                default -> {
+                    try {
+                        yield longOf(v.value());
+                    } catch (NumberFormatException | ArithmeticException e) {
+                        throw GatewayException.illegalArgument("failed to parse sort [missing] value ["
+                                + JsonReads.text(v.value()).orElse("") + "] for [" + name + "]");
+                    }
+                }
+            };
+        } else {
+            missingValue = naturalHigh ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        field.setMissingValue(missingValue);
+        return new SortKey(field, kind, format);
+    }
+
+    private static FieldMapping unmappedAs(String type, String field) {
+        return switch (type) {
+            case "keyword", "string" -> new FieldMapping.KeywordField(Optional.empty(), new java.util.TreeMap<>());
+            case "long", "integer", "short", "byte", "double", "float", "half_float" ->
+                    new FieldMapping.NumberField(NumberType.valueOf(type.toUpperCase(java.util.Locale.ROOT)));
+            case "date" -> new FieldMapping.DateField(Optional.empty());
+            case "boolean" -> new FieldMapping.BooleanField();
+            default -> throw GatewayException.illegalArgument("No mapper found for type [" + type + "]");
+        };
+    }
+}
