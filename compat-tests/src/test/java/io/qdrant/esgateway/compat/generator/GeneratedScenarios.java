@@ -42,8 +42,11 @@ public final class GeneratedScenarios {
         cases.add(new Scenario.Case("count of the generated corpus", RequestSpec.of("GET", index + "/_count"),
                 ScenarioLoader.DEFAULT_HEADERS, List.of(), all, Set.of("documents", "search")));
         for (QueryGenerator.GeneratedQuery q : QueryGenerator.generate(seed, corpus, queries)) {
+            Set<String> needs = q.features().contains(QueryGenerator.Feature.TERMS_AGG)
+                    || q.features().contains(QueryGenerator.Feature.METRIC_AGG)
+                    ? Set.of("documents", "search", "aggregations") : Set.of("documents", "search");
             cases.add(new Scenario.Case(q.name(), RequestSpec.json("POST", index + "/_search", Json.compact(q.body())),
-                    ScenarioLoader.DEFAULT_HEADERS, List.of(), all, Set.of("documents", "search")));
+                    ScenarioLoader.DEFAULT_HEADERS, List.of(), all, needs));
         }
         return new Scenario(id, "generated corpus of " + documents + " documents and " + queries
                 + " queries from seed " + seed, all, List.of(), setup, cases);

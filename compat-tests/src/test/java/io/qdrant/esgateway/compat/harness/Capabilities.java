@@ -8,12 +8,13 @@ import java.util.Set;
  * Elasticsearch), and is compared with the gateway as soon as the issue that brings the capability adds it here.
  * <ul>
  *   <li>{@code documents}: indexing and reading documents ({@code _bulk}, {@code _doc}, {@code _mget});</li>
- *   <li>{@code search}: {@code _search} and {@code _count} with queries, sorts, pagination, aggregations.</li>
+ *   <li>{@code search}: {@code _search} and {@code _count} with queries, sorts, pagination;</li>
+ *   <li>{@code aggregations}: {@code aggs} in {@code _search} (the Search II issue).</li>
  * </ul>
  */
 public final class Capabilities {
-    public static final Set<String> KNOWN = Set.of("documents", "search");
-    public static final Set<String> GATEWAY = Set.of("documents");
+    public static final Set<String> KNOWN = Set.of("documents", "search", "aggregations");
+    public static final Set<String> GATEWAY = Set.of("documents", "search");
 
     private Capabilities() {
     }

@@ -16,6 +16,7 @@ import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
+import io.qdrant.esgateway.domain.search.SortSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +82,12 @@ final class SearchEndpoints {
                         .put("relation", total.exact() ? "eq" : "gte"));
             }
         });
-        hits.put("max_score", score(result.maxScore()));
+        // ES reports max_score only when hits are ranked by relevance alone (no sort, or just _score descending)
+        // or when track_scores asks for scores under a field sort
+        boolean byRelevance = parsed.sort().isEmpty() || (parsed.sort().size() == 1
+                && parsed.sort().get(0) instanceof SortSpec.Score s && s.order() == SortSpec.Order.DESC);
+        hits.put("max_score", byRelevance || parsed.trackScores() ? score(result.maxScore())
+                : JsonValue.JsonNull.INSTANCE);
         List<JsonValue> rendered = new ArrayList<>();
         for (Hit hit : result.hits()) {
             JsonObjectBuilder h = JsonObjectBuilder.object().put("_index", hit.index()).put("_id", hit.id())
