@@ -166,8 +166,11 @@ class SearchHttpTest {
         assertThat(es.get("/books/_count?q=tag:food").json().path("count").asInt()).isEqualTo(2);
         EsClient.Reply window = es.post("/books/_search", json("{'from':9995,'size':10}"));
         assertThat(window.status()).isEqualTo(400);
-        assertThat(window.errorReason()).startsWith("Result window is too large, from + size must be less than or equal"
-                + " to: [10000] but was [10005].");
+        assertThat(window.errorType()).isEqualTo("search_phase_execution_exception");
+        assertThat(window.errorReason()).isEqualTo("all shards failed");
+        assertThat(window.json().at("/error/root_cause/0/reason").asText()).startsWith("Result window is too large, from"
+                + " + size must be less than or equal to: [10000] but was [10005].");
+        assertThat(window.json().at("/error/failed_shards/0/index").asText()).isEqualTo("books");
         EsClient.Reply unknown = es.post("/books/_search", json("{'query':{'tern':{'a':1}}}"));
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.errorType()).isEqualTo("parsing_exception");

@@ -3,6 +3,7 @@ package io.qdrant.esgateway.application.service;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
@@ -36,22 +37,47 @@ public final class SearchService implements SearchOperations {
     public SearchResult search(String target, SearchRequest request, CatalogView.Options options) {
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
         int window = request.from() + request.size();
+        List<GatewayException.ShardFailure> failures = new ArrayList<>();
         for (IndexMetadata index : indices) {
+            if (request.searchAfterProblem().isPresent()) {
+                failures.add(new GatewayException.ShardFailure(index.name(),
+                        GatewayException.illegalArgument(request.searchAfterProblem().get())));
+                continue;
+            }
             int max = index.settings().maxResultWindow();
             if (window > max) {
-                throw GatewayException.illegalArgument("Result window is too large, from + size must be less than or"
-                        + " equal to: [" + max + "] but was [" + window + "]. See the scroll api for a more efficient"
-                        + " way to request large data sets. This limit can be set by changing the"
-                        + " [index.max_result_window] index level setting.");
+                failures.add(new GatewayException.ShardFailure(index.name(), GatewayException.illegalArgument(
+                        "Result window is too large, from + size must be less than or equal to: [" + max
+                                + "] but was [" + window + "]. See the scroll api for a more efficient way to request"
+                                + " large data sets. This limit can be set by changing the [index.max_result_window]"
+                                + " index level setting.")));
             }
+        }
+        if (!failures.isEmpty()) {
+            throw GatewayException.allShardsFailed(failures);
         }
         List<Hit> all = new ArrayList<>();
         long total = 0;
         boolean exact = true;
         boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         float maxScore = Float.NaN;
+        List<IndexHits> answers = new ArrayList<>();
         for (IndexMetadata index : indices) {
-            IndexHits hits = store.search(index, request, window);
+            try {
+                answers.add(store.search(index, request, window));
+            } catch (GatewayException e) {
+                if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
+                    throw e;
+                }
+                // a query that cannot run on an index (sorting on text, a bad value for the field's type) fails that
+                // index, as a shard failure in Elasticsearch
+                failures.add(new GatewayException.ShardFailure(index.name(), e));
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw GatewayException.allShardsFailed(failures);
+        }
+        for (IndexHits hits : answers) {
             all.addAll(hits.hits());
             if (hits.total().isPresent()) {
                 total += hits.total().get().value();

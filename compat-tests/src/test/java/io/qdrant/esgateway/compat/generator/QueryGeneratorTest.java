@@ -51,6 +51,8 @@ class QueryGeneratorTest {
         assertThat(s.cases()).hasSize(1 + 1 + 5);
         assertThat(s.cases().get(0).requires()).isEmpty();
         assertThat(s.cases().subList(1, s.cases().size())).allSatisfy(c ->
-                assertThat(c.requires()).containsExactlyInAnyOrder("documents", "search"));
+                assertThat(c.requires()).contains("documents", "search"));
+        assertThat(s.cases().subList(2, s.cases().size())).allSatisfy(c -> assertThat(c.requires()
+                .contains("aggregations")).isEqualTo(c.request().body().contains("\"aggs\"")));
     }
 }

@@ -41,6 +41,11 @@ public enum ErrorKind {
     DOCUMENT_PARSING,
     /** A document brings a field that a {@code dynamic: strict} mapping does not allow. */
     STRICT_DYNAMIC_MAPPING,
+    /**
+     * A search failed on its indices ("all shards failed"); the per-index failures are in
+     * {@link GatewayException#shardFailures()} and the status is theirs.
+     */
+    SEARCH_PHASE_EXECUTION,
     /** The request body is larger than the configured limit. */
     CONTENT_TOO_LONG,
     /** The catalog or document backend cannot be reached. */

@@ -14,11 +14,36 @@ public final class GatewayException extends RuntimeException {
 
     private final ErrorKind kind;
     private final transient Map<String, String> metadata;
+    private final transient java.util.List<ShardFailure> shardFailures;
+
+    /** The failure of one index of a search (Elasticsearch's {@code failed_shards} entry; one shard per index). */
+    public record ShardFailure(String index, GatewayException reason) {
+    }
 
     public GatewayException(ErrorKind kind, String reason, Map<String, String> metadata, Throwable cause) {
         super(reason, cause);
         this.kind = kind;
         this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        this.shardFailures = java.util.List.of();
+    }
+
+    private GatewayException(java.util.List<ShardFailure> failures) {
+        super("all shards failed", failures.get(0).reason());
+        this.kind = ErrorKind.SEARCH_PHASE_EXECUTION;
+        this.metadata = Map.of();
+        this.shardFailures = java.util.List.copyOf(failures);
+    }
+
+    /** ES's {@code search_phase_execution_exception} "all shards failed" over these per-index failures. */
+    public static GatewayException allShardsFailed(java.util.List<ShardFailure> failures) {
+        if (failures.isEmpty()) {
+            throw new IllegalArgumentException("no failures");
+        }
+        return new GatewayException(failures);
+    }
+
+    public java.util.List<ShardFailure> shardFailures() {
+        return shardFailures;
     }
 
     public GatewayException(ErrorKind kind, String reason) {

@@ -22,6 +22,24 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
         searchAfter = searchAfter.map(List::copyOf);
     }
 
+    /**
+     * The shard-level checks of {@code search_after} (Elasticsearch reports them as a failure of every shard):
+     * a sort is required and has as many keys as there are values.
+     */
+    public java.util.Optional<String> searchAfterProblem() {
+        if (searchAfter.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        if (sort.isEmpty()) {
+            return java.util.Optional.of("Sort must contain at least one field.");
+        }
+        if (searchAfter.get().size() != sort.size()) {
+            return java.util.Optional.of("search_after has " + searchAfter.get().size() + " value(s) but sort has "
+                    + sort.size() + ".");
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Whether hits are ordered by relevance (no sort, or a sort that starts with {@code _score}). */
     public boolean sortsByScore() {
         return sort.isEmpty() || sort.get(0) instanceof SortSpec.Score;

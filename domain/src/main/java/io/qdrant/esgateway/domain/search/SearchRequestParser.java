@@ -134,13 +134,6 @@ public final class SearchRequestParser {
             if (from > 0) {
                 throw validation("[from] parameter must be set to 0 when [search_after] is used");
             }
-            if (sort.isEmpty()) {
-                throw GatewayException.illegalArgument("Sort must contain at least one field.");
-            }
-            if (searchAfter.get().size() != sort.size()) {
-                throw GatewayException.illegalArgument("search_after has " + searchAfter.get().size()
-                        + " value(s) but sort has " + sort.size() + ".");
-            }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
                 postFilter);

@@ -84,10 +84,11 @@ class SearchRequestParserTest {
         assertThat(r.searchAfter()).contains(List.of(JsonValue.number(1), JsonValue.string("x")));
         assertThatThrownBy(() -> parse("{'sort':['a'],'search_after':[1],'from':2}", Map.of()))
                 .hasMessage("Validation Failed: 1: [from] parameter must be set to 0 when [search_after] is used;");
-        assertThatThrownBy(() -> parse("{'sort':['a'],'search_after':[1,2]}", Map.of()))
-                .hasMessage("search_after has 2 value(s) but sort has 1.");
-        assertThatThrownBy(() -> parse("{'search_after':[1]}", Map.of()))
-                .hasMessage("Sort must contain at least one field.");
+        assertThat(parse("{'sort':['a'],'search_after':[1,2]}", Map.of()).searchAfterProblem())
+                .contains("search_after has 2 value(s) but sort has 1.");
+        assertThat(parse("{'search_after':[1]}", Map.of()).searchAfterProblem())
+                .contains("Sort must contain at least one field.");
+        assertThat(r.searchAfterProblem()).isEmpty();
     }
 
     @Test

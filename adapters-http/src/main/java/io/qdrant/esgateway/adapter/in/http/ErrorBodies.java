@@ -24,6 +24,7 @@ final class ErrorBodies {
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
+            case SEARCH_PHASE_EXECUTION -> 400;
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
             case BACKEND_FAILURE -> 502;
@@ -45,6 +46,7 @@ final class ErrorBodies {
             case MAPPER_PARSING -> "mapper_parsing_exception";
             case UNSUPPORTED -> "unsupported_operation_exception";
             case CONTENT_TOO_LONG -> "content_too_long_exception";
+            case SEARCH_PHASE_EXECUTION -> "search_phase_execution_exception";
             case VERSION_CONFLICT -> "version_conflict_engine_exception";
             case DOCUMENT_MISSING -> "document_missing_exception";
             case RESOURCE_NOT_FOUND -> "resource_not_found_exception";
@@ -57,7 +59,8 @@ final class ErrorBodies {
     }
 
     static EsResponse of(GatewayException e) {
-        int status = status(e.kind());
+        int status = e.kind() == ErrorKind.SEARCH_PHASE_EXECUTION ? status(e.shardFailures().get(0).reason().kind())
+                : status(e.kind());
         return EsResponse.json(status, JsonObjectBuilder.object().put("error", full(e)).put("status", status).build());
     }
 
@@ -68,6 +71,9 @@ final class ErrorBodies {
 
     /** The error object with its {@code root_cause} list (top-level errors and {@code _mget} items). */
     static JsonObject full(GatewayException e) {
+        if (e.kind() == ErrorKind.SEARCH_PHASE_EXECUTION) {
+            return searchPhase(e);
+        }
         // Elasticsearch's root cause is the deepest of its own exceptions in the chain: a plain Java exception
         // underneath (illegal_argument_exception, number_format_exception, …) is only shown as caused_by
         GatewayException root = e;
@@ -88,6 +94,40 @@ final class ErrorBodies {
         }
         return b.build();
     }
+
+    /**
+     * Elasticsearch's shape for a search that failed on its shards: one root cause per distinct failure, the
+     * per-shard list, and the first failure as {@code caused_by} (which ES nests twice).
+     */
+    private static JsonObject searchPhase(GatewayException e) {
+        List<JsonValue> roots = new java.util.ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        List<JsonValue> shards = new java.util.ArrayList<>();
+        for (GatewayException.ShardFailure f : e.shardFailures()) {
+            JsonObject reason = cause(f.reason(), true);
+            if (seen.add(f.reason().reason())) {
+                roots.add(reason);
+            }
+            shards.add(JsonObjectBuilder.object().put("shard", 0).put("index", f.index()).put("node", NODE_ID)
+                    .put("reason", reason).build());
+        }
+        GatewayException first = e.shardFailures().get(0).reason();
+        JsonObjectBuilder causedBy = JsonObjectBuilder.object();
+        cause(first, true).members().forEach(causedBy::put);
+        causedBy.put("caused_by", cause(first, true));
+        return JsonObjectBuilder.object()
+                .put("root_cause", new JsonValue.JsonArray(roots))
+                .put("type", type(e.kind()))
+                .put("reason", e.reason())
+                .put("phase", "query")
+                .put("grouped", true)
+                .put("failed_shards", new JsonValue.JsonArray(shards))
+                .put("caused_by", causedBy)
+                .build();
+    }
+
+    /** The node id the gateway reports in shard failures (it is one node). */
+    static final String NODE_ID = "qdrant-es-gateway";
 
     /** A failure that is our bug: 500 with the exception's ES-style type name, never a hang or an empty reply. */
     static EsResponse ofBug(Throwable t) {

@@ -86,7 +86,9 @@ final class SearchEndpoints {
         // or when track_scores asks for scores under a field sort
         boolean byRelevance = parsed.sort().isEmpty() || (parsed.sort().size() == 1
                 && parsed.sort().get(0) instanceof SortSpec.Score s && s.order() == SortSpec.Order.DESC);
-        hits.put("max_score", byRelevance || parsed.trackScores() ? score(result.maxScore())
+        // with no index to search, ES answers its empty response, whose max_score is 0.0
+        float maxScore = result.indices() == 0 ? 0f : result.maxScore();
+        hits.put("max_score", byRelevance || parsed.trackScores() || result.indices() == 0 ? score(maxScore)
                 : JsonValue.JsonNull.INSTANCE);
         List<JsonValue> rendered = new ArrayList<>();
         for (Hit hit : result.hits()) {

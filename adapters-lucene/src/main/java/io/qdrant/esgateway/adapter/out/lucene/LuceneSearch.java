@@ -317,7 +317,8 @@ final class LuceneSearch {
                         : naturalHigh ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY);
                 yield new SortKey(field, Kind.FLOAT, Optional.empty());
             }
-            case FieldMapping.TextField t -> throw GatewayException.illegalArgument("Text fields are not optimised for"
+            case FieldMapping.TextField t -> throw GatewayException.illegalArgument("Fielddata is disabled on [" + name
+                    + "] in [" + index.name() + "]. Text fields are not optimised for"
                     + " operations that require per-document field data like aggregations and sorting, so these"
                     + " operations are disabled by default. Please use a keyword field instead. Alternatively, set"
                     + " fielddata=true on [" + name + "] in order to load field data by uninverting the inverted"
