@@ -14,15 +14,20 @@ import java.util.Set;
 
 /**
  * Seeded, reproducible {@code _search} bodies over a {@link CorpusGenerator.Corpus}: queries built from term, terms,
- * range, match and bool clauses (values drawn from the corpus, so they hit), sorts that always end with the unique
- * {@code sku} as tiebreaker (so every engine must agree on the order), {@code from}/{@code size} pagination, and
- * terms/min/max/avg aggregations. Extend it by adding a {@link Feature} and its branch; the coverage test then asks
+ * range, match, match_all, exists, ids, prefix, wildcard, fuzzy, match_phrase, multi_match, query_string,
+ * simple_query_string, constant_score, dis_max and bool clauses (values drawn from the corpus, so they hit), sorts
+ * that always end with the unique {@code sku} as tiebreaker (so every engine must agree on the order; with
+ * {@code missing: _first} and min/max {@code mode} on multi-valued fields), {@code from}/{@code size} pagination,
+ * {@code search_after}, {@code track_total_hits} thresholds, {@code _source} filtering, and terms/min/max/avg
+ * aggregations. Extend it by adding a {@link Feature} and its branch; the coverage test then asks
  * for it.
  */
 public final class QueryGenerator {
     /** What a generated query exercises; used by the coverage test. */
     public enum Feature {
-        TERM, TERMS, RANGE, MATCH, BOOL, MATCH_ALL, SORT, PAGINATION, TERMS_AGG, METRIC_AGG
+        TERM, TERMS, RANGE, MATCH, BOOL, MATCH_ALL, SORT, PAGINATION, TERMS_AGG, METRIC_AGG,
+        EXISTS, IDS, PREFIX, WILDCARD, FUZZY, MATCH_PHRASE, MULTI_MATCH, QUERY_STRING, SIMPLE_QUERY_STRING,
+        CONSTANT_SCORE, DIS_MAX, MISSING_FIRST, SORT_MODE, SEARCH_AFTER, TOTAL_THRESHOLD, SOURCE_FILTER
     }
 
     public record GeneratedQuery(String name, ObjectNode body, Set<Feature> features) {
@@ -40,7 +45,7 @@ public final class QueryGenerator {
             body.set("query", clause(random, corpus, features, 0));
             body.put("track_total_hits", true);
             if (random.nextInt(3) > 0) {
-                sort(random, body);
+                sort(random, body, features);
                 features.add(Feature.SORT);
             } else {
                 // score order; ties broken by sku would need a sort, so compare only the first page's ids
@@ -52,6 +57,21 @@ public final class QueryGenerator {
                 body.put("size", 1 + random.nextInt(8));
                 features.add(Feature.PAGINATION);
             }
+            if (!body.has("from") && random.nextInt(5) == 0) {
+                // search_after: continue after a plausible position in the sort (values of the first sort key)
+                searchAfter(random, body);
+                features.add(Feature.SEARCH_AFTER);
+            }
+            if (random.nextInt(6) == 0) {
+                body.put("track_total_hits", 1 + random.nextInt(5));
+                features.add(Feature.TOTAL_THRESHOLD);
+            }
+            if (random.nextInt(5) == 0) {
+                ArrayNode includes = body.putObject("_source").putArray("includes");
+                includes.add(pick(random, List.of("title", "brand", "t*", "price")));
+                body.with("_source").putArray("excludes").add("tags");
+                features.add(Feature.SOURCE_FILTER);
+            }
             if (random.nextInt(3) == 0) {
                 aggregations(random, body, features);
             }
@@ -62,7 +82,13 @@ public final class QueryGenerator {
     }
 
     private static JsonNode clause(Random random, CorpusGenerator.Corpus corpus, Set<Feature> features, int depth) {
-        int kind = random.nextInt(depth == 0 ? 6 : 5);
+        int kind = random.nextInt(17);
+        if (depth > 0 && kind == 5) {
+            kind = 4; // bool only at the top, so the nesting stays shallow
+        }
+        if (kind >= 6) {
+            return moreClauses(random, features, kind, depth);
+        }
         ObjectNode q = F.objectNode();
         switch (kind) {
             case 0 -> {
@@ -95,7 +121,7 @@ public final class QueryGenerator {
                 features.add(Feature.MATCH_ALL);
                 q.putObject("match_all");
             }
-            default -> {
+            case 5 -> {
                 features.add(Feature.BOOL);
                 ObjectNode bool = q.putObject("bool");
                 bool.putArray("must").add(clause(random, corpus, features, depth + 1));
@@ -111,11 +137,101 @@ public final class QueryGenerator {
         return q;
     }
 
-    private static void sort(Random random, ObjectNode body) {
+    /** The other query types: presence, ids, patterns, phrases, several fields, query strings, wrappers. */
+    private static JsonNode moreClauses(Random random, Set<Feature> features, int kind, int depth) {
+        ObjectNode q = F.objectNode();
+        switch (kind) {
+            case 6 -> {
+                features.add(Feature.EXISTS);
+                q.putObject("exists").put("field", pick(random, List.of("brand", "tags", "price", "stock",
+                        "released", "in_stock")));
+            }
+            case 7 -> {
+                features.add(Feature.IDS);
+                q.putObject("ids").putArray("values").add(String.valueOf(1 + random.nextInt(20)))
+                        .add(String.valueOf(1 + random.nextInt(40))).add("no-such-id");
+            }
+            case 8 -> {
+                features.add(Feature.PREFIX);
+                q.putObject("prefix").put("brand", pick(random, List.of("Ac", "ac", "G", "Um")));
+            }
+            case 9 -> {
+                features.add(Feature.WILDCARD);
+                q.putObject("wildcard").put("tags", pick(random, List.of("*e*", "r?d", "S*", "*co")));
+            }
+            case 10 -> {
+                features.add(Feature.FUZZY);
+                q.putObject("fuzzy").put("tags", pick(random, List.of("gren", "bleu", "nwe", "eco")));
+            }
+            case 11 -> {
+                features.add(Feature.MATCH_PHRASE);
+                q.putObject("match_phrase").put("title", CorpusGenerator.word(random) + " "
+                        + CorpusGenerator.word(random));
+            }
+            case 12 -> {
+                features.add(Feature.MULTI_MATCH);
+                ObjectNode mm = q.putObject("multi_match").put("query", CorpusGenerator.word(random));
+                mm.putArray("fields").add("title^2").add("brand");
+                if (random.nextBoolean()) {
+                    mm.put("type", "most_fields");
+                }
+            }
+            case 13 -> {
+                features.add(Feature.QUERY_STRING);
+                q.putObject("query_string").put("query", "title:" + CorpusGenerator.word(random) + " OR tags:"
+                        + pick(random, CorpusGenerator.TAGS));
+            }
+            case 14 -> {
+                features.add(Feature.SIMPLE_QUERY_STRING);
+                q.putObject("simple_query_string").put("query", CorpusGenerator.word(random) + " | "
+                        + CorpusGenerator.word(random)).putArray("fields").add("title");
+            }
+            case 15 -> {
+                features.add(Feature.CONSTANT_SCORE);
+                q.putObject("constant_score").put("boost", 2).putObject("filter").putObject("term")
+                        .put("tags", pick(random, CorpusGenerator.TAGS));
+            }
+            default -> {
+                features.add(Feature.DIS_MAX);
+                ObjectNode dm = q.putObject("dis_max").put("tie_breaker", 0.3);
+                dm.putArray("queries").add(F.objectNode().set("match", F.objectNode().put("title",
+                        CorpusGenerator.word(random)))).add(F.objectNode().set("term", F.objectNode().put("tags",
+                        pick(random, CorpusGenerator.TAGS))));
+            }
+        }
+        return q;
+    }
+
+    private static void sort(Random random, ObjectNode body, Set<Feature> features) {
         ArrayNode sort = body.putArray("sort");
-        String field = pick(random, List.of("price", "stock", "released", "brand"));
-        sort.add(F.objectNode().put(field, random.nextBoolean() ? "asc" : "desc"));
+        String field = pick(random, List.of("price", "stock", "released", "brand", "tags"));
+        String order = random.nextBoolean() ? "asc" : "desc";
+        int shape = random.nextInt(4);
+        if (shape == 0) {
+            sort.add(F.objectNode().set(field, F.objectNode().put("order", order).put("missing", "_first")));
+            features.add(Feature.MISSING_FIRST);
+        } else if (shape == 1 && !field.equals("released")) {
+            sort.add(F.objectNode().set(field, F.objectNode().put("order", order)
+                    .put("mode", random.nextBoolean() ? "min" : "max")));
+            features.add(Feature.SORT_MODE);
+        } else {
+            sort.add(F.objectNode().put(field, order));
+        }
         sort.add(F.objectNode().put("sku", "asc"));
+    }
+
+    private static void searchAfter(Random random, ObjectNode body) {
+        ObjectNode first = (ObjectNode) body.path("sort").get(0);
+        String field = first.fieldNames().next();
+        ArrayNode after = body.putArray("search_after");
+        switch (field) {
+            case "_score" -> after.add(0.5);
+            case "price" -> after.add(pick(random, CorpusGenerator.PRICES));
+            case "stock" -> after.add(random.nextInt(50));
+            case "released" -> after.add(1_717_200_000_000L);
+            default -> after.add(pick(random, CorpusGenerator.BRANDS));
+        }
+        after.add(String.format(java.util.Locale.ROOT, "SKU-%05d", 1 + random.nextInt(20)));
     }
 
     private static void aggregations(Random random, ObjectNode body, Set<Feature> features) {
