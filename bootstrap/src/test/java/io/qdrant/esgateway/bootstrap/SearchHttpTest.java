@@ -160,6 +160,25 @@ class SearchHttpTest {
     }
 
     @Test
+    void multiSearchAnswersEachSearchInItsSlot() {
+        String body = "{\"index\":\"books\"}\n{\"query\":{\"term\":{\"tag\":\"food\"}},\"sort\":[\"sku\"]}\n"
+                + "{\"index\":\"no-such-index\"}\n{}\n"
+                + "{}\n{\"size\":0}\n";
+        EsClient.Reply r = es.send("POST", "/more/_msearch", body, "application/x-ndjson");
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        JsonNode responses = r.json().path("responses");
+        assertThat(responses).hasSize(3);
+        assertThat(ids(responses.get(0))).containsExactly("4", "5");
+        assertThat(responses.get(0).path("status").asInt()).isEqualTo(200);
+        assertThat(responses.get(1).path("status").asInt()).isEqualTo(404);
+        assertThat(responses.get(1).at("/error/type").asText()).isEqualTo("index_not_found_exception");
+        assertThat(responses.get(2).at("/hits/total/value").asInt()).as("the URL's index is the default").isEqualTo(1);
+        EsClient.Reply bad = es.send("POST", "/_msearch", "{\"colour\":\"red\"}\n{}\n", "application/x-ndjson");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.errorReason()).isEqualTo("key [colour] is not supported in the metadata section");
+    }
+
+    @Test
     void countAndErrors() {
         assertThat(es.post("/books/_count", json("{'query':{'term':{'tag':'animals'}}}")).json().toString())
                 .isEqualTo("{\"count\":2,\"_shards\":{\"total\":1,\"successful\":1,\"skipped\":0,\"failed\":0}}");

@@ -40,7 +40,9 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
-        new SearchEndpoints(search).register(router);
+        SearchEndpoints searchEndpoints = new SearchEndpoints(search);
+        searchEndpoints.register(router);
+        new MultiSearchEndpoints(searchEndpoints, codec).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {

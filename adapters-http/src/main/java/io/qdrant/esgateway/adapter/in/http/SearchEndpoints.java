@@ -35,7 +35,7 @@ import java.util.Set;
  */
 final class SearchEndpoints {
     /** URL parameters that change the search itself (handed to the domain parser). */
-    private static final Set<String> SEARCH_PARAMS = Set.of("q", "df", "default_operator", "lenient", "size", "from",
+    static final Set<String> SEARCH_PARAMS = Set.of("q", "df", "default_operator", "lenient", "size", "from",
             "sort", "_source", "_source_includes", "_source_excludes", "track_total_hits", "track_scores");
     private static final String SEARCH_ROUTE_PARAMS = String.join(",", SEARCH_PARAMS) + ","
             + Routes.INDEX_OPTIONS + ",timeout,rest_total_hits_as_int,search_type,request_cache,preference,routing,"
@@ -69,9 +69,15 @@ final class SearchEndpoints {
         for (String p : SEARCH_PARAMS) {
             request.param(p).ifPresent(v -> params.put(p, v));
         }
-        SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
-        SearchResult result = search.search(target(request), parsed, Routes.indexOptions(request, true));
-        boolean totalAsInt = request.flag("rest_total_hits_as_int", false);
+        return EsResponse.ok(execute(target(request), request.body(), params, Routes.indexOptions(request, true),
+                request.flag("rest_total_hits_as_int", false), start));
+    }
+
+    /** One search, rendered as Elasticsearch renders a search response (also each answer of {@code _msearch}). */
+    JsonValue execute(String target, Optional<JsonValue> body, Map<String, String> params,
+                      io.qdrant.esgateway.domain.index.CatalogView.Options options, boolean totalAsInt, long start) {
+        SearchRequest parsed = SearchRequestParser.parse(body, params);
+        SearchResult result = search.search(target, parsed, options);
 
         JsonObjectBuilder hits = JsonObjectBuilder.object();
         result.total().ifPresent(total -> {
@@ -103,12 +109,12 @@ final class SearchEndpoints {
             rendered.add(h.build());
         }
         hits.put("hits", new JsonArray(rendered));
-        return EsResponse.ok(JsonObjectBuilder.object()
+        return JsonObjectBuilder.object()
                 .put("took", (System.nanoTime() - start) / 1_000_000)
                 .put("timed_out", false)
                 .put("_shards", shards(result.indices()))
                 .put("hits", hits)
-                .build());
+                .build();
     }
 
     private EsResponse count(EsRequest request) {
