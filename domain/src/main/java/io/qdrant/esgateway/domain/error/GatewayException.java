@@ -101,6 +101,15 @@ public final class GatewayException extends RuntimeException {
                 Map.of("resource.type", "aliases", "resource.id", list), null);
     }
 
+    /** ES's request validation error: "Validation Failed: 1: first problem;2: second problem;". */
+    public static GatewayException validationFailed(java.util.List<String> problems) {
+        StringBuilder reason = new StringBuilder("Validation Failed: ");
+        for (int i = 0; i < problems.size(); i++) {
+            reason.append(i + 1).append(": ").append(problems.get(i)).append(';');
+        }
+        return new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, reason.toString());
+    }
+
     public static GatewayException illegalArgument(String reason) {
         return new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, reason);
     }

@@ -182,11 +182,7 @@ final class BulkEndpoints {
                     type.equals("create"), condition, itemRequireAlias), null, index, id));
         }
         if (!validation.isEmpty()) {
-            StringBuilder reason = new StringBuilder("Validation Failed: ");
-            for (int k = 0; k < validation.size(); k++) {
-                reason.append(k + 1).append(": ").append(validation.get(k)).append(';');
-            }
-            throw new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, reason.toString());
+            throw GatewayException.validationFailed(validation);
         }
         if (items.isEmpty()) {
             throw new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, "Validation Failed: 1: no requests added;");

@@ -74,11 +74,7 @@ final class MultiGetEndpoints {
             validation.add("no documents to get");
         }
         if (!validation.isEmpty()) {
-            StringBuilder reason = new StringBuilder("Validation Failed: ");
-            for (int k = 0; k < validation.size(); k++) {
-                reason.append(k + 1).append(": ").append(validation.get(k)).append(';');
-            }
-            throw new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, reason.toString());
+            throw GatewayException.validationFailed(validation);
         }
         List<JsonValue> out = new ArrayList<>();
         for (GetOutcome outcome : documents.multiGet(commands)) {
