@@ -20,6 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.uhighlight.CustomSeparatorBreakIterator;
@@ -31,8 +34,9 @@ import org.apache.lucene.search.uhighlight.PassageScorer;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
 
 /**
- * Search highlighting as Elasticsearch 8.15's default (unified) highlighter renders it, for text fields whose values
- * are taken from {@code _source} and analysed again with the standard analyzer (Lucene's {@link UnifiedHighlighter}
+ * Search highlighting as Elasticsearch 8.15's default (unified) highlighter renders it, for text and keyword fields
+ * whose values are taken from {@code _source} and analysed again (text: the standard analyzer; keyword: the whole
+ * value is one term, and each matching value is one fragment, whole, as ES does for fields that are not tokenized) (Lucene's {@link UnifiedHighlighter}
  * with offsets from analysis; the index keeps no offsets or term vectors). The rules:
  *
  * <ul>
@@ -59,37 +63,49 @@ final class LuceneHighlighter {
     private final HighlightSpec spec;
     private final Mappings mappings;
     private final Query query;
-    /** Mapped text fields (full path → path of the values in _source), in path order. */
-    private final Map<String, String> textFields = new LinkedHashMap<>();
+    private static final Analyzer KEYWORD = new WholeValueAnalyzer();
+
+    /** Mapped text and keyword fields (full path → where the values are in _source), in path order. */
+    private final Map<String, Highlightable> fields = new LinkedHashMap<>();
+
+    /** A field that can be highlighted: the path of its values in {@code _source}; keyword: not tokenized. */
+    private record Highlightable(String sourcePath, boolean keyword) {
+    }
 
     LuceneHighlighter(HighlightSpec spec, Mappings mappings, Query query) {
         this.spec = spec;
         this.mappings = mappings;
         this.query = query;
-        collectTextFields("", "", mappings.properties());
+        collectFields("", mappings.properties());
     }
 
-    private void collectTextFields(String prefix, String sourcePrefix, SortedMap<String, FieldMapping> properties) {
+    private void collectFields(String prefix, SortedMap<String, FieldMapping> properties) {
         for (Map.Entry<String, FieldMapping> e : properties.entrySet()) {
             String path = prefix + e.getKey();
-            String sourcePath = sourcePrefix == null ? null : sourcePrefix + e.getKey();
             switch (e.getValue()) {
-                case FieldMapping.ObjectField o -> collectTextFields(path + ".", sourcePath + ".", o.properties());
+                case FieldMapping.ObjectField o -> collectFields(path + ".", o.properties());
                 case FieldMapping.TextField t -> {
-                    textFields.put(path, sourcePath);
-                    collectMultiFields(path, sourcePath, t.fields());
+                    fields.put(path, new Highlightable(path, false));
+                    collectMultiFields(path, t.fields());
                 }
-                case FieldMapping.KeywordField k -> collectMultiFields(path, sourcePath, k.fields());
+                case FieldMapping.KeywordField k -> {
+                    fields.put(path, new Highlightable(path, true));
+                    collectMultiFields(path, k.fields());
+                }
                 default -> {
                 }
             }
         }
     }
 
-    private void collectMultiFields(String path, String sourcePath, SortedMap<String, FieldMapping> fields) {
-        for (Map.Entry<String, FieldMapping> e : fields.entrySet()) {
-            if (e.getValue() instanceof FieldMapping.TextField) {
-                textFields.put(path + "." + e.getKey(), sourcePath);
+    /** Multi-fields take their values from the parent's place in {@code _source}. */
+    private void collectMultiFields(String path, SortedMap<String, FieldMapping> subFields) {
+        for (Map.Entry<String, FieldMapping> e : subFields.entrySet()) {
+            switch (e.getValue()) {
+                case FieldMapping.TextField t -> fields.put(path + "." + e.getKey(), new Highlightable(path, false));
+                case FieldMapping.KeywordField k -> fields.put(path + "." + e.getKey(), new Highlightable(path, true));
+                default -> {
+                }
             }
         }
     }
@@ -98,16 +114,17 @@ final class LuceneHighlighter {
     Map<String, List<String>> highlight(JsonObject source) {
         Map<String, List<String>> result = new LinkedHashMap<>();
         for (HighlightSpec.FieldSpec requested : spec.fields()) {
-            for (Map.Entry<String, String> field : textFields.entrySet()) {
+            for (Map.Entry<String, Highlightable> field : fields.entrySet()) {
                 if (!requested.matches(field.getKey()) || result.containsKey(field.getKey())) {
                     continue;
                 }
                 List<String> values = new ArrayList<>();
-                collectValues(source, field.getValue(), values);
+                collectValues(source, field.getValue().sourcePath(), values);
                 if (values.isEmpty()) {
                     continue;
                 }
-                List<String> fragments = highlightField(field.getKey(), values, requested.options());
+                List<String> fragments = highlightField(field.getKey(), field.getValue().keyword(), values,
+                        requested.options());
                 if (!fragments.isEmpty()) {
                     result.put(field.getKey(), fragments);
                 }
@@ -116,17 +133,19 @@ final class LuceneHighlighter {
         return result;
     }
 
-    private List<String> highlightField(String field, List<String> values, HighlightSpec.Options options) {
+    private List<String> highlightField(String field, boolean keyword, List<String> values,
+                                        HighlightSpec.Options options) {
         String content = String.join(String.valueOf(SEPARATOR), values);
-        int maxPassages = options.numberOfFragments() == 0 ? values.size() : options.numberOfFragments();
+        boolean whole = keyword || options.numberOfFragments() == 0;
+        int maxPassages = whole ? values.size() : options.numberOfFragments();
         if (maxPassages <= 0) {
             return List.of();
         }
-        BreakIterator breakIterator = options.numberOfFragments() == 0 ? new CustomSeparatorBreakIterator(SEPARATOR)
+        BreakIterator breakIterator = whole ? new CustomSeparatorBreakIterator(SEPARATOR)
                 : options.fragmentSize() > 0 ? new BoundedSentenceBreakIterator(options.fragmentSize())
                 : BreakIterator.getSentenceInstance(Locale.ROOT);
         Formatter formatter = new Formatter(options);
-        UnifiedHighlighter.Builder builder = UnifiedHighlighter.builderWithoutSearcher(ANALYZER)
+        UnifiedHighlighter.Builder builder = UnifiedHighlighter.builderWithoutSearcher(keyword ? KEYWORD : ANALYZER)
                 .withBreakIterator(() -> breakIterator)
                 .withFormatter(formatter)
                 .withMaxLength(Integer.MAX_VALUE - 1)
@@ -305,6 +324,54 @@ final class LuceneHighlighter {
             passage.setStartOffset(pos);
             passage.setEndOffset(end);
             return new Passage[] {passage};
+        }
+    }
+
+    /** The keyword field's analysis: the whole value as one term (Lucene's keyword analyzer is not on the path). */
+    private static final class WholeValueAnalyzer extends Analyzer {
+        @Override
+        protected TokenStreamComponents createComponents(String fieldName) {
+            return new TokenStreamComponents(new WholeValueTokenizer());
+        }
+    }
+
+    private static final class WholeValueTokenizer extends Tokenizer {
+        private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+        private final OffsetAttribute offset = addAttribute(OffsetAttribute.class);
+        private boolean done;
+        private int length;
+
+        @Override
+        public boolean incrementToken() throws IOException {
+            if (done) {
+                return false;
+            }
+            clearAttributes();
+            done = true;
+            char[] buffer = new char[256];
+            int read;
+            while ((read = input.read(buffer)) > 0) {
+                term.append(new String(buffer, 0, read));
+            }
+            length = term.length();
+            if (length == 0) {
+                return false;
+            }
+            offset.setOffset(correctOffset(0), correctOffset(length));
+            return true;
+        }
+
+        @Override
+        public void end() throws IOException {
+            super.end();
+            offset.setOffset(correctOffset(length), correctOffset(length));
+        }
+
+        @Override
+        public void reset() throws IOException {
+            super.reset();
+            done = false;
+            length = 0;
         }
     }
 }

@@ -103,4 +103,15 @@ class LuceneHighlighterTest {
         assertThat(highlight("{'order':'score','fields':{'body':{'fragment_size':10}}}", term("body", "fox"),
                 "{'body':'" + body + "'}").get("body").get(0)).startsWith("<em>Fox</em> and");
     }
+
+    @Test
+    void keywordValuesAreHighlightedWhole() {
+        Query q = new BooleanQuery.Builder().add(term("sku", "s 1"), Occur.SHOULD)
+                .add(term("title.raw", "Fox Tales"), Occur.SHOULD).build();
+        Map<String, List<String>> r = highlight("{'fields':{'*':{}}}", q,
+                "{'sku':['s 1','s 2'],'title':'Fox Tales'}");
+        assertThat(r).containsOnlyKeys("sku", "title.raw");
+        assertThat(r.get("sku")).containsExactly("<em>s 1</em>");
+        assertThat(r.get("title.raw")).containsExactly("<em>Fox Tales</em>");
+    }
 }
