@@ -197,4 +197,30 @@ class SearchHttpTest {
         assertThat(es.get("/no-such-index/_search").errorType()).isEqualTo("index_not_found_exception");
         assertThat(es.get("/no-such-*/_search").json().at("/hits/total/value").asInt()).isZero();
     }
+
+    @Test
+    void highlightFollowsSourceAndPrecedesSort() {
+        JsonNode r = es.post("/books/_search", json("{'query':{'match':{'title':'quick fox'}},'sort':['sku'],"
+                + "'highlight':{'pre_tags':['<b>'],'post_tags':['</b>'],'fields':[{'title':{}},{'tag':{}}]}}")).json();
+        assertThat(ids(r)).containsExactly("1", "3", "5");
+        JsonNode first = r.at("/hits/hits/0");
+        assertThat(first.fieldNames()).toIterable().containsExactly("_index", "_id", "_score", "_source", "highlight",
+                "sort");
+        assertThat(first.path("highlight").toString()).isEqualTo("{\"title\":[\"The <b>Quick</b> Brown <b>Fox</b>\"]}");
+        assertThat(r.at("/hits/hits/1/highlight/title/0").asText()).isEqualTo("<b>Quick</b> thinking");
+        assertThat(r.at("/hits/hits/2/highlight/title/0").asText()).isEqualTo("A <b>fox</b> in the kitchen");
+    }
+
+    @Test
+    void highlightWithoutMatchesAndItsErrors() {
+        JsonNode none = es.post("/books/_search", json("{'query':{'term':{'tag':'food'}},"
+                + "'highlight':{'fields':{'title':{}}}}")).json();
+        assertThat(none.at("/hits/hits/0").has("highlight")).isFalse();
+        EsClient.Reply fvh = es.post("/books/_search", json("{'highlight':{'type':'fvh','fields':{'title':{}}}}"));
+        assertThat(fvh.status()).isEqualTo(400);
+        assertThat(fvh.errorReason()).contains("fvh");
+        EsClient.Reply unknown = es.post("/books/_search", json("{'highlight':{'colour':'red','fields':{'title':{}}}}"));
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.errorReason()).contains("unknown field [colour]");
+    }
 }

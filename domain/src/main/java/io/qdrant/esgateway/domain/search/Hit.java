@@ -4,16 +4,24 @@ import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One search hit as a backend returns it: the concrete index, the id, the score ({@link Float#NaN} when the search
  * does not score), the sort values exactly as Elasticsearch renders them in {@code hits.hits[].sort} (empty without
- * a sort), the full {@code _source} (filtered later), and the version triple.
+ * a sort), the full {@code _source} (filtered later), the version triple, and the highlighted fragments per field
+ * (only fields with fragments, in the request's field order; empty without {@code highlight}).
  */
 public record Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,
-                  DocumentVersion version) {
+                  DocumentVersion version, Map<String, List<String>> highlight) {
     public Hit {
         sort = List.copyOf(sort);
+        highlight = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(highlight));
+    }
+
+    public Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,
+               DocumentVersion version) {
+        this(index, id, score, sort, source, version, Map.of());
     }
 
     public boolean scored() {

@@ -9,11 +9,12 @@ import java.util.Optional;
 /**
  * A parsed {@code _search} body (with URL parameters applied as ES applies them). {@code query} is absent for
  * "match everything"; {@code knn} holds the top-level kNN sections, combined with the query as ES does (scores
- * summed, each section contributing its top k).
+ * summed, each section contributing its top k); {@code highlight} is the parsed highlight section.
  */
 public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
                             Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
-                            boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter) {
+                            boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
+                            Optional<HighlightSpec> highlight) {
     public static final int DEFAULT_SIZE = 10;
 
     public SearchRequest {

@@ -27,7 +27,7 @@ import java.util.Set;
  */
 public final class SearchRequestParser {
     /** Search body sections ES has that the gateway does not implement (yet), rejected by name. */
-    private static final Set<String> UNSUPPORTED = Set.of("aggs", "aggregations", "highlight", "suggest", "rescore",
+    private static final Set<String> UNSUPPORTED = Set.of("aggs", "aggregations", "suggest", "rescore",
             "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "rank", "retriever", "slice",
             "profile", "terminate_after", "stats", "ext", "docvalue_fields", "fields", "stored_fields",
             "explain", "sub_searches", "point_in_time");
@@ -48,6 +48,7 @@ public final class SearchRequestParser {
         boolean trackScores = false;
         Optional<Float> minScore = Optional.empty();
         Optional<Query> postFilter = Optional.empty();
+        Optional<HighlightSpec> highlight = Optional.empty();
         JsonValue knnSection = null;
 
         if (body.isPresent()) {
@@ -71,6 +72,7 @@ public final class SearchRequestParser {
                     case "min_score" -> minScore = Optional.of(number("min_score", v));
                     case "post_filter" -> postFilter = Optional.of(QueryDsl.parse(v));
                     case "knn" -> knnSection = v;
+                    case "highlight" -> highlight = Optional.of(HighlightParser.parse(v));
                     case "timeout" -> {
                         // the gateway answers whole or fails; a search timeout never truncates results silently
                     }
@@ -136,7 +138,7 @@ public final class SearchRequestParser {
             }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter);
+                postFilter, highlight);
     }
 
     private static TrackTotalHits trackTotalHits(JsonValue v) {

@@ -105,7 +105,8 @@ class SearchRequestParserTest {
         assertThat(kindOf("{'quary':{}}")).isEqualTo(ErrorKind.PARSING);
         assertThatThrownBy(() -> parse("{'quary':{}}", Map.of())).hasMessage("Unknown key for a START_OBJECT in [quary].");
         assertThat(kindOf("{'aggs':{}}")).isEqualTo(ErrorKind.UNSUPPORTED);
-        assertThat(kindOf("{'highlight':{}}")).isEqualTo(ErrorKind.UNSUPPORTED);
+        assertThat(kindOf("{'highlight':{'type':'fvh','fields':{'a':{}}}}")).isEqualTo(ErrorKind.UNSUPPORTED);
+        assertThat(parse("{'highlight':{'fields':{'a':{}}}}", Map.of()).highlight()).isPresent();
         assertThat(kindOf("{'size':-1}")).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);
         assertThat(kindOf("{'from':-1}")).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);
         assertThat(kindOf("{'sort':[{'a':{'order':'up'}}]}")).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);

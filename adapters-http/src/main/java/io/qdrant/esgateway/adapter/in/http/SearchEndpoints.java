@@ -103,6 +103,13 @@ final class SearchEndpoints {
             if (parsed.source().fetch()) {
                 h.put("_source", parsed.source().apply(hit.source()));
             }
+            if (!hit.highlight().isEmpty()) {
+                // ES's hit order: _index, _id, _score, _source, highlight, sort
+                JsonObjectBuilder highlight = JsonObjectBuilder.object();
+                hit.highlight().forEach((field, fragments) -> highlight.put(field,
+                        new JsonArray(fragments.stream().<JsonValue>map(JsonValue.JsonString::new).toList())));
+                h.put("highlight", highlight.build());
+            }
             if (!parsed.sort().isEmpty()) {
                 h.put("sort", new JsonArray(hit.sort()));
             }

@@ -164,6 +164,9 @@ final class LuceneSearch {
         };
 
         boolean scored = request.needsScores();
+        // highlighting uses the query's own terms: not post_filter, min_score or the kNN sections
+        LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index.mappings(),
+                request.query().map(translator::translate).orElseGet(MatchAllDocsQuery::new))).orElse(null);
         List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
         StoredFields stored = reader.storedFields();
         float maxScore = Float.NaN;
@@ -180,7 +183,8 @@ final class LuceneSearch {
                 }
             }
             hits.add(new Hit(index.name(), document.id(), score, sortValues, document.source(),
-                    document.version()));
+                    document.version(), highlighter == null ? java.util.Map.of()
+                    : highlighter.highlight(document.source())));
         }
         return new IndexHits(total, hits, maxScore);
     }

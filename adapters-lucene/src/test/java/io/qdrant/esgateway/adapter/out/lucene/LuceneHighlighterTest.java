@@ -1,0 +1,117 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.search.HighlightParser;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
+import org.junit.jupiter.api.Test;
+
+class LuceneHighlighterTest {
+    private static final Mappings MAPPINGS = Mappings.parse(Json.parse(("{'properties':{'title':{'type':'text',"
+            + "'fields':{'raw':{'type':'keyword'},'std':{'type':'text'}}},'body':{'type':'text'},"
+            + "'meta':{'properties':{'note':{'type':'text'}}},'sku':{'type':'keyword'}}}").replace('\'', '"')));
+
+    private static Map<String, List<String>> highlight(String spec, Query query, String source) {
+        return new LuceneHighlighter(HighlightParser.parse(Json.parse(spec.replace('\'', '"'))), MAPPINGS, query)
+                .highlight((JsonObject) Json.parse(source.replace('\'', '"')));
+    }
+
+    private static Query term(String field, String text) {
+        return new TermQuery(new Term(field, text));
+    }
+
+    @Test
+    void wholeShortValueWithDefaultTags() {
+        assertThat(highlight("{'fields':{'title':{}}}", term("title", "fox"), "{'title':'The Quick Brown Fox'}"))
+                .isEqualTo(Map.of("title", List.of("The Quick Brown <em>Fox</em>")));
+    }
+
+    @Test
+    void onlyFieldsWithMatchesAndRequireFieldMatch() {
+        Map<String, List<String>> r = highlight("{'fields':{'title':{},'body':{}}}", term("title", "fox"),
+                "{'title':'a fox','body':'another fox'}");
+        assertThat(r).containsOnlyKeys("title");
+        Map<String, List<String>> loose = highlight("{'require_field_match':false,'fields':{'title':{},'body':{}}}",
+                term("title", "fox"), "{'title':'a fox','body':'another fox'}");
+        assertThat(loose).containsOnlyKeys("title", "body");
+        assertThat(loose.get("body")).containsExactly("another <em>fox</em>");
+    }
+
+    @Test
+    void sentencesBoundedByFragmentSizeInPositionOrder() {
+        // the last sentence (29 characters) is longer than fragment_size: cut at a word boundary
+        String body = "The fox ran. A dog slept all day long in the sun. Then the fox came back home.";
+        Map<String, List<String>> r = highlight("{'fields':{'body':{'fragment_size':20}}}", term("body", "fox"),
+                "{'body':'" + body + "'}");
+        assertThat(r.get("body")).containsExactly("The <em>fox</em> ran.", "Then the <em>fox</em> came back");
+    }
+
+    @Test
+    void numberOfFragmentsLimitsAndZeroGivesEachMatchingValueWhole() {
+        String source = "{'body':['one fox here. more text follows. and a fox again','no match','fox end']}";
+        assertThat(highlight("{'fields':{'body':{'number_of_fragments':0}}}", term("body", "fox"), source)
+                .get("body")).containsExactly("one <em>fox</em> here. more text follows. and a <em>fox</em> again",
+                "<em>fox</em> end");
+        assertThat(highlight("{'fields':{'body':{'number_of_fragments':1,'fragment_size':10}}}", term("body", "fox"),
+                source).get("body")).hasSize(1);
+    }
+
+    @Test
+    void phraseHighlightsOnlyThePhrase() {
+        Query phrase = new PhraseQuery("body", "quick", "brown");
+        assertThat(highlight("{'fields':{'body':{}}}", phrase, "{'body':'quick fox, brown dog, quick brown fox'}")
+                .get("body")).containsExactly("quick fox, brown dog, <em>quick brown</em> fox");
+    }
+
+    @Test
+    void multiTermQueriesSubFieldsAndDottedKeys() {
+        Query q = new BooleanQuery.Builder().add(new PrefixQuery(new Term("meta.note", "fo")), Occur.SHOULD)
+                .add(term("title.std", "fox"), Occur.SHOULD).build();
+        Map<String, List<String>> r = highlight("{'fields':{'meta.note':{},'title*':{}}}", q,
+                "{'meta':[{'note':'the fox'},{'note':'no'}],'meta.note':'four foxes','title':'fox'}");
+        assertThat(r.get("meta.note")).containsExactly("the <em>fox</em>", "<em>four</em> <em>foxes</em>");
+        assertThat(r).containsOnlyKeys("meta.note", "title.std");
+    }
+
+    @Test
+    void noMatchSizeCutsAtTheNextWordBoundary() {
+        assertThat(highlight("{'fields':{'body':{'no_match_size':6}}}", term("body", "zebra"),
+                "{'body':'hello wonderful world'}").get("body")).containsExactly("hello wonderful");
+    }
+
+    @Test
+    void htmlEncoderAndCustomTags() {
+        assertThat(highlight("{'encoder':'html','pre_tags':['<b>'],'post_tags':['</b>'],'fields':{'body':{}}}",
+                term("body", "fox"), "{'body':'<i>fox</i> & co'}").get("body"))
+                .containsExactly("&lt;i&gt;<b>fox</b>&lt;&#x2F;i&gt; &amp; co");
+    }
+
+    @Test
+    void orderByScore() {
+        String body = "A fox. Nothing to see here at all today. Fox and fox and fox together.";
+        assertThat(highlight("{'order':'score','fields':{'body':{'fragment_size':10}}}", term("body", "fox"),
+                "{'body':'" + body + "'}").get("body").get(0)).startsWith("<em>Fox</em> and");
+    }
+
+    @Test
+    void keywordValuesAreHighlightedWhole() {
+        Query q = new BooleanQuery.Builder().add(term("sku", "s 1"), Occur.SHOULD)
+                .add(term("title.raw", "Fox Tales"), Occur.SHOULD).build();
+        Map<String, List<String>> r = highlight("{'fields':{'*':{}}}", q,
+                "{'sku':['s 1','s 2'],'title':'Fox Tales'}");
+        assertThat(r).containsOnlyKeys("sku", "title.raw");
+        assertThat(r.get("sku")).containsExactly("<em>s 1</em>");
+        assertThat(r.get("title.raw")).containsExactly("<em>Fox Tales</em>");
+    }
+}

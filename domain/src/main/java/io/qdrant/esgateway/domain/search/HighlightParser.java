@@ -1,0 +1,186 @@
+package io.qdrant.esgateway.domain.search;
+
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonReads;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a search body's {@code highlight} section as Elasticsearch 8.15's {@code HighlightBuilder} does.
+ *
+ * <ul>
+ *   <li>{@code fields}: an object of field name (or {@code *} pattern) → options, or an array of single-key objects
+ *       (ES's ordered form);</li>
+ *   <li>options, top level and per field: {@code pre_tags}, {@code post_tags}, {@code tags_schema: styled},
+ *       {@code fragment_size} (default 100), {@code number_of_fragments} (default 5), {@code no_match_size}
+ *       (default 0), {@code order} ({@code none} or {@code score}), {@code require_field_match} (default true),
+ *       {@code encoder} ({@code default} or {@code html}), {@code type} ({@code unified} only);</li>
+ *   <li>accepted without effect on the unified highlighter, as in ES: {@code fragmenter}, {@code force_source},
+ *       {@code boundary_chars}, {@code boundary_max_scan}, {@code boundary_scanner_locale}, {@code phrase_limit},
+ *       {@code highlight_filter}, {@code max_analyzed_offset}, {@code options}, {@code fragment_offset},
+ *       {@code matched_fields}; {@code boundary_scanner: sentence};</li>
+ *   <li>rejected by name (400): {@code type} {@code plain} / {@code fvh}, {@code highlight_query}, a
+ *       {@code boundary_scanner} other than {@code sentence};</li>
+ *   <li>any other key: ES's {@code x_content_parse_exception} "[highlight] unknown field [key]" (in a field:
+ *       "[highlight_field] unknown field [key]"), without ES's {@code [line:col]} and cause chain.</li>
+ * </ul>
+ */
+public final class HighlightParser {
+    private static final List<String> STYLED_PRE = List.of("<em class=\"hlt1\">");
+
+    private HighlightParser() {
+    }
+
+    public static HighlightSpec parse(JsonValue value) {
+        JsonObject root = JsonReads.object(value, HighlightParser::parseError, "highlight");
+        HighlightSpec.Options defaults = options("highlight", root, HighlightSpec.Options.DEFAULTS, true);
+        List<HighlightSpec.FieldSpec> fields = new ArrayList<>();
+        JsonValue fieldsValue = root.members().get("fields");
+        if (fieldsValue instanceof JsonObject o) {
+            for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+                fields.add(field(e.getKey(), e.getValue(), defaults));
+            }
+        } else if (fieldsValue instanceof JsonArray a) {
+            for (JsonValue element : a.elements()) {
+                if (!(element instanceof JsonObject o) || o.members().size() != 1) {
+                    throw parseError("[highlight] failed to parse field [fields]");
+                }
+                Map.Entry<String, JsonValue> e = o.members().entrySet().iterator().next();
+                fields.add(field(e.getKey(), e.getValue(), defaults));
+            }
+        } else if (fieldsValue != null) {
+            throw parseError("[highlight] fields doesn't support values of type: " + fieldsValue.tokenName());
+        }
+        return new HighlightSpec(fields);
+    }
+
+    private static HighlightSpec.FieldSpec field(String name, JsonValue value, HighlightSpec.Options defaults) {
+        JsonObject o = JsonReads.object(value, HighlightParser::parseError, "highlight field");
+        return new HighlightSpec.FieldSpec(name, options("highlight_field", o, defaults, false));
+    }
+
+    private static HighlightSpec.Options options(String where, JsonObject o, HighlightSpec.Options base,
+                                                 boolean topLevel) {
+        String pre = base.preTag();
+        String post = base.postTag();
+        int fragmentSize = base.fragmentSize();
+        int fragments = base.numberOfFragments();
+        int noMatch = base.noMatchSize();
+        boolean scoreOrder = base.scoreOrder();
+        boolean requireFieldMatch = base.requireFieldMatch();
+        boolean html = base.htmlEncode();
+        boolean preGiven = false;
+        for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+            String key = e.getKey();
+            JsonValue v = e.getValue();
+            switch (key) {
+                case "fields" -> {
+                    if (!topLevel) {
+                        throw unknown(where, key);
+                    }
+                }
+                case "pre_tags" -> {
+                    pre = firstTag(key, v);
+                    preGiven = true;
+                }
+                case "post_tags" -> post = firstTag(key, v);
+                case "tags_schema" -> {
+                    String schema = JsonReads.text(v).orElse("");
+                    switch (schema) {
+                        case "styled" -> {
+                            if (!preGiven) {
+                                pre = STYLED_PRE.get(0);
+                            }
+                            post = "</em>";
+                        }
+                        case "default" -> {
+                            if (!preGiven) {
+                                pre = "<em>";
+                            }
+                            post = "</em>";
+                        }
+                        default -> throw illegal("Unknown tag schema [" + schema + "]");
+                    }
+                }
+                case "fragment_size" -> fragmentSize = integer(key, v);
+                case "number_of_fragments" -> fragments = integer(key, v);
+                case "no_match_size" -> noMatch = integer(key, v);
+                case "order" -> {
+                    String order = JsonReads.text(v).orElse("");
+                    scoreOrder = switch (order.toLowerCase(java.util.Locale.ROOT)) {
+                        case "score" -> true;
+                        case "none" -> false;
+                        default -> throw illegal("Unknown Order [" + order + "]");
+                    };
+                }
+                case "require_field_match" -> requireFieldMatch = JsonReads.bool(v).orElseThrow(
+                        () -> parseError("[" + where + "] failed to parse field [" + key + "]"));
+                case "encoder" -> {
+                    String encoder = JsonReads.text(v).orElse("");
+                    html = "html".equals(encoder);
+                }
+                case "type" -> {
+                    String type = JsonReads.text(v).orElse("");
+                    if (!type.equals("unified")) {
+                        if (type.equals("plain") || type.equals("fvh")) {
+                            throw GatewayException.unsupported("highlighter [type] [" + type + "] (only [unified])");
+                        }
+                        throw illegal("unknown highlighter type [" + type + "] for the field ["
+                                + (topLevel ? "*" : where) + "]");
+                    }
+                }
+                case "boundary_scanner" -> {
+                    String scanner = JsonReads.text(v).orElse("");
+                    if (!scanner.equalsIgnoreCase("sentence")) {
+                        throw GatewayException.unsupported("highlight [boundary_scanner] [" + scanner
+                                + "] (only [sentence])");
+                    }
+                }
+                case "highlight_query" -> throw GatewayException.unsupported("[highlight_query] in highlight");
+                case "fragmenter", "force_source", "boundary_chars", "boundary_max_scan", "boundary_scanner_locale",
+                     "phrase_limit", "highlight_filter", "max_analyzed_offset", "options" -> {
+                    // no effect on the unified highlighter over _source
+                }
+                case "fragment_offset", "matched_fields" -> {
+                    if (topLevel) {
+                        throw unknown(where, key);
+                    }
+                }
+                default -> throw unknown(where, key);
+            }
+        }
+        return new HighlightSpec.Options(pre, post, fragmentSize, fragments, noMatch, scoreOrder, requireFieldMatch,
+                html);
+    }
+
+    private static String firstTag(String key, JsonValue v) {
+        List<JsonValue> tags = v instanceof JsonArray a ? a.elements() : List.of(v);
+        if (tags.isEmpty()) {
+            throw illegal("[" + key + "] must not be empty");
+        }
+        return JsonReads.text(tags.get(0)).orElseThrow(() -> parseError("[highlight] failed to parse field ["
+                + key + "]"));
+    }
+
+    private static int integer(String key, JsonValue v) {
+        return JsonReads.integer(v).map(Long::intValue).orElseThrow(
+                () -> parseError("[highlight] failed to parse field [" + key + "]"));
+    }
+
+    private static GatewayException unknown(String where, String key) {
+        return parseError("[" + where + "] unknown field [" + key + "]");
+    }
+
+    private static GatewayException parseError(String reason) {
+        return new GatewayException(ErrorKind.X_CONTENT_PARSE, reason);
+    }
+
+    private static GatewayException illegal(String reason) {
+        return GatewayException.illegalArgument(reason);
+    }
+}
