@@ -179,6 +179,21 @@ class SearchHttpTest {
     }
 
     @Test
+    void fieldsAndDocvalueFieldsComeFromTheMapping() {
+        JsonNode r = es.post("/books/_search", json("{'fields':['year','price','t*'],'docvalue_fields':['tag'],"
+                + "'_source':false,'sort':['sku'],'size':1}")).json();
+        JsonNode fields = r.at("/hits/hits/0/fields");
+        assertThat(fields.path("year").toString()).isEqualTo("[1999]");
+        assertThat(fields.path("price").toString()).isEqualTo("[10.5]");
+        assertThat(fields.path("title").toString()).isEqualTo("[\"The Quick Brown Fox\"]");
+        assertThat(fields.path("tag").toString()).isEqualTo("[\"animals\"]");
+        assertThat(r.at("/hits/hits/0").has("_source")).isFalse();
+        EsClient.Reply text = es.post("/books/_search", json("{'docvalue_fields':['title'],'size':1}"));
+        assertThat(text.status()).isEqualTo(400);
+        assertThat(text.json().at("/error/root_cause/0/reason").asText()).startsWith("Fielddata is disabled on [title]");
+    }
+
+    @Test
     void countAndErrors() {
         assertThat(es.post("/books/_count", json("{'query':{'term':{'tag':'animals'}}}")).json().toString())
                 .isEqualTo("{\"count\":2,\"_shards\":{\"total\":1,\"successful\":1,\"skipped\":0,\"failed\":0}}");

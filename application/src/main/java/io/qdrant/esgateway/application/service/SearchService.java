@@ -102,7 +102,9 @@ public final class SearchService implements SearchOperations {
         }
         List<Hit> page = request.from() >= all.size() ? List.of()
                 : all.subList(request.from(), Math.min(all.size(), window));
-        return new SearchResult(merged, maxScore, page, indices.size());
+        java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings = new java.util.HashMap<>();
+        indices.forEach(i -> mappings.put(i.name(), i.mappings()));
+        return new SearchResult(merged, maxScore, page, indices.size(), mappings);
     }
 
     @Override

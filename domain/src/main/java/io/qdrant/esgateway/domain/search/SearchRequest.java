@@ -9,18 +9,22 @@ import java.util.Optional;
 /**
  * A parsed {@code _search} body (with URL parameters applied as ES applies them). {@code query} is absent for
  * "match everything"; {@code knn} holds the top-level kNN sections, combined with the query as ES does (scores
- * summed, each section contributing its top k); {@code highlight} is the parsed highlight section.
+ * summed, each section contributing its top k); {@code highlight} is the parsed highlight section; {@code fields} and
+ * {@code docvalue_fields} name the values each hit also returns under {@code fields}.
  */
 public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
                             Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
                             boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
-                            Optional<HighlightSpec> highlight) {
+                            Optional<HighlightSpec> highlight, List<FieldValues.Request> fields,
+                            List<FieldValues.Request> docvalueFields) {
     public static final int DEFAULT_SIZE = 10;
 
     public SearchRequest {
         knn = List.copyOf(knn);
         sort = List.copyOf(sort);
         searchAfter = searchAfter.map(List::copyOf);
+        fields = List.copyOf(fields);
+        docvalueFields = List.copyOf(docvalueFields);
     }
 
     /**

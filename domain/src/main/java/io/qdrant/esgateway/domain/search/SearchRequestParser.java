@@ -29,7 +29,7 @@ public final class SearchRequestParser {
     /** Search body sections ES has that the gateway does not implement (yet), rejected by name. */
     private static final Set<String> UNSUPPORTED = Set.of("aggs", "aggregations", "suggest", "rescore",
             "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "rank", "retriever", "slice",
-            "profile", "terminate_after", "stats", "ext", "docvalue_fields", "fields", "stored_fields",
+            "profile", "terminate_after", "stats", "ext", "stored_fields",
             "explain", "sub_searches", "point_in_time");
 
     private SearchRequestParser() {
@@ -50,6 +50,8 @@ public final class SearchRequestParser {
         Optional<Query> postFilter = Optional.empty();
         Optional<HighlightSpec> highlight = Optional.empty();
         JsonValue knnSection = null;
+        List<FieldValues.Request> fields = List.of();
+        List<FieldValues.Request> docvalueFields = List.of();
 
         if (body.isPresent()) {
             JsonObject root = JsonReads.object(body.get(), SearchRequestParser::parsing, "search body");
@@ -72,6 +74,8 @@ public final class SearchRequestParser {
                     case "min_score" -> minScore = Optional.of(number("min_score", v));
                     case "post_filter" -> postFilter = Optional.of(QueryDsl.parse(v));
                     case "knn" -> knnSection = v;
+                    case "fields" -> fields = FieldValues.parse("fields", v);
+                    case "docvalue_fields" -> docvalueFields = FieldValues.parse("docvalue_fields", v);
                     case "highlight" -> highlight = Optional.of(HighlightParser.parse(v));
                     case "timeout" -> {
                         // the gateway answers whole or fails; a search timeout never truncates results silently
@@ -138,7 +142,7 @@ public final class SearchRequestParser {
             }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter, highlight);
+                postFilter, highlight, fields, docvalueFields);
     }
 
     private static TrackTotalHits trackTotalHits(JsonValue v) {

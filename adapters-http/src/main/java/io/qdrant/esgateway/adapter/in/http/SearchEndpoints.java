@@ -13,6 +13,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
+import io.qdrant.esgateway.domain.search.FieldValues;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
@@ -102,6 +103,23 @@ final class SearchEndpoints {
                     .put("_score", score(hit.score()));
             if (parsed.source().fetch()) {
                 h.put("_source", parsed.source().apply(hit.source()));
+            }
+            Map<String, List<JsonValue>> fields = new LinkedHashMap<>();
+            if (!parsed.fields().isEmpty() || !parsed.docvalueFields().isEmpty()) {
+                io.qdrant.esgateway.domain.index.Mappings mappings = result.mappings().get(hit.index());
+                fields.putAll(FieldValues.fields(hit.index(), hit.source(), mappings, parsed.fields()));
+                try {
+                    FieldValues.docValueFields(hit.index(), hit.source(), mappings, parsed.docvalueFields())
+                            .forEach(fields::putIfAbsent);
+                } catch (GatewayException e) {
+                    // ES fails the fetch phase of that shard: a search_phase_execution_exception
+                    throw GatewayException.allShardsFailed(List.of(new GatewayException.ShardFailure(hit.index(), e)));
+                }
+            }
+            if (!fields.isEmpty()) {
+                JsonObjectBuilder f = JsonObjectBuilder.object();
+                fields.forEach((name, values) -> f.put(name, new JsonArray(values)));
+                h.put("fields", f.build());
             }
             if (!hit.highlight().isEmpty()) {
                 // ES's hit order: _index, _id, _score, _source, highlight, sort

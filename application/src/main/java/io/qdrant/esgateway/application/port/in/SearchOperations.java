@@ -15,10 +15,15 @@ public interface SearchOperations {
 
     CountResult count(String target, Optional<Query> query, CatalogView.Options options);
 
-    /** The page of hits ({@code from} already applied), the merged total and best score, and how many indices answered. */
-    record SearchResult(Optional<IndexHits.Total> total, float maxScore, List<Hit> hits, int indices) {
+    /**
+     * The page of hits ({@code from} already applied), the merged total and best score, how many indices answered,
+     * and the mappings of those indices (to render {@code fields} per hit).
+     */
+    record SearchResult(Optional<IndexHits.Total> total, float maxScore, List<Hit> hits, int indices,
+                        java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings) {
         public SearchResult {
             hits = List.copyOf(hits);
+            mappings = java.util.Map.copyOf(mappings);
         }
     }
 
