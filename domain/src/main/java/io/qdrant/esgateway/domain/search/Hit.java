@@ -10,13 +10,15 @@ import java.util.Map;
  * One search hit as a backend returns it: the concrete index, the id, the score ({@link Float#NaN} when the search
  * does not score), the sort values exactly as Elasticsearch renders them in {@code hits.hits[].sort} (empty without
  * a sort), the full {@code _source} (filtered later), the version triple, and the highlighted fragments per field
- * (only fields with fragments, in the request's field order; empty without {@code highlight}).
+ * (only fields with fragments; empty without {@code highlight}). The highlight map is not copied: a backend may
+ * compute it when it is first read, so that only the hits of the returned page are highlighted.
  */
 public record Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,
                   DocumentVersion version, Map<String, List<String>> highlight) {
     public Hit {
         sort = List.copyOf(sort);
-        highlight = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(highlight));
+        // wrapped, not copied: a backend may compute the fragments on first use (only for the hits rendered)
+        highlight = java.util.Collections.unmodifiableMap(highlight);
     }
 
     public Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,

@@ -110,6 +110,24 @@ final class LuceneHighlighter {
         }
     }
 
+    /**
+     * The fragments of one document, computed when the map is first read (hits of other pages never are). Needs no
+     * index reader: the values come from the source and the query's terms are matched in memory.
+     */
+    Map<String, List<String>> lazily(JsonObject source) {
+        return new java.util.AbstractMap<>() {
+            private Map<String, List<String>> computed;
+
+            @Override
+            public java.util.Set<Map.Entry<String, List<String>>> entrySet() {
+                if (computed == null) {
+                    computed = highlight(source);
+                }
+                return computed.entrySet();
+            }
+        };
+    }
+
     /** The highlighted fragments of one document, per field with fragments, in request order. */
     Map<String, List<String>> highlight(JsonObject source) {
         Map<String, List<String>> result = new LinkedHashMap<>();

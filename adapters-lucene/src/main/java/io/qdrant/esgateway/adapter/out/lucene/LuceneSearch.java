@@ -164,7 +164,8 @@ final class LuceneSearch {
         };
 
         boolean scored = request.needsScores();
-        // highlighting uses the query's own terms: not post_filter, min_score or the kNN sections
+        // highlighting uses the query's own terms (not post_filter, min_score or the kNN sections); it needs no
+        // reader, so it runs when a hit is rendered: only the hits of the returned page are highlighted
         LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index.mappings(),
                 request.query().map(translator::translate).orElseGet(MatchAllDocsQuery::new))).orElse(null);
         List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
@@ -184,7 +185,7 @@ final class LuceneSearch {
             }
             hits.add(new Hit(index.name(), document.id(), score, sortValues, document.source(),
                     document.version(), highlighter == null ? java.util.Map.of()
-                    : highlighter.highlight(document.source())));
+                    : highlighter.lazily(document.source())));
         }
         return new IndexHits(total, hits, maxScore);
     }

@@ -58,6 +58,10 @@
  * <p>{@code QueryTranslator} turns the query tree into Lucene queries over this layout, per field type as
  * Elasticsearch 8.15 does; {@code LuceneSearch} runs them with {@code EsBm25Similarity} (Lucene's BM25 × 2.2, the
  * scale of Elasticsearch's scores), sorts on the doc values and renders sort values as Elasticsearch does.
+ * {@code LuceneHighlighter} highlights the hits of the returned page as Elasticsearch's unified highlighter: text is
+ * not stored, so the values are read from {@code _source}, analysed again and matched against the query in memory
+ * (Lucene's {@code UnifiedHighlighter} with offsets from analysis), in fragments cut by
+ * {@code BoundedSentenceBreakIterator}.
  *
  * <h2>Commits</h2>
  *

@@ -114,4 +114,13 @@ class LuceneHighlighterTest {
         assertThat(r.get("sku")).containsExactly("<em>s 1</em>");
         assertThat(r.get("title.raw")).containsExactly("<em>Fox Tales</em>");
     }
+
+    @Test
+    void lazilyComputedOnFirstRead() {
+        LuceneHighlighter h = new LuceneHighlighter(HighlightParser.parse(Json.parse("{\"fields\":{\"title\":{}}}")),
+                MAPPINGS, term("title", "fox"));
+        Map<String, List<String>> lazy = h.lazily((JsonObject) Json.parse("{\"title\":\"a fox\"}"));
+        assertThat(lazy).isEqualTo(Map.of("title", List.of("a <em>fox</em>")));
+        assertThat(h.lazily((JsonObject) Json.parse("{\"title\":\"a dog\"}"))).isEmpty();
+    }
 }
