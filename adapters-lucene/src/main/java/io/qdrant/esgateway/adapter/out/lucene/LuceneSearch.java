@@ -282,14 +282,13 @@ final class LuceneSearch {
         }
         boolean reverse = f.order() == SortSpec.Order.DESC;
         SortSpec.Mode mode = f.effectiveMode();
-        if (mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX) {
-            throw GatewayException.unsupported("sort [mode] [" + mode.name().toLowerCase(java.util.Locale.ROOT)
-                    + "]");
-        }
         boolean max = mode == SortSpec.Mode.MAX;
         // "missing last" in the sort's own direction: in Lucene's natural order that is "first" when reversed
         boolean missingFirst = f.missing() instanceof SortSpec.Missing.First;
         boolean naturalHigh = missingFirst == reverse;
+        if (mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX) {
+            return reducedKey(name, mapping.get(), reverse, mode, naturalHigh, f.missing());
+        }
         return switch (mapping.get()) {
             case FieldMapping.KeywordField k -> {
                 if (f.missing() instanceof SortSpec.Missing.Value) {
@@ -333,6 +332,30 @@ final class LuceneSearch {
             case FieldMapping.ObjectField o -> throw GatewayException.illegalArgument("No mapping found for [" + name
                     + "] in order to sort on");
         };
+    }
+
+    /** {@code sum}, {@code avg}, {@code median}: on integral and double fields (ES allows them on numbers only). */
+    private static SortKey reducedKey(String name, FieldMapping mapping, boolean reverse, SortSpec.Mode mode,
+                                      boolean naturalHigh, SortSpec.Missing missing) {
+        String modeName = mode.name().toLowerCase(java.util.Locale.ROOT);
+        boolean integral = mapping instanceof FieldMapping.NumberField n && n.numberType().isIntegral();
+        boolean isDouble = mapping instanceof FieldMapping.NumberField n && n.numberType() == NumberType.DOUBLE;
+        if (!integral && !isDouble) {
+            if (mapping instanceof FieldMapping.NumberField) {
+                throw GatewayException.unsupported("sort [mode] [" + modeName + "] on a float or half_float field");
+            }
+            throw GatewayException.illegalArgument("Sort mode [" + modeName + "] is not supported on field [" + name
+                    + "] of type [" + mapping.type() + "]");
+        }
+        ReducedNumericSortField field = new ReducedNumericSortField(name, isDouble, reverse, mode);
+        if (missing instanceof SortSpec.Missing.Value v) {
+            field.setMissingValue(isDouble ? (Object) Double.parseDouble(text(v.value())) : (Object) longOf(v.value()));
+        } else if (isDouble) {
+            field.setMissingValue(naturalHigh ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
+        } else {
+            field.setMissingValue(naturalHigh ? Long.MAX_VALUE : Long.MIN_VALUE);
+        }
+        return new SortKey(field, isDouble ? Kind.DOUBLE : Kind.LONG, Optional.empty());
     }
 
     private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,

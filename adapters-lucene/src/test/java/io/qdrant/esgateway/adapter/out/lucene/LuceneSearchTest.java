@@ -556,4 +556,43 @@ class LuceneSearchTest {
             assertThat(combined.hits().get(2).score()).isEqualTo(1f);
         }
     }
+
+    @Nested
+    class SortModes {
+        @BeforeEach
+        void corpus() {
+            create("{\"properties\":{\"n\":{\"type\":\"long\"},\"d\":{\"type\":\"double\"},"
+                    + "\"f\":{\"type\":\"float\"},\"k\":{\"type\":\"keyword\"}}}");
+            docs("1", "{\"n\":[1,10],\"d\":[1.5,2.5],\"k\":\"a\"}",
+                    "2", "{\"n\":[4,5,6],\"d\":[3.0],\"k\":\"b\"}",
+                    "3", "{\"n\":7,\"d\":[0.5,9.0,2.0,1.0],\"k\":\"c\"}",
+                    "4", "{\"k\":\"d\"}");
+        }
+
+        private List<String> sortValues(String sort) {
+            return search("{\"sort\":[" + sort + ",\"k\"]}").hits().stream()
+                    .map(h -> h.id() + "=" + Json.write(h.sort().get(0))).toList();
+        }
+
+        @Test
+        void sumAverageAndMedianReduceEachDocumentsValues() {
+            assertThat(sortValues("{\"n\":{\"order\":\"asc\",\"mode\":\"sum\"}}"))
+                    .containsExactly("3=7", "1=11", "2=15", "4=9223372036854775807");
+            assertThat(sortValues("{\"n\":{\"order\":\"desc\",\"mode\":\"avg\"}}"))
+                    .as("the average of [1, 10] rounds to 6").containsExactly("3=7", "1=6", "2=5",
+                            "4=-9223372036854775808");
+            assertThat(sortValues("{\"d\":{\"order\":\"asc\",\"mode\":\"median\"}}"))
+                    .containsExactly("3=1.5", "1=2.0", "2=3.0", "4=\"Infinity\"");
+            assertThat(sortValues("{\"d\":{\"order\":\"asc\",\"mode\":\"avg\"}}"))
+                    .containsExactly("1=2.0", "2=3.0", "3=3.125", "4=\"Infinity\"");
+        }
+
+        @Test
+        void modesOtherThanMinAndMaxNeedANumber() {
+            assertThat(failure(() -> search("{\"sort\":[{\"k\":{\"mode\":\"sum\"}}]}")).reason())
+                    .isEqualTo("Sort mode [sum] is not supported on field [k] of type [keyword]");
+            assertThat(failure(() -> search("{\"sort\":[{\"f\":{\"mode\":\"avg\"}}]}")).kind())
+                    .isEqualTo(io.qdrant.esgateway.domain.error.ErrorKind.UNSUPPORTED);
+        }
+    }
 }
