@@ -16,7 +16,7 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
                             Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
                             boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
                             Optional<HighlightSpec> highlight, List<FieldValues.Request> fields,
-                            List<FieldValues.Request> docvalueFields) {
+                            List<FieldValues.Request> docvalueFields, Optional<List<String>> storedFields) {
     public static final int DEFAULT_SIZE = 10;
 
     public SearchRequest {
@@ -25,6 +25,12 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
         searchAfter = searchAfter.map(List::copyOf);
         fields = List.copyOf(fields);
         docvalueFields = List.copyOf(docvalueFields);
+        storedFields = storedFields.map(List::copyOf);
+    }
+
+    /** {@code stored_fields: _none_}: hits carry neither {@code _id} nor {@code _source}, as in Elasticsearch. */
+    public boolean noStoredFields() {
+        return storedFields.map(l -> l.contains("_none_")).orElse(false);
     }
 
     /**

@@ -29,7 +29,7 @@ public final class SearchRequestParser {
     /** Search body sections ES has that the gateway does not implement (yet), rejected by name. */
     private static final Set<String> UNSUPPORTED = Set.of("aggs", "aggregations", "suggest", "rescore",
             "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "rank", "retriever", "slice",
-            "profile", "terminate_after", "stats", "ext", "stored_fields",
+            "profile", "terminate_after", "stats", "ext",
             "explain", "sub_searches", "point_in_time");
 
     private SearchRequestParser() {
@@ -52,6 +52,8 @@ public final class SearchRequestParser {
         JsonValue knnSection = null;
         List<FieldValues.Request> fields = List.of();
         List<FieldValues.Request> docvalueFields = List.of();
+        Optional<List<String>> storedFields = Optional.empty();
+        boolean sourceGiven = false;
 
         if (body.isPresent()) {
             JsonObject root = JsonReads.object(body.get(), SearchRequestParser::parsing, "search body");
@@ -67,7 +69,10 @@ public final class SearchRequestParser {
                     case "sort" -> sort = SortParser.parse(v);
                     case "search_after" -> searchAfter = Optional.of(v instanceof JsonArray a ? a.elements()
                             : List.of(v));
-                    case "_source" -> source = SourceFilter.fromJson(v);
+                    case "_source" -> {
+                        source = SourceFilter.fromJson(v);
+                        sourceGiven = true;
+                    }
                     case "track_total_hits" -> track = trackTotalHits(v);
                     case "track_scores" -> trackScores = JsonReads.bool(v).orElseThrow(
                             () -> parsing("[track_scores] must be a boolean"));
@@ -75,6 +80,7 @@ public final class SearchRequestParser {
                     case "post_filter" -> postFilter = Optional.of(QueryDsl.parse(v));
                     case "knn" -> knnSection = v;
                     case "fields" -> fields = FieldValues.parse("fields", v);
+                    case "stored_fields" -> storedFields = Optional.of(storedFields(v));
                     case "docvalue_fields" -> docvalueFields = FieldValues.parse("docvalue_fields", v);
                     case "highlight" -> highlight = Optional.of(HighlightParser.parse(v));
                     case "timeout" -> {
@@ -111,6 +117,7 @@ public final class SearchRequestParser {
         }
         if (params.containsKey("_source") || params.containsKey("_source_includes")
                 || params.containsKey("_source_excludes")) {
+            sourceGiven = true;
             source = SourceFilter.fromParams(Optional.ofNullable(params.get("_source")),
                     Optional.ofNullable(params.get("_source_includes")),
                     Optional.ofNullable(params.get("_source_excludes")));
@@ -122,6 +129,14 @@ public final class SearchRequestParser {
         }
         if (params.containsKey("track_scores")) {
             trackScores = !"false".equals(params.get("track_scores"));
+        }
+        if (params.containsKey("stored_fields")) {
+            storedFields = Optional.of(List.of(params.get("stored_fields").split(",")));
+        }
+        if (storedFields.isPresent() && !sourceGiven) {
+            // ES: asking for stored fields means no _source unless it is asked for too (the gateway stores none
+            // but the metadata, so the named fields themselves come back empty)
+            source = SourceFilter.NONE;
         }
         if (from < 0) {
             throw validation("[from] parameter cannot be negative");
@@ -142,7 +157,15 @@ public final class SearchRequestParser {
             }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter, highlight, fields, docvalueFields);
+                postFilter, highlight, fields, docvalueFields, storedFields);
+    }
+
+    private static List<String> storedFields(JsonValue v) {
+        List<String> out = new ArrayList<>();
+        for (JsonValue e : v instanceof JsonArray a ? a.elements() : List.of(v)) {
+            out.add(JsonReads.text(e).orElseThrow(() -> parsing("[stored_fields] must be a string or an array")));
+        }
+        return out;
     }
 
     private static TrackTotalHits trackTotalHits(JsonValue v) {

@@ -37,7 +37,8 @@ import java.util.Set;
 final class SearchEndpoints {
     /** URL parameters that change the search itself (handed to the domain parser). */
     static final Set<String> SEARCH_PARAMS = Set.of("q", "df", "default_operator", "lenient", "size", "from",
-            "sort", "_source", "_source_includes", "_source_excludes", "track_total_hits", "track_scores");
+            "sort", "_source", "_source_includes", "_source_excludes", "track_total_hits", "track_scores",
+            "stored_fields");
     private static final String SEARCH_ROUTE_PARAMS = String.join(",", SEARCH_PARAMS) + ","
             + Routes.INDEX_OPTIONS + ",timeout,rest_total_hits_as_int,search_type,request_cache,preference,routing,"
             + "batched_reduce_size,ccs_minimize_roundtrips,allow_partial_search_results,pre_filter_shard_size,"
@@ -99,8 +100,11 @@ final class SearchEndpoints {
                 : JsonValue.JsonNull.INSTANCE);
         List<JsonValue> rendered = new ArrayList<>();
         for (Hit hit : result.hits()) {
-            JsonObjectBuilder h = JsonObjectBuilder.object().put("_index", hit.index()).put("_id", hit.id())
-                    .put("_score", score(hit.score()));
+            JsonObjectBuilder h = JsonObjectBuilder.object().put("_index", hit.index());
+            if (!parsed.noStoredFields()) {
+                h.put("_id", hit.id());
+            }
+            h.put("_score", score(hit.score()));
             if (parsed.source().fetch()) {
                 h.put("_source", parsed.source().apply(hit.source()));
             }
