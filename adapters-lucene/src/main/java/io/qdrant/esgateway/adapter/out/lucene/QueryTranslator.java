@@ -898,16 +898,34 @@ final class QueryTranslator {
             throw illegal("the query vector has a different dimension [" + k.queryVector().length
                     + "] than the index vectors [" + dense.dims() + "]");
         }
-        if (k.similarity().isPresent()) {
-            throw GatewayException.unsupported("[knn] [similarity] threshold");
-        }
         org.apache.lucene.search.Query filter = null;
         if (!k.filter().isEmpty()) {
             BooleanQuery.Builder b = new BooleanQuery.Builder();
             k.filter().forEach(f -> b.add(translate(f), Occur.FILTER));
             filter = b.build();
         }
-        return new TopKnnQuery(k.field(), k.queryVector(), k.k(), Math.max(k.k(), k.numCandidates()), filter);
+        TopKnnQuery nearest = new TopKnnQuery(k.field(), k.queryVector(), k.k(), Math.max(k.k(), k.numCandidates()),
+                filter);
+        if (k.similarity().isEmpty()) {
+            return nearest;
+        }
+        // ES: of the k nearest, only those at least this similar (in the similarity's own space) match; the
+        // threshold becomes a score threshold with the same transformation Lucene applies to the similarity
+        float threshold = scoreOf(dense.similarity(), k.similarity().get());
+        return new BooleanQuery.Builder()
+                .add(nearest, Occur.MUST)
+                .add(new org.apache.lucene.search.FloatVectorSimilarityQuery(k.field(), k.queryVector(), threshold,
+                        threshold, filter), Occur.FILTER)
+                .build();
+    }
+
+    /** A raw similarity (cosine, dot product, l2 distance, inner product) as the score Lucene gives it. */
+    static float scoreOf(io.qdrant.esgateway.domain.index.FieldMapping.Similarity similarity, float raw) {
+        return switch (similarity) {
+            case COSINE, DOT_PRODUCT -> (1 + raw) / 2;
+            case L2_NORM -> 1 / (1 + raw * raw);
+            case MAX_INNER_PRODUCT -> raw < 0 ? 1 / (1 - raw) : raw + 1;
+        };
     }
 
     /** ES's kNN: the HNSW search explores {@code num_candidates} and keeps the best {@code k}. */
