@@ -309,7 +309,7 @@ final class QueryTranslator {
                 }
                 float[] floats = new float[values.size()];
                 for (int i = 0; i < floats.length; i++) {
-                    floats[i] = decimal(field, values.get(i)).floatValue();
+                    floats[i] = HalfFloats.valueOf(n.numberType(), decimal(field, values.get(i)).floatValue());
                 }
                 yield FloatPoint.newSetQuery(field, floats);
             }
@@ -383,7 +383,7 @@ final class QueryTranslator {
         if (type == NumberType.DOUBLE) {
             return DoublePoint.newExactQuery(field, d.doubleValue());
         }
-        return FloatPoint.newExactQuery(field, d.floatValue());
+        return FloatPoint.newExactQuery(field, HalfFloats.valueOf(type, d.floatValue()));
     }
 
     private org.apache.lucene.search.Query range(String field, Query.Range r) {
@@ -460,13 +460,14 @@ final class QueryTranslator {
         }
         float l = Float.NEGATIVE_INFINITY;
         float h = Float.POSITIVE_INFINITY;
+        boolean half = type == NumberType.HALF_FLOAT;
         if (lo.isPresent()) {
             float v = decimal(field, lo.get().value()).floatValue();
-            l = lo.get().inclusive() ? v : Math.nextUp(v);
+            l = half ? HalfFloats.lowest(v, lo.get().inclusive()) : lo.get().inclusive() ? v : Math.nextUp(v);
         }
         if (hi.isPresent()) {
             float v = decimal(field, hi.get().value()).floatValue();
-            h = hi.get().inclusive() ? v : Math.nextDown(v);
+            h = half ? HalfFloats.highest(v, hi.get().inclusive()) : hi.get().inclusive() ? v : Math.nextDown(v);
         }
         return FloatPoint.newRangeQuery(field, l, h);
     }
