@@ -131,6 +131,7 @@ final class LuceneSearch {
         };
 
         TopDocs top;
+        Float bestScore = null;
         if (topN <= 0) {
             int count = request.trackTotalHits() instanceof TrackTotalHits.Disabled ? 0
                     : searcher.search(query, new TotalHitCountCollectorManager(searcher.getSlices()));
@@ -151,6 +152,12 @@ final class LuceneSearch {
             top = searcher.search(query, new TopFieldCollectorManager(sort, topN, after, threshold));
             if (request.needsScores()) {
                 TopFieldCollector.populateScores(top.scoreDocs, searcher, query);
+            }
+            if (request.trackScores()) {
+                // ES's max_score under a field sort with track_scores is the best score of all matching documents,
+                // not of the returned page
+                TopDocs best = searcher.search(query, 1);
+                bestScore = best.scoreDocs.length == 0 ? Float.NaN : best.scoreDocs[0].score;
             }
         }
 
@@ -187,7 +194,7 @@ final class LuceneSearch {
                     document.version(), highlighter == null ? java.util.Map.of()
                     : highlighter.lazily(document.source())));
         }
-        return new IndexHits(total, hits, maxScore);
+        return new IndexHits(total, hits, bestScore != null ? bestScore : maxScore);
     }
 
     // ---------------------------------------------------------------- sorting
