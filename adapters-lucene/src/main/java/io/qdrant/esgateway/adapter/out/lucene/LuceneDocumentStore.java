@@ -205,6 +205,19 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     @Override
     public void createIndex(IndexMetadata index) {
         String uuid = uuidOf(index);
+        withClaimedSlot(uuid, slot -> {
+            if (slot.writer != null) {
+                throw GatewayException.alreadyExists(index.name(), uuid);
+            }
+            create(index, slot);
+        });
+    }
+
+    /**
+     * Runs {@code action} on the index's live slot, holding the store open and the slot's write lock; a slot retired
+     * meanwhile (dropped or failed) is replaced by a fresh one and the claim retried.
+     */
+    private void withClaimedSlot(String uuid, java.util.function.Consumer<Slot> action) {
         storeLock.readLock().lock();
         try {
             requireOpen();
@@ -215,10 +228,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     if (slot.retired) {
                         continue;
                     }
-                    if (slot.writer != null) {
-                        throw GatewayException.alreadyExists(index.name(), uuid);
-                    }
-                    create(index, slot);
+                    action.accept(slot);
                     return;
                 } finally {
                     slot.lock.writeLock().unlock();
@@ -265,36 +275,19 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
 
     @Override
     public void dropIndex(IndexMetadata index) {
-        String uuid = uuidOf(index);
-        storeLock.readLock().lock();
-        try {
-            requireOpen();
-            while (true) {
-                Slot slot = slots.computeIfAbsent(uuid, k -> new Slot());
-                slot.lock.writeLock().lock();
-                try {
-                    if (slot.retired) {
-                        continue;
-                    }
-                    Path directory = indexDirectory(index);
-                    try {
-                        closeQuietly(slot.searchers);
-                        rollbackQuietly(slot.writer);
-                        closeQuietly(slot.directory);
-                        deleteRecursively(directory);
-                    } catch (IOException e) {
-                        throw failure("cannot delete", index, directory, e);
-                    } finally {
-                        retire(index, slot);
-                    }
-                    return;
-                } finally {
-                    slot.lock.writeLock().unlock();
-                }
+        withClaimedSlot(uuidOf(index), slot -> {
+            Path directory = indexDirectory(index);
+            try {
+                closeQuietly(slot.searchers);
+                rollbackQuietly(slot.writer);
+                closeQuietly(slot.directory);
+                deleteRecursively(directory);
+            } catch (IOException e) {
+                throw failure("cannot delete", index, directory, e);
+            } finally {
+                retire(index, slot);
             }
-        } finally {
-            storeLock.readLock().unlock();
-        }
+        });
     }
 
     /**
