@@ -208,7 +208,7 @@ class SearchHttpTest {
         EsClient.Reply unknown = es.post("/books/_search", json("{'query':{'tern':{'a':1}}}"));
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.errorType()).isEqualTo("parsing_exception");
-        assertThat(es.post("/books/_search", json("{'aggs':{}}")).status()).isEqualTo(400);
+        assertThat(es.post("/books/_search", json("{'aggs':{'x':{'geo_bounds':{'field':'f'}}}}")).status()).isEqualTo(400);
         assertThat(es.get("/no-such-index/_search").errorType()).isEqualTo("index_not_found_exception");
         assertThat(es.get("/no-such-*/_search").json().at("/hits/total/value").asInt()).isZero();
     }

@@ -3,6 +3,8 @@ package io.qdrant.esgateway.application.service;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
+import io.qdrant.esgateway.domain.aggregation.NamedPartials;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
@@ -62,8 +64,13 @@ public final class SearchService implements SearchOperations {
         boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         float maxScore = Float.NaN;
         List<IndexHits> answers = new ArrayList<>();
+        List<NamedPartials> aggregations = new ArrayList<>();
         for (IndexMetadata index : indices) {
             try {
+                if (!request.aggregations().isEmpty()) {
+                    AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings());
+                    aggregations.add(store.aggregate(index, request, plan));
+                }
                 answers.add(store.search(index, request, window));
             } catch (GatewayException e) {
                 if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
@@ -104,7 +111,9 @@ public final class SearchService implements SearchOperations {
                 : all.subList(request.from(), Math.min(all.size(), window));
         java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings = new java.util.HashMap<>();
         indices.forEach(i -> mappings.put(i.name(), i.mappings()));
-        return new SearchResult(merged, maxScore, page, indices.size(), mappings);
+        Optional<NamedPartials> aggs = request.aggregations().isEmpty() || indices.isEmpty() ? Optional.empty()
+                : Optional.of(NamedPartials.mergeAll(aggregations));
+        return new SearchResult(merged, maxScore, page, indices.size(), mappings, aggs);
     }
 
     @Override

@@ -1,22 +1,26 @@
 package io.qdrant.esgateway.domain.search;
 
+import io.qdrant.esgateway.domain.aggregation.Aggregation;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.query.Query;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * A parsed {@code _search} body (with URL parameters applied as ES applies them). {@code query} is absent for
  * "match everything"; {@code knn} holds the top-level kNN sections, combined with the query as ES does (scores
  * summed, each section contributing its top k); {@code highlight} is the parsed highlight section; {@code fields} and
- * {@code docvalue_fields} name the values each hit also returns under {@code fields}.
+ * {@code docvalue_fields} name the values each hit also returns under {@code fields}; {@code aggregations} are the
+ * parsed {@code aggs} (computed over the query's matches, before {@code post_filter}).
  */
 public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
                             Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
                             boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
                             Optional<HighlightSpec> highlight, List<FieldValues.Request> fields,
-                            List<FieldValues.Request> docvalueFields, Optional<List<String>> storedFields) {
+                            List<FieldValues.Request> docvalueFields, Optional<List<String>> storedFields,
+                            Map<String, Aggregation> aggregations) {
     public static final int DEFAULT_SIZE = 10;
 
     public SearchRequest {
@@ -26,6 +30,7 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
         fields = List.copyOf(fields);
         docvalueFields = List.copyOf(docvalueFields);
         storedFields = storedFields.map(List::copyOf);
+        aggregations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(aggregations));
     }
 
     /** {@code stored_fields: _none_}: hits carry neither {@code _id} nor {@code _source}, as in Elasticsearch. */

@@ -1,5 +1,7 @@
 package io.qdrant.esgateway.domain.search;
 
+import io.qdrant.esgateway.domain.aggregation.Aggregation;
+import io.qdrant.esgateway.domain.aggregation.AggregationParser;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -27,7 +29,7 @@ import java.util.Set;
  */
 public final class SearchRequestParser {
     /** Search body sections ES has that the gateway does not implement (yet), rejected by name. */
-    private static final Set<String> UNSUPPORTED = Set.of("aggs", "aggregations", "suggest", "rescore",
+    private static final Set<String> UNSUPPORTED = Set.of("suggest", "rescore",
             "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "rank", "retriever", "slice",
             "profile", "terminate_after", "stats", "ext",
             "explain", "sub_searches", "point_in_time");
@@ -54,6 +56,8 @@ public final class SearchRequestParser {
         List<FieldValues.Request> docvalueFields = List.of();
         Optional<List<String>> storedFields = Optional.empty();
         boolean sourceGiven = false;
+        Map<String, Aggregation> aggregations = Map.of();
+        boolean aggregationsGiven = false;
 
         if (body.isPresent()) {
             JsonObject root = JsonReads.object(body.get(), SearchRequestParser::parsing, "search body");
@@ -77,6 +81,13 @@ public final class SearchRequestParser {
                     case "track_scores" -> trackScores = JsonReads.bool(v).orElseThrow(
                             () -> parsing("[track_scores] must be a boolean"));
                     case "min_score" -> minScore = Optional.of(number("min_score", v));
+                    case "aggs", "aggregations" -> {
+                        if (aggregationsGiven) {
+                            throw parsing("Found two aggregation definitions: [aggs] and [aggregations]");
+                        }
+                        aggregations = AggregationParser.parse(v);
+                        aggregationsGiven = true;
+                    }
                     case "post_filter" -> postFilter = Optional.of(QueryDsl.parse(v));
                     case "knn" -> knnSection = v;
                     case "fields" -> fields = FieldValues.parse("fields", v);
@@ -157,7 +168,7 @@ public final class SearchRequestParser {
             }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter, highlight, fields, docvalueFields, storedFields);
+                postFilter, highlight, fields, docvalueFields, storedFields, aggregations);
     }
 
     private static List<String> storedFields(JsonValue v) {

@@ -104,7 +104,7 @@ class SearchRequestParserTest {
     void unknownAndUnsupportedKeys() {
         assertThat(kindOf("{'quary':{}}")).isEqualTo(ErrorKind.PARSING);
         assertThatThrownBy(() -> parse("{'quary':{}}", Map.of())).hasMessage("Unknown key for a START_OBJECT in [quary].");
-        assertThat(kindOf("{'aggs':{}}")).isEqualTo(ErrorKind.UNSUPPORTED);
+        assertThat(kindOf("{'aggs':{'x':{'geo_bounds':{'field':'f'}}}}")).isEqualTo(ErrorKind.UNSUPPORTED);
         assertThat(kindOf("{'highlight':{'type':'fvh','fields':{'a':{}}}}")).isEqualTo(ErrorKind.UNSUPPORTED);
         assertThat(parse("{'highlight':{'fields':{'a':{}}}}", Map.of()).highlight()).isPresent();
         assertThat(kindOf("{'size':-1}")).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);

@@ -138,12 +138,13 @@ final class SearchEndpoints {
             rendered.add(h.build());
         }
         hits.put("hits", new JsonArray(rendered));
-        return JsonObjectBuilder.object()
+        JsonObjectBuilder out = JsonObjectBuilder.object()
                 .put("took", (System.nanoTime() - start) / 1_000_000)
                 .put("timed_out", false)
                 .put("_shards", shards(result.indices()))
-                .put("hits", hits)
-                .build();
+                .put("hits", hits);
+        result.aggregations().ifPresent(a -> out.put("aggregations", a.render()));
+        return out.build();
     }
 
     private EsResponse count(EsRequest request) {

@@ -386,6 +386,18 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         });
     }
 
+    /** Collects the aggregations natively on a current searcher (see {@link LuceneAggregations}). */
+    @Override
+    public io.qdrant.esgateway.domain.aggregation.NamedPartials aggregate(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request,
+            io.qdrant.esgateway.domain.aggregation.AggregationPlan plan) {
+        return withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                return LuceneAggregations.aggregate(acquired.reader(), index, request, plan);
+            }
+        });
+    }
+
     @Override
     public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
         return withIndex(index, (directory, slot) -> {

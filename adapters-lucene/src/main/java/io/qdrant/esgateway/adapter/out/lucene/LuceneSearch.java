@@ -84,7 +84,7 @@ final class LuceneSearch {
         return searcher.count(query.map(translator::translate).orElseGet(MatchAllDocsQuery::new));
     }
 
-    private static LongSupplier now() {
+    static LongSupplier now() {
         long[] memo = {Long.MIN_VALUE};
         return () -> {
             if (memo[0] == Long.MIN_VALUE) {
@@ -113,6 +113,18 @@ final class LuceneSearch {
             main = new MinScoreQuery(main, request.minScore().get());
         }
         return main;
+    }
+
+    /**
+     * The documents aggregations see: the query ∪ kNN sections with {@code min_score}, but not {@code post_filter}
+     * (which applies to hits only).
+     */
+    static org.apache.lucene.search.Query aggregationQuery(QueryTranslator translator, SearchRequest request) {
+        SearchRequest withoutPostFilter = new SearchRequest(request.query(), request.knn(), request.from(),
+                request.size(), request.sort(), request.searchAfter(), request.source(), request.trackTotalHits(),
+                request.trackScores(), request.minScore(), Optional.empty(), request.highlight(), request.fields(),
+                request.docvalueFields(), request.storedFields(), request.aggregations());
+        return query(translator, withoutPostFilter);
     }
 
     static IndexHits search(IndexReader reader, IndexMetadata index, SearchRequest request, int topN)

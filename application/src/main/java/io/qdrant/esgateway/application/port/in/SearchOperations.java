@@ -17,10 +17,12 @@ public interface SearchOperations {
 
     /**
      * The page of hits ({@code from} already applied), the merged total and best score, how many indices answered,
-     * and the mappings of those indices (to render {@code fields} per hit).
+     * the mappings of those indices (to render {@code fields} per hit), and the aggregations merged over all indices
+     * (absent when the request has none).
      */
     record SearchResult(Optional<IndexHits.Total> total, float maxScore, List<Hit> hits, int indices,
-                        java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings) {
+                        java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings,
+                        Optional<io.qdrant.esgateway.domain.aggregation.NamedPartials> aggregations) {
         public SearchResult {
             hits = List.copyOf(hits);
             mappings = java.util.Map.copyOf(mappings);

@@ -1,5 +1,7 @@
 package io.qdrant.esgateway.application.port.out;
 
+import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
+import io.qdrant.esgateway.domain.aggregation.NamedPartials;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
@@ -51,6 +53,13 @@ public interface DocumentStore {
      * A field that is not mapped matches nothing; sorting on it without {@code unmapped_type} is a 400.
      */
     IndexHits search(IndexMetadata index, SearchRequest request, int topN);
+
+    /**
+     * The partial aggregations of one index (see {@link AggregationPlan}): over the documents the request's query
+     * matches (with its kNN sections and {@code min_score}; {@code post_filter} applies to hits only), computed
+     * with the plan's collectors so that the application can merge indices with the domain's reducers.
+     */
+    NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan);
 
     /** The exact number of documents matching {@code query} (all documents when empty). */
     long count(IndexMetadata index, Optional<Query> query);

@@ -128,6 +128,13 @@ public class InMemoryDocumentStore implements DocumentStore {
     }
 
     @Override
+    public io.qdrant.esgateway.domain.aggregation.NamedPartials aggregate(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request,
+            io.qdrant.esgateway.domain.aggregation.AggregationPlan plan) {
+        throw new UnsupportedOperationException("the in-memory fake does not aggregate");
+    }
+
+    @Override
     public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
         if (query.isPresent()) {
             throw new UnsupportedOperationException("the in-memory fake counts only everything");

@@ -1,0 +1,66 @@
+package io.qdrant.esgateway.domain.aggregation;
+
+import io.qdrant.esgateway.domain.json.JsonValue;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One aggregation of a {@code _search} body, as parsed by {@link AggregationParser}: its Elasticsearch type, its
+ * options and its sub-aggregations (in request order). Every part of the gateway that switches over aggregation
+ * types (the {@link AggregationPlan}, the coverage rules) does so without a {@code default}: adding a type here means
+ * updating each of those switches, which the compiler lists.
+ */
+public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric {
+
+    /** The sub-aggregations, by name, in request order (empty for metrics). */
+    Map<String, Aggregation> subs();
+
+    /** Elasticsearch's name of the type ({@code terms}, {@code avg}, …), used in errors and metrics. */
+    String type();
+
+    /** {@code terms}: one bucket per distinct value of {@code field}; exact counts (every bucket is kept). */
+    record Terms(String field, int size, TermsOrder order, long minDocCount, Optional<JsonValue> missing,
+                 Map<String, Aggregation> subs) implements Aggregation {
+        public Terms {
+            subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));
+        }
+
+        @Override
+        public String type() {
+            return "terms";
+        }
+    }
+
+    /**
+     * A bucket order of {@code terms}: by doc count, by key, or by a sub-aggregation's value ({@code path} is the
+     * metric name, optionally {@code name.value}/{@code name.avg} for multi-value metrics); ties are broken as ES
+     * does (count desc then key asc).
+     */
+    record TermsOrder(String key, boolean ascending) {
+        public static final TermsOrder COUNT_DESC = new TermsOrder("_count", false);
+    }
+
+    /**
+     * A single-value numeric metric over {@code field}: {@code min}, {@code max}, {@code avg}, {@code sum},
+     * {@code value_count}; {@code missing} is the value a document without one counts as.
+     */
+    record Metric(MetricKind kind, String field, Optional<Double> missing) implements Aggregation {
+        @Override
+        public Map<String, Aggregation> subs() {
+            return Map.of();
+        }
+
+        @Override
+        public String type() {
+            return kind.esName();
+        }
+    }
+
+    enum MetricKind {
+        MIN, MAX, AVG, SUM, VALUE_COUNT;
+
+        public String esName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.qdrant.esgateway.domain.aggregation;
+
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The partials of a level of aggregations by name (request order): what one index (or any partition) answers for a
+ * request's {@code aggs}, and what each bucket holds for its sub-aggregations. Merging is by name.
+ */
+public record NamedPartials(Map<String, Partial> byName) {
+    public static final NamedPartials EMPTY = new NamedPartials(Map.of());
+
+    public NamedPartials {
+        byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
+    }
+
+    public NamedPartials merge(NamedPartials other) {
+        if (byName.isEmpty()) {
+            return other;
+        }
+        Map<String, Partial> out = new LinkedHashMap<>(byName);
+        other.byName.forEach((name, p) -> out.merge(name, p, Partial::merge));
+        return new NamedPartials(out);
+    }
+
+    /** All partials merged, in order (the empty level when there are none). */
+    public static NamedPartials mergeAll(List<NamedPartials> partials) {
+        NamedPartials out = EMPTY;
+        for (NamedPartials p : partials) {
+            out = out.merge(p);
+        }
+        return out;
+    }
+
+    /** The final answers, as the {@code aggregations} object of a search response. */
+    public JsonObject render() {
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        renderInto(out);
+        return out.build();
+    }
+
+    /** Adds each aggregation's final answer to a bucket (or the top level) under its name. */
+    public void renderInto(JsonObjectBuilder target) {
+        byName.forEach((name, p) -> target.put(name, p.render()));
+    }
+
+    /** The value a parent orders its buckets by: {@code name} or {@code name.key}. */
+    public double orderValue(String path) {
+        int dot = path.indexOf('.');
+        String name = dot < 0 ? path : path.substring(0, dot);
+        String key = dot < 0 ? "" : path.substring(dot + 1);
+        Partial p = byName.get(name);
+        if (p == null) {
+            throw new IllegalArgumentException("no aggregation [" + name + "]");
+        }
+        return p.orderValue(key);
+    }
+}

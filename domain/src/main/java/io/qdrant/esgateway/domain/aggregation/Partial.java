@@ -1,0 +1,26 @@
+package io.qdrant.esgateway.domain.aggregation;
+
+import io.qdrant.esgateway.domain.json.JsonValue;
+
+/**
+ * The mergeable state of one aggregation over some documents: partials of disjoint partitions merge, in any order and
+ * grouping, into the partial of their union (sums with their compensation, counts, every bucket — never an average
+ * or a truncated list). Only {@link #render} (the final reduce) may lose information: it divides, truncates to
+ * {@code size}, interpolates.
+ */
+public interface Partial {
+
+    /** The partial of both partitions; {@code other} is of the same aggregation. Neither input changes. */
+    Partial merge(Partial other);
+
+    /** The aggregation's final answer, as Elasticsearch renders it under {@code aggregations.<name>}. */
+    JsonValue render();
+
+    /**
+     * The value a parent bucket aggregation orders by ({@code order: {"<name>[.<key>]": "asc"}}); {@code key} is
+     * empty for single-value metrics.
+     */
+    default double orderValue(String key) {
+        throw new IllegalArgumentException("cannot order by this aggregation");
+    }
+}
