@@ -24,7 +24,11 @@ import org.junit.jupiter.api.TestFactory;
  */
 class ScenarioTest {
     private static final KnownDifferences KNOWN = KnownDifferences.load();
-    private static final List<Scenario> SCENARIOS = ScenarioLoader.loadAll();
+    /** {@code -Dcompat.scenarios=a,b}: only the scenarios whose id contains one of these (for local iteration). */
+    private static final String ONLY = System.getProperty("compat.scenarios", "");
+    private static final List<Scenario> SCENARIOS = ScenarioLoader.loadAll().stream()
+            .filter(s -> ONLY.isBlank() || java.util.Arrays.stream(ONLY.split(",")).anyMatch(o -> s.id().contains(o)))
+            .toList();
 
     @TestFactory
     Stream<DynamicNode> elasticsearch() {
@@ -62,6 +66,9 @@ class ScenarioTest {
         Stream<DynamicNode> stale = Stream.of(dynamicTest("every known difference for " + engine.id()
                 + " was needed in this run", () -> {
                     List<KnownDifferences.Entry> unused = KNOWN.unused(engine);
+                    if (!ONLY.isBlank()) {
+                        Assumptions.abort("-Dcompat.scenarios=" + ONLY + " runs a subset");
+                    }
                     if (!unused.isEmpty()) {
                         throw new AssertionError("known differences that hid nothing (the gateway or the oracle changed:"
                                 + " remove them from known-differences.yaml and docs): " + unused.stream()

@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public final class Capabilities {
     public static final Set<String> KNOWN = Set.of("documents", "search", "aggregations");
-    public static final Set<String> GATEWAY = Set.of("documents", "search");
+    public static final Set<String> GATEWAY = Set.of("documents", "search", "aggregations");
 
     private Capabilities() {
     }
