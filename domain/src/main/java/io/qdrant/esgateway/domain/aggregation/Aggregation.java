@@ -10,7 +10,8 @@ import java.util.Optional;
  * types (the {@link AggregationPlan}, the coverage rules) does so without a {@code default}: adding a type here means
  * updating each of those switches, which the compiler lists.
  */
-public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric {
+public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric, Aggregation.Stats,
+        Aggregation.Cardinality, Aggregation.Percentiles, Aggregation.TopHits {
 
     /** The sub-aggregations, by name, in request order (empty for metrics). */
     Map<String, Aggregation> subs();
@@ -61,6 +62,80 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
 
         public String esName() {
             return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    // ---- multi-value metrics and top_hits (StatsAggregator, CardinalityAggregator, PercentilesAggregator,
+    // TopHitsAggregator); none takes sub-aggregations
+
+    /**
+     * {@code stats} ({@code extended} false) or {@code extended_stats} over {@code field}; {@code sigma} is the
+     * number of standard deviations of {@code std_deviation_bounds}; {@code missing} is the value (a number, or a
+     * date for a date field) a document without one counts as.
+     */
+    record Stats(String field, boolean extended, double sigma, Optional<JsonValue> missing) implements Aggregation {
+        @Override
+        public Map<String, Aggregation> subs() {
+            return Map.of();
+        }
+
+        @Override
+        public String type() {
+            return extended ? "extended_stats" : "stats";
+        }
+    }
+
+    /** {@code cardinality}: the number of distinct values of {@code field} (counted exactly). */
+    record Cardinality(String field, Optional<JsonValue> missing) implements Aggregation {
+        @Override
+        public Map<String, Aggregation> subs() {
+            return Map.of();
+        }
+
+        @Override
+        public String type() {
+            return "cardinality";
+        }
+    }
+
+    /** {@code percentiles} of {@code field} at {@code percents} (ascending, distinct, each in [0, 100]). */
+    record Percentiles(String field, java.util.List<Double> percents, boolean keyed, Optional<JsonValue> missing)
+            implements Aggregation {
+        public Percentiles {
+            percents = java.util.List.copyOf(percents);
+        }
+
+        @Override
+        public Map<String, Aggregation> subs() {
+            return Map.of();
+        }
+
+        @Override
+        public String type() {
+            return "percentiles";
+        }
+    }
+
+    /**
+     * {@code top_hits} (named {@code name}, for its errors): the best {@code size} documents after {@code from} of each bucket, in {@code sort} order
+     * (empty: by score), rendered as search hits with their {@code _source} filtered by {@code source};
+     * {@code trackScores} renders scores under a field sort too.
+     */
+    record TopHits(String name, int from, int size, java.util.List<io.qdrant.esgateway.domain.search.SortSpec> sort,
+                   io.qdrant.esgateway.domain.document.SourceFilter source, boolean trackScores)
+            implements Aggregation {
+        public TopHits {
+            sort = java.util.List.copyOf(sort);
+        }
+
+        @Override
+        public Map<String, Aggregation> subs() {
+            return Map.of();
+        }
+
+        @Override
+        public String type() {
+            return "top_hits";
         }
     }
 }

@@ -28,4 +28,22 @@ public interface AggregationDoc {
 
     /** The document's score (NaN when not scoring). */
     float score();
+
+    // ---- for top_hits (TopHitsAggregator): the document's identity, and its stored form loaded only on demand
+
+    /**
+     * The document's position in its index: unique within one index, increasing in the backend's index order (the
+     * Lucene adapter: the reader-wide doc id). {@code top_hits} breaks ties between equal sort values by it (the
+     * lower first, as Elasticsearch breaks them by doc id) and renders it as the value of a {@code _doc} sort.
+     */
+    long position();
+
+    /**
+     * A loader of this document's id and full {@code _source} (its {@link StoredDocument}) that stays valid after
+     * the collector has moved on to other documents, until the partition's partials have been taken
+     * ({@link NamedCollectors#partial()}). {@code top_hits} asks for it only when a document enters its current top,
+     * and calls it only for the documents still in the top when the partial is taken: nothing is loaded for the
+     * others. Calling this method must be cheap (no loading).
+     */
+    java.util.function.Supplier<io.qdrant.esgateway.domain.document.StoredDocument> stored();
 }

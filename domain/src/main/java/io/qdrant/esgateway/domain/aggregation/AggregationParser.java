@@ -22,8 +22,8 @@ import java.util.Set;
 public final class AggregationParser {
     /** Aggregation types Elasticsearch 8 has that the gateway does not implement (yet): rejected by name. */
     private static final Set<String> NOT_IMPLEMENTED = Set.of("filters", "filter", "range", "date_range",
-            "histogram", "date_histogram", "missing", "global", "composite", "stats", "extended_stats", "cardinality",
-            "percentiles", "percentile_ranks", "top_hits", "nested", "reverse_nested", "significant_terms",
+            "histogram", "date_histogram", "missing", "global", "composite",
+            "percentile_ranks", "nested", "reverse_nested", "significant_terms",
             "significant_text", "rare_terms", "multi_terms", "auto_date_histogram", "variable_width_histogram",
             "geo_distance", "geohash_grid", "geotile_grid", "geo_bounds", "geo_centroid", "ip_range", "sampler",
             "diversified_sampler", "adjacency_matrix", "weighted_avg", "median_absolute_deviation", "scripted_metric",
@@ -87,6 +87,10 @@ public final class AggregationParser {
         Aggregation parsed = switch (type) {
             case "terms" -> terms(name, options, subs);
             case "min", "max", "avg", "sum", "value_count" -> metric(name, type, options);
+            case "stats", "extended_stats" -> MetricsParser.stats(name, type, options);
+            case "cardinality" -> MetricsParser.cardinality(name, options);
+            case "percentiles" -> MetricsParser.percentiles(name, options);
+            case "top_hits" -> MetricsParser.topHits(name, options);
             default -> {
                 if (NOT_IMPLEMENTED.contains(type)) {
                     throw GatewayException.unsupported("aggregation type [" + type + "]");
@@ -94,6 +98,10 @@ public final class AggregationParser {
                 throw parsing("Unknown aggregation type [" + type + "]");
             }
         };
+        if (!subs.isEmpty() && !(parsed instanceof Aggregation.Terms || parsed instanceof Aggregation.Metric)) {
+            throw GatewayException.illegalArgument("Aggregator [" + name + "] of type [" + type
+                    + "] cannot accept sub-aggregations");
+        }
         if (!subs.isEmpty() && parsed.subs().isEmpty() && parsed instanceof Aggregation.Metric) {
             throw new GatewayException(ErrorKind.PARSING, "Aggregator [" + name + "] of type [" + type
                     + "] cannot accept sub-aggregations");

@@ -22,6 +22,7 @@ public final class AggregationPlan {
     private final Map<String, FieldRef> fields = new LinkedHashMap<>();
     private final List<Query> filters = new ArrayList<>();
     private final Supplier<NamedCollectors> root;
+    private boolean needsScores;
 
     private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
         this.index = index;
@@ -50,7 +51,7 @@ public final class AggregationPlan {
 
     /** Whether collectors read {@link AggregationDoc#score}. */
     public boolean needsScores() {
-        return false;
+        return needsScores;
     }
 
     /** Fresh collectors for the top level, for one partition of the matching documents. */
@@ -79,6 +80,26 @@ public final class AggregationPlan {
                 FieldRef field = field(m.field());
                 MetricAggregator.validate(m, field);
                 yield () -> MetricAggregator.collector(m, field);
+            }
+            case Aggregation.Stats s -> {
+                FieldRef field = field(s.field());
+                StatsAggregator.collector(s, field); // fails here (for this index) when the field cannot be used
+                yield () -> StatsAggregator.collector(s, field);
+            }
+            case Aggregation.Cardinality c -> {
+                FieldRef field = field(c.field());
+                CardinalityAggregator.collector(c, field);
+                yield () -> CardinalityAggregator.collector(c, field);
+            }
+            case Aggregation.Percentiles p -> {
+                FieldRef field = field(p.field());
+                PercentilesAggregator.collector(p, field);
+                yield () -> PercentilesAggregator.collector(p, field);
+            }
+            case Aggregation.TopHits t -> {
+                List<TopHitsAggregator.Key> keys = TopHitsAggregator.keys(t, index, this::field);
+                needsScores |= TopHitsAggregator.needsScores(t);
+                yield () -> TopHitsAggregator.collector(t, index, keys);
             }
         };
     }

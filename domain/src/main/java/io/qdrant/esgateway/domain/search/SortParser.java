@@ -19,11 +19,12 @@ import java.util.Optional;
  * "mode":…,"unmapped_type":…,"format":…}}}, one or a list, {@code _score} and {@code _doc}; and the URL form
  * {@code f:desc,g}.
  */
-final class SortParser {
+public final class SortParser {
     private SortParser() {
     }
 
-    static List<SortSpec> parse(JsonValue value) {
+    /** A body's {@code sort} (also {@code top_hits}' sort). */
+    public static List<SortSpec> parse(JsonValue value) {
         List<SortSpec> out = new ArrayList<>();
         for (JsonValue v : value instanceof JsonArray a ? a.elements() : List.of(value)) {
             out.add(one(v));

@@ -1,9 +1,20 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * A document for collector tests, holding its values as {@link AggregationDoc} promises them (keywords distinct and
@@ -15,16 +26,26 @@ final class MemoryDoc implements AggregationDoc {
     private final Map<String, double[]> doubles = new HashMap<>();
     private boolean[] filters = new boolean[0];
     private float score = Float.NaN;
+    private final Map<String, JsonValue> source = new LinkedHashMap<>();
+    private static final AtomicLong NEXT_POSITION = new AtomicLong();
+    private final long position = NEXT_POSITION.getAndIncrement();
+    /** How often this document's stored form was loaded (top_hits must load only the documents it returns). */
+    int loads;
     final String id;
 
     MemoryDoc(String id) {
         this.id = id;
     }
 
+    private void source(String field, List<JsonValue> values) {
+        source.put(field, values.size() == 1 ? values.get(0) : new JsonArray(values));
+    }
+
     MemoryDoc keyword(String field, String... values) {
         TreeSet<String> sorted = new TreeSet<>(Keys::compareCodePoints);
         sorted.addAll(Arrays.asList(values));
         keywords.put(field, sorted.toArray(String[]::new));
+        source(field, Arrays.stream(values).<JsonValue>map(JsonString::new).toList());
         return this;
     }
 
@@ -34,6 +55,7 @@ final class MemoryDoc implements AggregationDoc {
         Arrays.sort(l);
         longs.put(field, l);
         doubles.put(field, Arrays.stream(l).asDoubleStream().toArray());
+        source(field, Arrays.stream(values).<JsonValue>mapToObj(JsonNumber::new).toList());
         return this;
     }
 
@@ -43,6 +65,7 @@ final class MemoryDoc implements AggregationDoc {
         Arrays.sort(d);
         doubles.put(field, d);
         longs.put(field, Arrays.stream(d).mapToLong(x -> (long) x).toArray());
+        source(field, Arrays.stream(values).<JsonValue>mapToObj(JsonNumber::new).toList());
         return this;
     }
 
@@ -79,5 +102,18 @@ final class MemoryDoc implements AggregationDoc {
     @Override
     public float score() {
         return score;
+    }
+
+    @Override
+    public long position() {
+        return position;
+    }
+
+    @Override
+    public Supplier<StoredDocument> stored() {
+        return () -> {
+            loads++;
+            return new StoredDocument(id, new DocumentVersion(1, 0, 1), new JsonObject(source));
+        };
     }
 }

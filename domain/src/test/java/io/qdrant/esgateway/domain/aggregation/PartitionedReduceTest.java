@@ -81,6 +81,39 @@ class PartitionedReduceTest {
     }
 
     @Test
+    void statsCardinalityPercentilesMergeLikeOnePass() {
+        check("""
+                {"s":{"stats":{"field":"n"}},"sd":{"stats":{"field":"d","missing":"2020-06-01"}},
+                 "e":{"extended_stats":{"field":"price","sigma":3}},"en":{"extended_stats":{"field":"n","missing":1}},
+                 "c":{"cardinality":{"field":"brand"}},"cn":{"cardinality":{"field":"n","missing":42}},
+                 "cp":{"cardinality":{"field":"price"}},"cd":{"cardinality":{"field":"d"}},
+                 "p":{"percentiles":{"field":"price"}},"pn":{"percentiles":{"field":"n","keyed":false,
+                 "percents":[0,33.3,50,100]}},"pd":{"percentiles":{"field":"d","missing":0}}}
+                """, 3);
+    }
+
+    @Test
+    void topHitsMergeLikeOnePass() {
+        check("""
+                {"t":{"top_hits":{}},"tn":{"top_hits":{"size":4,"from":1,"sort":[{"n":"desc"},{"price":"asc"}]}},
+                 "tb":{"top_hits":{"size":2,"sort":[{"brand":{"order":"asc","missing":"_first"}},"_doc"],
+                       "_source":["brand"]}}}
+                """, 4);
+    }
+
+    @Test
+    void newMetricsUnderTermsMergeLikeOnePass() {
+        check("""
+                {"b":{"terms":{"field":"brand","order":{"s.max":"desc"}},
+                      "aggs":{"s":{"extended_stats":{"field":"n"}},"c":{"cardinality":{"field":"price"}},
+                              "p":{"percentiles":{"field":"price","percents":[50]}},
+                              "t":{"top_hits":{"size":1,"sort":[{"d":"desc"}],"_source":false}}}},
+                 "f":{"terms":{"field":"flag","order":{"p.50":"asc"}},
+                      "aggs":{"p":{"percentiles":{"field":"n"}},"t":{"top_hits":{"size":2,"sort":["_doc"]}}}}}
+                """, 5);
+    }
+
+    @Test
     void theComparisonCanFail() {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
                 "{\"s\":{\"sum\":{\"field\":\"n\"}}}")), MAPPINGS);

@@ -107,10 +107,12 @@ final class LuceneAggregations {
     private static final class SegmentDoc implements AggregationDoc {
         private final Map<String, Column> columns = new HashMap<>();
         private final DocIdSetIterator[] filters;
+        private final LeafReaderContext context;
         private int doc = -1;
         Scorable scorer;
 
         SegmentDoc(LeafReaderContext context, Collection<FieldRef> fields, List<Weight> weights) throws IOException {
+            this.context = context;
             for (FieldRef field : fields) {
                 columns.put(field.name(), new Column(context, field));
             }
@@ -176,6 +178,25 @@ final class LuceneAggregations {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+        }
+
+        /** The reader-wide doc id (segment base + segment doc id): Lucene's index order. */
+        @Override
+        public long position() {
+            return (long) context.docBase + doc;
+        }
+
+        /** Reads the stored _id and _source of this document when called (the segment's reader is still open). */
+        @Override
+        public java.util.function.Supplier<io.qdrant.esgateway.domain.document.StoredDocument> stored() {
+            int id = doc;
+            return () -> {
+                try {
+                    return FieldEncoding.decode(context.reader().storedFields().document(id, FieldEncoding.STORED));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            };
         }
     }
 
