@@ -43,9 +43,10 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
 
     /**
      * A single-value numeric metric over {@code field}: {@code min}, {@code max}, {@code avg}, {@code sum},
-     * {@code value_count}; {@code missing} is the value a document without one counts as.
+     * {@code value_count}; {@code missing} is the value a document without one counts as (a number, or a date in the
+     * field's format; for {@code value_count} any value).
      */
-    record Metric(MetricKind kind, String field, Optional<Double> missing) implements Aggregation {
+    record Metric(MetricKind kind, String field, Optional<JsonValue> missing) implements Aggregation {
         @Override
         public Map<String, Aggregation> subs() {
             return Map.of();

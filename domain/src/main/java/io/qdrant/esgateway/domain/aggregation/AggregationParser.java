@@ -163,18 +163,14 @@ public final class AggregationParser {
 
     private static Aggregation.Metric metric(String name, String type, JsonObject options) {
         String field = null;
-        Optional<Double> missing = Optional.empty();
+        Optional<JsonValue> missing = Optional.empty();
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
                 case "field" -> field = string(type, "field", v);
-                case "missing" -> missing = Optional.of(JsonReads.text(v).map(t -> {
-                    try {
-                        return Double.parseDouble(t.trim());
-                    } catch (NumberFormatException ex) {
-                        throw GatewayException.unsupported("a non-numeric [missing] in a [" + type + "] aggregation");
-                    }
-                }).orElseThrow(() -> parsing("[" + type + "] [missing] must be a value")));
+                // resolved against the field's type by MetricAggregator (a date may be given in its format)
+                case "missing" -> missing = Optional.of(JsonReads.text(v).map(t -> v)
+                        .orElseThrow(() -> parsing("[" + type + "] [missing] must be a value")));
                 case "format" -> string(type, "format", v);
                 case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
                 default -> throw parsing("[" + type + "] unknown field [" + e.getKey() + "]");

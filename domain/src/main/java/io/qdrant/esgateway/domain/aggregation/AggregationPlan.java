@@ -78,7 +78,7 @@ public final class AggregationPlan {
             }
             case Aggregation.Metric m -> {
                 FieldRef field = field(m.field());
-                MetricAggregator.validate(m, field);
+                MetricAggregator.collector(m, field); // fails here (for this index) when the field cannot be used
                 yield () -> MetricAggregator.collector(m, field);
             }
             case Aggregation.Stats s -> {

@@ -26,6 +26,11 @@ final class MetricAggregator {
 
     static Collector collector(Metric metric, FieldRef field) {
         validate(metric, field);
+        // value_count only counts documents without a value; the others take the value in the field's number space
+        boolean counting = metric.kind() == Aggregation.MetricKind.VALUE_COUNT;
+        java.util.OptionalDouble missing = counting
+                ? metric.missing().map(m -> java.util.OptionalDouble.of(1)).orElse(java.util.OptionalDouble.empty())
+                : StatsAggregator.missing(metric.missing(), field, metric.type());
         return new Collector() {
             private long count;
             private double sum;
@@ -36,17 +41,17 @@ final class MetricAggregator {
             @Override
             public void collect(AggregationDoc doc) {
                 if (field.kind() == ValueKind.UNMAPPED) {
-                    metric.missing().ifPresent(this::add);
+                    missing.ifPresent(this::add);
                     return;
                 }
                 if (field.kind() == ValueKind.KEYWORD) {
                     int n = doc.keywords(field.name()).length;
-                    count += n == 0 && metric.missing().isPresent() ? 1 : n;
+                    count += n == 0 && missing.isPresent() ? 1 : n;
                     return;
                 }
                 double[] values = doc.doubles(field.name());
                 if (values.length == 0) {
-                    metric.missing().ifPresent(this::add);
+                    missing.ifPresent(this::add);
                     return;
                 }
                 for (double v : values) {
@@ -111,8 +116,9 @@ final class MetricAggregator {
                 return out.put("value", JsonNull.INSTANCE).build();
             }
             out.put("value", new JsonNumber(v));
-            if (field.kind() == ValueKind.DATE && metric.kind() != Aggregation.MetricKind.SUM) {
-                out.put("value_as_string", field.format().format((long) v));
+            if (StatsAggregator.formats(field)) {
+                // ES formats every one of them, the sum of dates too; a boolean field's as "true"/"false"
+                out.put("value_as_string", StatsAggregator.formatted(field, v, true));
             }
             return out.build();
         }

@@ -82,4 +82,15 @@ class StatsAggregatorTest {
         b.collect(new MemoryDoc("2").doubles("price", 1));
         assertThat(Json.write(a.partial().merge(b.partial()).render())).contains("\"sum\":1.0000000000000002E16");
     }
+
+    @Test
+    void singleValueMetricsTakeADateMissingAndFormatDatesAndBooleans() {
+        List<MemoryDoc> docs = List.of(new MemoryDoc("1").longs("d", 0).longs("flag", 1), new MemoryDoc("2"));
+        assertThat(Json.write(run("{\"mx\":{\"max\":{\"field\":\"d\",\"missing\":\"1970-01-02\"}},"
+                + "\"su\":{\"sum\":{\"field\":\"d\"}},\"b\":{\"min\":{\"field\":\"flag\"}},"
+                + "\"vc\":{\"value_count\":{\"field\":\"brand\",\"missing\":\"x\"}}}", docs))).isEqualTo(
+                "{\"mx\":{\"value\":8.64E7,\"value_as_string\":\"1970-01-02T00:00:00.000Z\"},"
+                + "\"su\":{\"value\":0.0,\"value_as_string\":\"1970-01-01T00:00:00.000Z\"},"
+                + "\"b\":{\"value\":1.0,\"value_as_string\":\"true\"},\"vc\":{\"value\":2}}");
+    }
 }
