@@ -20,7 +20,7 @@ final class CardinalityAggregator {
     }
 
     static Collector collector(Cardinality cardinality, FieldRef field) {
-        Object missing = cardinality.missing().map(m -> Keys.missingKey(m, field)).orElse(null);
+        Object missing = cardinality.missing().map(m -> missingValue(m, field)).orElse(null);
         return new Collector() {
             private final Set<Object> values = new HashSet<>();
 
@@ -58,6 +58,15 @@ final class CardinalityAggregator {
                 return new CardinalityPartial(Set.copyOf(values));
             }
         };
+    }
+
+    /** A fractional missing value on an integral field stays a distinct double (ES counts 1.5 apart from 1 and 2). */
+    private static Object missingValue(JsonValue missing, FieldRef field) {
+        if (field.kind() == FieldRef.ValueKind.LONG && missing instanceof JsonValue.JsonNumber n && !n.isIntegral()) {
+            double d = n.value().doubleValue();
+            return d == Math.rint(d) && !Double.isInfinite(d) ? (Object) (long) d : (Object) d;
+        }
+        return Keys.missingKey(missing, field);
     }
 
     record CardinalityPartial(Set<Object> values) implements Partial {

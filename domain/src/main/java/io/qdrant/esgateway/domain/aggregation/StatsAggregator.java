@@ -36,6 +36,16 @@ final class StatsAggregator {
         if (missing.isEmpty()) {
             return OptionalDouble.empty();
         }
+        if (field.kind() == ValueKind.LONG || field.kind() == ValueKind.DOUBLE || field.kind() == ValueKind.FLOAT) {
+            // ES takes the number as a double whatever the field's type: 1.5 on a long field counts as 1.5
+            String text = io.qdrant.esgateway.domain.json.JsonReads.text(missing.get()).orElse("");
+            try {
+                return OptionalDouble.of(Double.parseDouble(text.trim()));
+            } catch (NumberFormatException e) {
+                throw GatewayException.illegalArgument("failed to parse [missing] value [" + text + "] for field ["
+                        + field.name() + "]");
+            }
+        }
         Object key = Keys.missingKey(missing.get(), field);
         if (!(key instanceof Number n)) {
             throw GatewayException.unsupported("a non-numeric [missing] in a [" + type + "] aggregation");

@@ -39,4 +39,13 @@ class CardinalityAggregatorTest {
         b.collect(new MemoryDoc("2").keyword("brand", "y", "z"));
         assertThat(Json.write(a.partial().merge(b.partial()).render())).isEqualTo("{\"k\":{\"value\":3}}");
     }
+
+    @Test
+    void aFractionalMissingOnALongFieldIsANewValueAndAnIntegralOneIsNot() {
+        List<MemoryDoc> docs = List.of(new MemoryDoc("1").longs("n", 1, 2), new MemoryDoc("2"));
+        assertThat(Json.write(StatsAggregatorTest.run("{\"a\":{\"cardinality\":{\"field\":\"n\",\"missing\":1.5}},"
+                + "\"b\":{\"cardinality\":{\"field\":\"n\",\"missing\":1.0}},"
+                + "\"s\":{\"sum\":{\"field\":\"n\",\"missing\":1.5}}}", docs)))
+                .isEqualTo("{\"a\":{\"value\":3},\"b\":{\"value\":2},\"s\":{\"value\":4.5}}");
+    }
 }
