@@ -164,15 +164,12 @@ final class MetricsParser {
         }
         for (SortSpec spec : sort) {
             if (spec instanceof SortSpec.Field f) {
-                if (f.missing() instanceof SortSpec.Missing.Value) {
-                    throw GatewayException.unsupported("a [missing] value in a [top_hits] sort");
-                }
                 if (f.mode().isPresent() && f.mode().get() != SortSpec.Mode.MIN && f.mode().get() != SortSpec.Mode.MAX) {
                     throw GatewayException.unsupported("[mode] " + f.mode().get().name().toLowerCase(
                             java.util.Locale.ROOT) + " in a [top_hits] sort");
                 }
-                if (f.unmappedType().isPresent() || f.format().isPresent()) {
-                    throw GatewayException.unsupported("[unmapped_type] and [format] in a [top_hits] sort");
+                if (f.unmappedType().isPresent()) {
+                    throw GatewayException.unsupported("[unmapped_type] in a [top_hits] sort");
                 }
             }
         }

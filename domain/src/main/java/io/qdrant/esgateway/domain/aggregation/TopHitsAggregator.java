@@ -38,8 +38,11 @@ final class TopHitsAggregator {
     private TopHitsAggregator() {
     }
 
-    /** One sort key: its spec and, for a field sort, the field as this index maps it. */
-    record Key(SortSpec spec, FieldRef field) {
+    /**
+     * One sort key: its spec and, for a field sort, the field as this index maps it (with the sort's date
+     * {@code format}) and the value documents without one sort as ({@code missing: <value>}), or null.
+     */
+    record Key(SortSpec spec, FieldRef field, Object missing) {
         boolean ascending() {
             return spec.order() == SortSpec.Order.ASC;
         }
@@ -60,14 +63,26 @@ final class TopHitsAggregator {
         List<Key> keys = new ArrayList<>();
         for (SortSpec spec : t.sort()) {
             FieldRef field = null;
+            Object missing = null;
             if (spec instanceof SortSpec.Field f) {
                 field = fields.apply(f.field());
                 if (field.kind() == ValueKind.UNMAPPED) {
                     throw GatewayException.illegalArgument("No mapping found for [" + f.field()
                             + "] in order to sort on");
                 }
+                if (f.format().isPresent()) {
+                    if (field.kind() != ValueKind.DATE) {
+                        throw GatewayException.unsupported("[format] on a [" + field.kind().name().toLowerCase(
+                                java.util.Locale.ROOT) + "] field in a [top_hits] sort");
+                    }
+                    field = new FieldRef(field.name(), field.kind(),
+                            io.qdrant.esgateway.domain.time.DateFormat.of(f.format().get()));
+                }
+                if (f.missing() instanceof SortSpec.Missing.Value v) {
+                    missing = Keys.missingKey(v.value(), field);
+                }
             }
-            keys.add(new Key(spec, field));
+            keys.add(new Key(spec, field, missing));
         }
         return keys;
     }
@@ -141,19 +156,22 @@ final class TopHitsAggregator {
         // the substitute of a missing value: the end the document goes to once the order is applied
         boolean high = key.ascending() == f.missing() instanceof SortSpec.Missing.Last;
         FieldRef field = key.field();
+        Object missing = key.missing();
         return switch (field.kind()) {
             case KEYWORD -> {
                 String[] v = doc.keywords(field.name());
-                yield v.length == 0 ? null : v[max ? v.length - 1 : 0];
+                yield v.length == 0 ? missing : v[max ? v.length - 1 : 0];
             }
             case LONG, DATE, BOOLEAN -> {
                 long[] v = doc.longs(field.name());
-                yield v.length == 0 ? (high ? Long.MAX_VALUE : Long.MIN_VALUE) : v[max ? v.length - 1 : 0];
+                yield v.length > 0 ? (Object) v[max ? v.length - 1 : 0]
+                        : missing != null ? missing : (Object) (high ? Long.MAX_VALUE : Long.MIN_VALUE);
             }
             case DOUBLE, FLOAT -> {
                 double[] v = doc.doubles(field.name());
-                yield v.length == 0 ? (high ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY)
-                        : v[max ? v.length - 1 : 0];
+                yield v.length > 0 ? (Object) v[max ? v.length - 1 : 0]
+                        : missing != null ? missing : (Object) (high ? Double.POSITIVE_INFINITY
+                        : Double.NEGATIVE_INFINITY);
             }
             case UNMAPPED -> throw new IllegalStateException("unmapped sort field");
         };
@@ -242,6 +260,9 @@ final class TopHitsAggregator {
             case SortSpec.Doc d -> new JsonNumber((Long) value);
             case SortSpec.Field f -> switch (value) {
                 case String s -> new JsonString(s);
+                // a missing date's substitute is formatted too ("+292278994-08-17"), as ES does
+                case Long l when key.field().kind() == ValueKind.DATE && f.format().isPresent() ->
+                        new JsonString(key.field().format().format(l));
                 case Long l -> new JsonNumber(l);
                 case Double d when key.field().kind() == ValueKind.FLOAT -> floatNumber((float) (double) d);
                 case Double d -> StatsAggregator.number(d);

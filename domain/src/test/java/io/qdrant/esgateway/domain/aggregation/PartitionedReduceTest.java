@@ -97,7 +97,9 @@ class PartitionedReduceTest {
         check("""
                 {"t":{"top_hits":{}},"tn":{"top_hits":{"size":4,"from":1,"sort":[{"n":"desc"},{"price":"asc"}]}},
                  "tb":{"top_hits":{"size":2,"sort":[{"brand":{"order":"asc","missing":"_first"}},"_doc"],
-                       "_source":["brand"]}}}
+                       "_source":["brand"]}},
+                 "tm":{"top_hits":{"size":3,"sort":[{"price":{"order":"desc","missing":0.5}},
+                       {"d":{"order":"asc","format":"yyyy-MM-dd"}}]}}}
                 """, 4);
     }
 

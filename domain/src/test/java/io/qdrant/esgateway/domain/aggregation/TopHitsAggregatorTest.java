@@ -66,4 +66,16 @@ class TopHitsAggregatorTest {
         assertThatThrownBy(() -> StatsAggregatorTest.run("{\"t\":{\"top_hits\":{\"sort\":[\"nope\"]}}}",
                 List.of())).hasMessage("No mapping found for [nope] in order to sort on");
     }
+
+    @Test
+    void aMissingValueAndADateFormatInTheSort() {
+        List<MemoryDoc> docs = List.of(new MemoryDoc("a").longs("n", 1).longs("d", 86_400_000L),
+                new MemoryDoc("b").longs("n", 5), new MemoryDoc("c"));
+        assertThat(Json.write(StatsAggregatorTest.run("{\"t\":{\"top_hits\":{\"_source\":false,"
+                + "\"sort\":[{\"n\":{\"order\":\"asc\",\"missing\":3}}]}}}", docs)))
+                .contains("\"_id\":\"c\",\"_score\":null,\"sort\":[3]").matches(".*\"a\".*\"c\".*\"b\".*");
+        assertThat(Json.write(StatsAggregatorTest.run("{\"t\":{\"top_hits\":{\"_source\":false,\"size\":1,"
+                + "\"sort\":[{\"d\":{\"order\":\"asc\",\"format\":\"yyyy-MM-dd\"}}]}}}", docs)))
+                .contains("\"sort\":[\"1970-01-02\"]");
+    }
 }
