@@ -98,12 +98,9 @@ public final class AggregationParser {
                 throw parsing("Unknown aggregation type [" + type + "]");
             }
         };
-        if (!subs.isEmpty() && !(parsed instanceof Aggregation.Terms || parsed instanceof Aggregation.Metric)) {
+        if (!subs.isEmpty() && !(parsed instanceof Aggregation.Terms)) {
+            // ES 8.15: illegal_argument_exception for every metric (checked against the oracle)
             throw GatewayException.illegalArgument("Aggregator [" + name + "] of type [" + type
-                    + "] cannot accept sub-aggregations");
-        }
-        if (!subs.isEmpty() && parsed.subs().isEmpty() && parsed instanceof Aggregation.Metric) {
-            throw new GatewayException(ErrorKind.PARSING, "Aggregator [" + name + "] of type [" + type
                     + "] cannot accept sub-aggregations");
         }
         return parsed;
@@ -167,13 +164,17 @@ public final class AggregationParser {
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
-                case "field" -> field = string(type, "field", v);
+                case "field" -> field = metricString(type, "field", v);
                 // resolved against the field's type by MetricAggregator (a date may be given in its format)
-                case "missing" -> missing = Optional.of(JsonReads.text(v).map(t -> v)
-                        .orElseThrow(() -> parsing("[" + type + "] [missing] must be a value")));
+                case "missing" -> {
+                    metricString(type, "missing", v);
+                    missing = Optional.of(v);
+                }
                 case "format" -> string(type, "format", v);
                 case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
-                default -> throw parsing("[" + type + "] unknown field [" + e.getKey() + "]");
+                // ES: x_content_parse_exception, as for every metric (checked against the oracle)
+                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] unknown field ["
+                        + e.getKey() + "]");
             }
         }
         if (field == null) {
@@ -182,6 +183,15 @@ public final class AggregationParser {
         }
         Aggregation.MetricKind kind = Aggregation.MetricKind.valueOf(type.toUpperCase(java.util.Locale.ROOT));
         return new Aggregation.Metric(kind, field, missing);
+    }
+
+    /** A metric's scalar option: an object or array is ES's x_content_parse_exception. */
+    private static String metricString(String type, String key, JsonValue v) {
+        if (v instanceof JsonObject || v instanceof JsonArray || JsonReads.text(v).isEmpty()) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] " + key + " doesn't support values"
+                    + " of type: " + v.tokenName());
+        }
+        return JsonReads.text(v).get();
     }
 
     static String string(String type, String key, JsonValue v) {
