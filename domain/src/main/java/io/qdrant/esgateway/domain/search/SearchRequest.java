@@ -65,4 +65,16 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
     public boolean needsScores() {
         return trackScores || sort.isEmpty() || sort.stream().anyMatch(s -> s instanceof SortSpec.Score);
     }
+
+    /** This request with another {@code track_total_hits}. */
+    public SearchRequest withTrackTotalHits(TrackTotalHits track) {
+        return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
+                postFilter, highlight, fields, docvalueFields, storedFields, aggregations);
+    }
+
+    /** This request without {@code post_filter} (what aggregations see). */
+    public SearchRequest withoutPostFilter() {
+        return new SearchRequest(query, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
+                minScore, Optional.empty(), highlight, fields, docvalueFields, storedFields, aggregations);
+    }
 }
