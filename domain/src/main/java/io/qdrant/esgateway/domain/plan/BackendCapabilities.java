@@ -11,7 +11,9 @@ import java.util.Set;
  *
  * @param orderable field kinds the backend sorts by natively (min/max of a multi-valued field, missing values placed
  *                  first or last or substituted, as ES does)
- * @param reducedSortModes whether it sorts by the {@code sum}/{@code avg}/{@code median} of a field's values
+ * @param reducible field kinds it sorts by the {@code sum}/{@code avg}/{@code median} of a document's values
+ * @param keywordMissingValue whether it sorts keyword fields with a {@code missing} value other than
+ *                            {@code _first}/{@code _last} (documents without a value sort as if they had it)
  * @param facetable field kinds the backend aggregates natively (the domain's collectors fed from its columnar data)
  * @param exactCount whether it counts all matches exactly ({@code track_total_hits})
  * @param multiValuedOrderRepeats whether ordering by a multi-valued field returns a document once per value (Qdrant's
@@ -21,19 +23,20 @@ import java.util.Set;
  *                              {@code order_by} does not)
  * @param indexOrderTies whether documents with equal sort values come in index order, as in Elasticsearch
  */
-public record BackendCapabilities(Set<ValueKind> orderable, boolean reducedSortModes, Set<ValueKind> facetable,
-                                  boolean exactCount, boolean multiValuedOrderRepeats, boolean missingValuesReturned,
+public record BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reducible, boolean keywordMissingValue,
+                                  Set<ValueKind> facetable, boolean exactCount, boolean multiValuedOrderRepeats, boolean missingValuesReturned,
                                   boolean indexOrderTies) {
     private static final Set<ValueKind> ALL_KINDS = EnumSet.complementOf(EnumSet.of(ValueKind.UNMAPPED));
 
     public BackendCapabilities {
         orderable = Set.copyOf(orderable);
+        reducible = Set.copyOf(reducible);
         facetable = Set.copyOf(facetable);
     }
 
-    /** Everything native: the embedded Lucene store. */
+    /** Everything native (a reference for tests; real backends declare what they have). */
     public static BackendCapabilities everything() {
-        return new BackendCapabilities(ALL_KINDS, true, ALL_KINDS, true, false, true, true);
+        return new BackendCapabilities(ALL_KINDS, ALL_KINDS, true, ALL_KINDS, true, false, true, true);
     }
 
     /** The names {@link #without} understands. */
@@ -55,8 +58,8 @@ public record BackendCapabilities(Set<ValueKind> orderable, boolean reducedSortM
         boolean order = all || absent.contains("order");
         boolean facet = all || absent.contains("facet");
         boolean count = all || absent.contains("count");
-        return new BackendCapabilities(order ? Set.of() : orderable, reducedSortModes && !order,
-                facet ? Set.of() : facetable, exactCount && !count, multiValuedOrderRepeats, missingValuesReturned,
+        return new BackendCapabilities(order ? Set.of() : orderable, order ? Set.of() : reducible,
+                keywordMissingValue && !order, facet ? Set.of() : facetable, exactCount && !count, multiValuedOrderRepeats, missingValuesReturned,
                 indexOrderTies);
     }
 }

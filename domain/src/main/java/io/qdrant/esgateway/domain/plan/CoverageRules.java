@@ -82,9 +82,14 @@ public final class CoverageRules {
                     + kind.get().name().toLowerCase(java.util.Locale.ROOT) + ") is not native on this backend"));
         }
         SortSpec.Mode mode = f.effectiveMode();
-        if (mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX && !capabilities.reducedSortModes()) {
+        if (mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX && !capabilities.reducible().contains(kind.get())) {
             return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
                     .toLowerCase(java.util.Locale.ROOT) + "] is not native on this backend"));
+        }
+        if (kind.get() == ValueKind.KEYWORD && f.missing() instanceof SortSpec.Missing.Value
+                && !capabilities.keywordMissingValue()) {
+            return Optional.of(new ExecutionPath.Scan("keyword_missing", "a [missing] value for the keyword sort on ["
+                    + f.field() + "] is not native on this backend"));
         }
         if (capabilities.multiValuedOrderRepeats()) {
             return Optional.of(new ExecutionPath.Scan("multi_valued_order", "the backend repeats a document once per"

@@ -151,10 +151,10 @@ public final class GatewaySort {
             case DOC -> position;
             case KEYWORD -> {
                 if (col.field == null) {
-                    yield null;
+                    yield col.missing;
                 }
                 String[] v = doc.keywords(col.field);
-                yield v.length == 0 ? null : col.mode == SortSpec.Mode.MAX ? v[v.length - 1] : v[0];
+                yield v.length == 0 ? col.missing : col.mode == SortSpec.Mode.MAX ? v[v.length - 1] : v[0];
             }
             case LONG, DATE, BOOLEAN -> {
                 long[] v = doc.longs(col.field);
@@ -183,7 +183,11 @@ public final class GatewaySort {
                 if (v.length == 0) {
                     yield col.missing;
                 }
-                yield (float) (col.mode == SortSpec.Mode.MAX ? v[v.length - 1] : v[0]);
+                yield switch (col.mode) {
+                    case MIN -> (float) v[0];
+                    case MAX -> (float) v[v.length - 1];
+                    default -> (float) reduce(col.mode, v);
+                };
             }
         };
     }
@@ -288,25 +292,15 @@ public final class GatewaySort {
         boolean reduced = mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX;
         FieldMapping m = mapping.get();
         if (reduced) {
-            boolean integral = m instanceof FieldMapping.NumberField n && n.numberType().isIntegral();
-            boolean isDouble = m instanceof FieldMapping.NumberField n
-                    && n.numberType() == FieldMapping.NumberType.DOUBLE;
             String modeName = mode.name().toLowerCase(java.util.Locale.ROOT);
-            if (!integral && !isDouble) {
-                if (m instanceof FieldMapping.NumberField) {
-                    throw GatewayException.unsupported("sort [mode] [" + modeName + "] on a float or half_float field");
-                }
+            if (!(m instanceof FieldMapping.NumberField)) {
                 throw GatewayException.illegalArgument("Sort mode [" + modeName + "] is not supported on field ["
                         + name + "] of type [" + m.type() + "]");
             }
         }
         return switch (m) {
-            case FieldMapping.KeywordField k -> {
-                if (f.missing() instanceof SortSpec.Missing.Value) {
-                    throw GatewayException.unsupported("a [missing] value other than _first/_last for keyword sort");
-                }
-                yield new Column(field, Kind.KEYWORD, reverse, mode, naturalHigh, null, Optional.empty());
-            }
+            case FieldMapping.KeywordField k -> new Column(field, Kind.KEYWORD, reverse, mode, naturalHigh,
+                    f.missing() instanceof SortSpec.Missing.Value v ? text(v.value()) : null, Optional.empty());
             case FieldMapping.NumberField n when n.numberType().isIntegral() -> longColumn(field, name, Kind.LONG,
                     reverse, mode, naturalHigh, f, Optional.empty(), DateFormat.defaultFormat());
             case FieldMapping.BooleanField b -> longColumn(field, name, Kind.BOOLEAN, reverse, mode, naturalHigh, f,

@@ -64,22 +64,33 @@ class CoverageRulesTest {
     @Test
     void qdrantLikeOrderingIsExcludedForEveryReason() {
         Set<ValueKind> numbers = EnumSet.of(ValueKind.LONG, ValueKind.DOUBLE);
-        BackendCapabilities repeats = new BackendCapabilities(numbers, false, numbers, true, true, false, false);
+        BackendCapabilities repeats = new BackendCapabilities(numbers, Set.of(), true, numbers, true, true, false, false);
         assertThat(((ExecutionPath.Scan) decide("{'sort':['k']}", repeats).hits()).reason()).isEqualTo("order_kind");
         assertThat(((ExecutionPath.Scan) decide("{'sort':[{'l':{'mode':'sum'}}]}", repeats).hits()).reason())
                 .isEqualTo("sort_mode");
         assertThat(((ExecutionPath.Scan) decide("{'sort':['l']}", repeats).hits()).reason())
                 .isEqualTo("multi_valued_order");
-        BackendCapabilities dropsMissing = new BackendCapabilities(numbers, false, numbers, true, false, false, true);
+        BackendCapabilities dropsMissing = new BackendCapabilities(numbers, Set.of(), true, numbers, true, false, false, true);
         assertThat(((ExecutionPath.Scan) decide("{'sort':['l']}", dropsMissing).hits()).reason())
                 .isEqualTo("missing_values");
-        BackendCapabilities ties = new BackendCapabilities(numbers, false, numbers, true, false, true, false);
+        BackendCapabilities ties = new BackendCapabilities(numbers, Set.of(), true, numbers, true, false, true, false);
         assertThat(((ExecutionPath.Scan) decide("{'sort':['d']}", ties).hits()).reason()).isEqualTo("tie_order");
         assertThat(((ExecutionPath.Scan) decide("{'aggs':{'a':{'terms':{'field':'k'}}}}", ties)
                 .aggregations().get("a")).reason()).isEqualTo("facet_kind");
         // a sub-aggregation's field counts too
         assertThat(decide("{'aggs':{'a':{'terms':{'field':'l'},'aggs':{'b':{'value_count':{'field':'k'}}}}}}", ties)
                 .aggregations().get("a")).isInstanceOf(ExecutionPath.Scan.class);
+    }
+
+    @Test
+    void luceneLikeGapsScanOnlyTheShapesTheyCannotDo() {
+        Set<ValueKind> all = EnumSet.complementOf(EnumSet.of(ValueKind.UNMAPPED));
+        BackendCapabilities lucene = new BackendCapabilities(all, EnumSet.of(ValueKind.LONG, ValueKind.DOUBLE), false,
+                all, true, false, true, true);
+        assertThat(((ExecutionPath.Scan) decide("{'sort':[{'k':{'missing':'m'}}]}", lucene).hits()).reason())
+                .isEqualTo("keyword_missing");
+        assertThat(decide("{'sort':[{'k':{'missing':'_first'}}]}", lucene).hits()).isEqualTo(ExecutionPath.NATIVE);
+        assertThat(decide("{'sort':[{'l':{'mode':'median'}}]}", lucene).hits()).isEqualTo(ExecutionPath.NATIVE);
     }
 
     @Test

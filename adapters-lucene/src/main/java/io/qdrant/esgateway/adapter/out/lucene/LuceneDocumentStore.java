@@ -398,10 +398,10 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         });
     }
 
-    /** Everything is native on Lucene. */
+    /** See {@link LuceneSearch#CAPABILITIES}. */
     @Override
     public io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities() {
-        return io.qdrant.esgateway.domain.plan.BackendCapabilities.everything();
+        return LuceneSearch.CAPABILITIES;
     }
 
     @Override

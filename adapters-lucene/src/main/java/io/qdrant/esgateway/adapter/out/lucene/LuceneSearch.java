@@ -70,6 +70,22 @@ import org.apache.lucene.util.BytesRef;
 final class LuceneSearch {
     private static final float BM25_SCALE = EsBm25Similarity.K1 + 1;
 
+    /**
+     * What the embedded store computes natively: ordering and aggregating every field kind from doc values, exact
+     * counts, ES's placement of missing values and index order for ties. Not native (the coverage rules send these
+     * to the complete scan): {@code sum}/{@code avg}/{@code median} sorts on float and half_float fields, and a
+     * keyword sort's {@code missing} value (Lucene's keyword sort only puts missing documents first or last).
+     */
+    static final io.qdrant.esgateway.domain.plan.BackendCapabilities CAPABILITIES;
+
+    static {
+        java.util.Set<io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind> all = java.util.EnumSet.complementOf(
+                java.util.EnumSet.of(io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind.UNMAPPED));
+        CAPABILITIES = new io.qdrant.esgateway.domain.plan.BackendCapabilities(all, java.util.EnumSet.of(
+                io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind.LONG,
+                io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind.DOUBLE), false, all, true, false, true, true);
+    }
+
     private LuceneSearch() {
     }
 
