@@ -21,6 +21,7 @@ import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.Rrf;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import java.util.ArrayList;
@@ -78,6 +79,9 @@ public final class SearchService implements SearchOperations {
 
     @Override
     public SearchResult search(String target, SearchRequest request, CatalogView.Options options) {
+        if (request.rrf().isPresent()) {
+            return fuse(target, request, request.rrf().get(), options);
+        }
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
         int window = request.from() + request.size();
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
@@ -161,6 +165,70 @@ public final class SearchService implements SearchOperations {
         Optional<NamedPartials> aggs = request.aggregations().isEmpty() || indices.isEmpty() ? Optional.empty()
                 : Optional.of(NamedPartials.mergeAll(aggregations));
         return new SearchResult(merged, maxScore, page, indices.size(), mappings, aggs);
+    }
+
+    /**
+     * Reciprocal rank fusion: each retriever is an ordinary search for its top {@code rank_window_size} hits (over
+     * every index of the target, as ES fuses on the coordinating node); hits are ordered by their fused score (ties:
+     * the order in which the lists first returned them), then paged. The total and the aggregations are those of
+     * the union of the retrievers' matches (their queries as {@code should} clauses, their kNN sections).
+     */
+    private SearchResult fuse(String target, SearchRequest request, Rrf rrf, CatalogView.Options options) {
+        int window = rrf.rankWindowSize();
+        List<Query> shoulds = new ArrayList<>();
+        List<Query.Knn> knns = new ArrayList<>();
+        Map<String, Fused> fused = new LinkedHashMap<>();
+        for (Rrf.Retriever retriever : rrf.retrievers()) {
+            SearchRequest list = switch (retriever) {
+                case Rrf.Retriever.Standard s -> {
+                    List<Query> filters = new ArrayList<>(s.filter());
+                    filters.addAll(rrf.filter());
+                    Query q = filtered(s.query(), filters);
+                    shoulds.add(q);
+                    yield request.forRetriever(Optional.of(q), List.of(), window);
+                }
+                case Rrf.Retriever.Knn k -> {
+                    List<Query> filters = new ArrayList<>(k.knn().filter());
+                    filters.addAll(rrf.filter());
+                    Query.Knn knn = new Query.Knn(k.knn().field(), k.knn().queryVector(), k.knn().k(),
+                            k.knn().numCandidates(), filters, k.knn().similarity(), k.knn().boost());
+                    knns.add(knn);
+                    yield request.forRetriever(Optional.empty(), List.of(knn), window);
+                }
+            };
+            List<Hit> hits = search(target, list, options).hits();
+            for (int i = 0; i < hits.size(); i++) {
+                Hit hit = hits.get(i);
+                fused.computeIfAbsent(hit.index() + '\u0000' + hit.id(), key -> new Fused(hit, new ArrayList<>()))
+                        .ranks().add(i + 1);
+            }
+        }
+        List<Hit> ordered = new ArrayList<>();
+        for (Fused f : fused.values()) {
+            Hit h = f.hit();
+            ordered.add(new Hit(h.index(), h.id(), rrf.score(f.ranks()), List.of(), h.source(), h.version()));
+        }
+        // a stable sort: equal scores keep the order in which the lists first returned them
+        ordered.sort(Comparator.comparingDouble((Hit h) -> h.score()).reversed());
+        List<Hit> page = request.from() >= ordered.size() ? List.of()
+                : ordered.subList(request.from(), Math.min(ordered.size(), request.from() + request.size()));
+        Optional<Query> union = shoulds.isEmpty() ? Optional.empty() : Optional.of(new Query.Bool(List.of(),
+                List.of(), shoulds, List.of(), new io.qdrant.esgateway.domain.query.MinimumShouldMatch.Unspecified(),
+                1f));
+        SearchResult matching = search(target, request.withMatching(union, knns, 0), options);
+        return new SearchResult(matching.total(), Float.NaN, page, matching.indices(), matching.mappings(),
+                matching.aggregations());
+    }
+
+    private record Fused(Hit hit, List<Integer> ranks) {
+    }
+
+    private static Query filtered(Optional<Query> query, List<Query> filters) {
+        if (filters.isEmpty()) {
+            return query.orElse(new Query.MatchAll(1f));
+        }
+        return new Query.Bool(query.map(List::of).orElse(List.of()), filters, List.of(), List.of(),
+                new io.qdrant.esgateway.domain.query.MinimumShouldMatch.Unspecified(), 1f);
     }
 
     /** One index: plan each part, run its reads (bounded, concurrently), assemble. */
