@@ -167,7 +167,7 @@ public final class Runner {
                 Results.Trial row = cell(engine, http, w, clients, trial, position);
                 say("trial %d %-14s %-20s %d client(s): %s", trial, name, w.name(), clients, row.status() == Status.VALID
                         ? String.format(Locale.ROOT, "p50 %.2f ms, p95 %.2f ms, %.0f req/s", row.p50Ms(), row.p95Ms(),
-                        row.throughput()) : row.status() + " — " + row.detail());
+                        row.throughput()) : row.status() + " - " + row.detail());
                 rows.add(row);
             }
         }
