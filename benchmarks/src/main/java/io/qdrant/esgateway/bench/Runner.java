@@ -96,7 +96,7 @@ public final class Runner {
 
     /** Starts every engine in parallel; if one cannot start, the others are stopped and the run fails. */
     private List<RunningEngine> startAll() {
-        Path logs = options.out().resolve("logs");
+        Path logs = root.resolve("benchmarks/target/bench-logs");
         List<CompletableFuture<RunningEngine>> starting = new ArrayList<>();
         for (EngineSpec spec : options.engines()) {
             starting.add(CompletableFuture.supplyAsync(() -> {
