@@ -29,7 +29,6 @@ public final class SvgChart {
         }
         max = Math.min(Math.ceil(max), 10);
         int groupHeight = engines.size() * BAR + 10;
-        int rows = 0;
         StringBuilder body = new StringBuilder();
         int y = 50;
         for (String workload : workloads) {
@@ -58,7 +57,6 @@ public final class SvgChart {
                     }
                 }
                 y += groupHeight;
-                rows++;
             }
         }
         int height = y + 30;
@@ -83,7 +81,7 @@ public final class SvgChart {
                 "middle"));
         svg.append(body);
         svg.append("</svg>\n");
-        return rows == 0 ? svg.toString() : svg.toString();
+        return svg.toString();
     }
 
     private static String text(int x, int y, String s, String anchor) {

@@ -39,6 +39,9 @@ class SmokeBenchTest {
 
         assertThat(out.resolve("report.md")).isNotEmptyFile();
         assertThat(out.resolve("p50-ratios.svg")).content().startsWith("<svg").endsWith("</svg>\n");
+        // well-formed XML, or no browser shows it
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(out.resolve("p50-ratios.svg").toFile());
         JsonNode results = Json.MAPPER.readTree(out.resolve("results.json").toFile());
         Set<String> workloads = new HashSet<>();
         results.path("workloads").fieldNames().forEachRemaining(workloads::add);
