@@ -15,7 +15,7 @@ import java.time.Duration;
  * concurrent client has its own, used by one thread at a time). Only {@link #send} is timed by callers; parsing and
  * checking happen after the clock stops.
  */
-public final class Http {
+public final class Http implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private final HttpClient client;
     private final URI base;
@@ -84,5 +84,11 @@ public final class Http {
 
     public URI base() {
         return base;
+    }
+
+    /** Ends the client's connections and its selector thread (one client per cell: they would pile up otherwise). */
+    @Override
+    public void close() {
+        client.close();
     }
 }

@@ -51,30 +51,10 @@ public final class Measurement {
         for (int c = 0; c < clients; c++) {
             int client = c;
             Thread t = Thread.ofPlatform().name("bench-client-" + c).daemon().start(() -> {
-                Http http = new Http(url);
-                long[] own = new long[measuredEach];
-                int iteration = 0;
-                try {
-                    for (int i = 0; i < warmEach && failure.get() == null; i++) {
-                        step.run(http, client, iteration++);
-                    }
-                } catch (CellFailure f) {
-                    failure.compareAndSet(null, f);
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
+                try (Http http = new Http(url)) {
+                    client(http, client, warmEach, measuredEach, step, failure, perClient, start);
+                    await(end); // before close: the measured wall time ends with the last answer
                 }
-                await(start);
-                try {
-                    for (int i = 0; i < measuredEach && failure.get() == null; i++) {
-                        own[i] = step.run(http, client, iteration++);
-                    }
-                } catch (CellFailure f) {
-                    failure.compareAndSet(null, f);
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
-                }
-                perClient[client] = own;
-                await(end);
             });
             threads.add(t);
         }
@@ -95,6 +75,32 @@ public final class Measurement {
         }
         long[] all = Arrays.stream(perClient).flatMapToLong(Arrays::stream).toArray();
         return new Outcome(Status.VALID, "", all, wall);
+    }
+
+    private static void client(Http http, int client, int warmEach, int measuredEach, Step step,
+                               AtomicReference<CellFailure> failure, long[][] perClient, CyclicBarrier start) {
+        long[] own = new long[measuredEach];
+        int iteration = 0;
+        try {
+            for (int i = 0; i < warmEach && failure.get() == null; i++) {
+                step.run(http, client, iteration++);
+            }
+        } catch (CellFailure f) {
+            failure.compareAndSet(null, f);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
+        }
+        await(start);
+        try {
+            for (int i = 0; i < measuredEach && failure.get() == null; i++) {
+                own[i] = step.run(http, client, iteration++);
+            }
+        } catch (CellFailure f) {
+            failure.compareAndSet(null, f);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
+        }
+        perClient[client] = own;
     }
 
     private static void await(CyclicBarrier barrier) {

@@ -131,7 +131,12 @@ public final class Runner {
     }
 
     private void computeExpected(RunningEngine reference) {
-        Http http = new Http(reference.url());
+        try (Http http = new Http(reference.url())) {
+            computeExpected(reference, http);
+        }
+    }
+
+    private void computeExpected(RunningEngine reference, Http http) {
         ingest(http, reference.spec().name());
         for (Workload w : workloads) {
             if (w.kind() != Workload.Kind.READ) {
@@ -155,21 +160,28 @@ public final class Runner {
     }
 
     private List<Results.Trial> trial(RunningEngine engine, int trial, int position) {
-        String name = engine.spec().name();
         List<Results.Trial> rows = new ArrayList<>();
-        Http http = new Http(engine.url());
-        for (Workload w : workloads) {
-            if (w.kind() == Workload.Kind.INGEST) {
-                rows.add(timedIngest(http, name, trial, position, w));
-                continue;
+        try (Http http = new Http(engine.url())) {
+            for (Workload w : workloads) {
+                rows.addAll(workload(engine, http, w, trial, position));
             }
-            for (int clients : options.clients()) {
-                Results.Trial row = cell(engine, http, w, clients, trial, position);
-                say("trial %d %-14s %-20s %d client(s): %s", trial, name, w.name(), clients, row.status() == Status.VALID
-                        ? String.format(Locale.ROOT, "p50 %.2f ms, p95 %.2f ms, %.0f req/s", row.p50Ms(), row.p95Ms(),
-                        row.throughput()) : row.status() + " - " + row.detail());
-                rows.add(row);
-            }
+        }
+        return rows;
+    }
+
+    /** One workload of one trial on one engine: the ingest once, every other workload at each concurrency level. */
+    private List<Results.Trial> workload(RunningEngine engine, Http http, Workload w, int trial, int position) {
+        String name = engine.spec().name();
+        if (w.kind() == Workload.Kind.INGEST) {
+            return List.of(timedIngest(http, name, trial, position, w));
+        }
+        List<Results.Trial> rows = new ArrayList<>();
+        for (int clients : options.clients()) {
+            Results.Trial row = cell(engine, http, w, clients, trial, position);
+            say("trial %d %-14s %-20s %d client(s): %s", trial, name, w.name(), clients, row.status() == Status.VALID
+                    ? String.format(Locale.ROOT, "p50 %.2f ms, p95 %.2f ms, %.0f req/s", row.p50Ms(), row.p95Ms(),
+                    row.throughput()) : row.status() + " - " + row.detail());
+            rows.add(row);
         }
         return rows;
     }
@@ -358,8 +370,8 @@ public final class Runner {
 
     private Results.EngineFacts facts(RunningEngine e) {
         String version;
-        try {
-            JsonNode root = new Http(e.url()).ok("GET", "/", null).path("version");
+        try (Http http = new Http(e.url())) {
+            JsonNode root = http.ok("GET", "/", null).path("version");
             version = root.path("number").asText() + (root.has("distribution")
                     ? " (" + root.path("distribution").asText() + ")" : "");
         } catch (RuntimeException ex) {
