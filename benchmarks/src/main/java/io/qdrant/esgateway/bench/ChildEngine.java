@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -23,9 +24,10 @@ import java.util.stream.Stream;
  * An engine in its own JVM, started by this runner with the same heap for all: the gateway from its packaged jar
  * ({@code bootstrap/target/bootstrap.jar}, {@code --port 0}, a temp data directory), Elasticsearch and OpenSearch
  * from the compat tests' oracle launchers (each {@code oracle-} module's {@code target/classes} and
- * {@code target/oracle-classpath.txt}, the same command line as compat-tests' {@code EngineProcess}). Ready when {@code GET /} answers 200; stopped by its
- * PID (SIGTERM, SIGKILL after 30 s), its temp home removed. Each also exits once this JVM is gone: the oracles watch
- * {@code -Doracle.parent.pid}; the gateway is stopped by this JVM's shutdown hook.
+ * {@code target/oracle-classpath.txt}, the same command line as compat-tests' {@code EngineProcess}). Ready when
+ * {@code GET /} answers 200; stopped by its PID (SIGTERM, SIGKILL after 30 s), its temp home removed. Each also exits
+ * by itself once this JVM is gone, even after a kill -9: the oracles watch {@code -Doracle.parent.pid}, the gateway
+ * runs under {@link ParentWatch}.
  */
 public final class ChildEngine implements RunningEngine {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
@@ -48,7 +50,6 @@ public final class ChildEngine implements RunningEngine {
 
     /** Starts the engine of {@code spec} (not a URL one) with the repository at {@code root}; logs go to logDir. */
     public static ChildEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path home;
         Path log = logDir.resolve(spec.name() + ".log");
         try {
@@ -57,31 +58,13 @@ public final class ChildEngine implements RunningEngine {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap,
-                "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
-        int httpPort = 0;
-        switch (spec.kind()) {
-            case GATEWAY -> {
-                Path jar = root.resolve("bootstrap/target/bootstrap.jar");
-                if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
-                    throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
-                            + "Build from the repository root (./qeg bench builds it).");
-                }
-                command.addAll(List.of("-Djava.io.tmpdir=" + tmp(home), "-jar", jar.toString(),
-                        "--port", "0", "--host", "127.0.0.1", "--data", home.resolve("data").toString()));
-            }
-            case ELASTICSEARCH, OPENSEARCH -> {
-                String module = spec.kind() == EngineSpec.Kind.ELASTICSEARCH ? "oracle-elasticsearch" : "oracle-opensearch";
-                String main = spec.kind() == EngineSpec.Kind.ELASTICSEARCH
-                        ? "io.qdrant.esgateway.oracle.elasticsearch.ElasticsearchOracle"
-                        : "io.qdrant.esgateway.oracle.opensearch.OpenSearchOracle";
-                httpPort = freePort();
-                command.addAll(List.of("-Dio.netty.noUnsafe=true", "-Dlog4j2.disable.jmx=true",
-                        "-Djava.io.tmpdir=" + tmp(home), "-Doracle.parent.pid=" + ProcessHandle.current().pid(),
-                        "-cp", oracleClassPath(root.resolve(module).resolve("target"), module), main,
-                        home.toString(), Integer.toString(httpPort), Integer.toString(freePort())));
-            }
-            default -> throw new IllegalArgumentException("not started by the runner: " + spec);
+        List<String> command;
+        int httpPort = spec.kind() == EngineSpec.Kind.GATEWAY ? 0 : freePort();
+        try {
+            command = command(spec, root, heap, home, httpPort);
+        } catch (RuntimeException e) {
+            deleteTree(home);
+            throw e;
         }
         long t0 = System.nanoTime();
         Process process;
@@ -101,6 +84,49 @@ public final class ChildEngine implements RunningEngine {
             deleteTree(home);
             throw e;
         }
+    }
+
+    /** Where {@link ParentWatch} is: this module's classes directory (or jar). */
+    private static String ownClasses() {
+        try {
+            return Path.of(ParentWatch.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The command line of the engine's JVM; fails, naming what to build, when its jar or launcher is missing. */
+    private static List<String> command(EngineSpec spec, Path root, String heap, Path home, int httpPort) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap,
+                "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
+        switch (spec.kind()) {
+            case GATEWAY -> {
+                Path jar = root.resolve("bootstrap/target/bootstrap.jar");
+                if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
+                    throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
+                            + "Build from the repository root (./qeg bench builds it).");
+                }
+                // the jar's manifest Class-Path (libs/) holds on the class path too; ParentWatch runs the gateway's Main
+                command.addAll(List.of("-Djava.io.tmpdir=" + tmp(home),
+                        "-cp", ownClasses() + File.pathSeparator + jar,
+                        ParentWatch.class.getName(), Long.toString(ProcessHandle.current().pid()),
+                        "io.qdrant.esgateway.bootstrap.Main",
+                        "--port", "0", "--host", "127.0.0.1", "--data", home.resolve("data").toString()));
+            }
+            case ELASTICSEARCH, OPENSEARCH -> {
+                String module = spec.kind() == EngineSpec.Kind.ELASTICSEARCH ? "oracle-elasticsearch" : "oracle-opensearch";
+                String main = spec.kind() == EngineSpec.Kind.ELASTICSEARCH
+                        ? "io.qdrant.esgateway.oracle.elasticsearch.ElasticsearchOracle"
+                        : "io.qdrant.esgateway.oracle.opensearch.OpenSearchOracle";
+                command.addAll(List.of("-Dio.netty.noUnsafe=true", "-Dlog4j2.disable.jmx=true",
+                        "-Djava.io.tmpdir=" + tmp(home), "-Doracle.parent.pid=" + ProcessHandle.current().pid(),
+                        "-cp", oracleClassPath(root.resolve(module).resolve("target"), module), main,
+                        home.toString(), Integer.toString(httpPort), Integer.toString(freePort())));
+            }
+            default -> throw new IllegalArgumentException("not started by the runner: " + spec);
+        }
+        return command;
     }
 
     private static Path tmp(Path home) {
@@ -206,7 +232,7 @@ public final class ChildEngine implements RunningEngine {
             throw new IllegalStateException("the " + module + " launcher is not built: expected " + classes + " and "
                     + file + ". Build from the repository root (./qeg bench builds it).");
         }
-        return classes + java.io.File.pathSeparator + read(file).trim();
+        return classes + File.pathSeparator + read(file).trim();
     }
 
     private static int freePort() {
