@@ -93,25 +93,23 @@ public final class Corpus {
                                 "index_options":{"type":"hnsw"}}}}}""".formatted(DIMS);
     }
 
-    /** NDJSON {@code _bulk} bodies of at most {@code batch} documents each, for the main or the vector index. */
-    public List<String> bulkBodies(int batch, boolean vectors) {
-        List<String> bodies = new ArrayList<>();
+    /** How many {@code _bulk} bodies of at most {@code batch} documents the corpus makes. */
+    public int batches(int batch) {
+        return (docs.size() + batch - 1) / batch;
+    }
+
+    /**
+     * The NDJSON {@code _bulk} body of batch {@code n} (0-based, at most {@code batch} documents) for the main or the
+     * vector index; made on demand, so a million-document corpus is never held as text all at once.
+     */
+    public String bulkBody(int n, int batch, boolean vectors) {
         StringBuilder sb = new StringBuilder();
-        int n = 0;
-        for (Doc doc : docs) {
+        for (Doc doc : docs.subList(n * batch, Math.min(docs.size(), (n + 1) * batch))) {
             sb.append("{\"index\":{\"_index\":\"").append(vectors ? VECTOR_INDEX : INDEX).append("\",\"_id\":\"")
                     .append(doc.id()).append("\"}}\n");
             sb.append(Json.compact(vectors ? vectorSource(doc) : doc.source())).append('\n');
-            if (++n == batch) {
-                bodies.add(sb.toString());
-                sb.setLength(0);
-                n = 0;
-            }
         }
-        if (n > 0) {
-            bodies.add(sb.toString());
-        }
-        return bodies;
+        return sb.toString();
     }
 
     static ObjectNode vectorSource(Doc doc) {

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
  */
 public final class Runner {
     private static final String WRITE_INDEX = "bench-writes";
+    private static final int BULK_BATCH = 1000;
 
     private final BenchOptions options;
     private final Path root;
@@ -206,7 +207,7 @@ public final class Runner {
     private long ingest(Http http, String engine) {
         recreate(http, Corpus.INDEX, Corpus.mapping());
         long t0 = System.nanoTime();
-        bulk(http, corpus.bulkBodies(1000, false));
+        bulk(http, corpus, false);
         http.ok("POST", "/" + Corpus.INDEX + "/_refresh", null);
         long deadline = System.nanoTime() + 120_000_000_000L;
         long count = -1;
@@ -225,7 +226,7 @@ public final class Runner {
             http.send("DELETE", "/" + Corpus.VECTOR_INDEX, null, null);
             Http.Raw created = http.send("PUT", "/" + Corpus.VECTOR_INDEX, Corpus.vectorMapping(), "application/json");
             if (created.ok()) {
-                bulk(http, corpus.bulkBodies(1000, true));
+                bulk(http, corpus, true);
                 http.ok("POST", "/" + Corpus.VECTOR_INDEX + "/_refresh", null);
             } else if (vectorsRefused.putIfAbsent(engine, created.error()) == null) {
                 say("%s: the vector index was refused (%s); its kNN cells will show as unsupported", engine,
@@ -236,16 +237,17 @@ public final class Runner {
         return ns;
     }
 
-    private static void bulk(Http http, List<String> bodies) {
-        for (String body : bodies) {
-            Http.Raw raw = http.send("POST", "/_bulk", body, "application/x-ndjson");
+    private static void bulk(Http http, Corpus corpus, boolean vectors) {
+        for (int n = 0; n < corpus.batches(BULK_BATCH); n++) {
+            Http.Raw raw = http.send("POST", "/_bulk", corpus.bulkBody(n, BULK_BATCH, vectors), "application/x-ndjson");
             if (!raw.ok()) {
                 throw new CellFailure(Status.ERROR, "_bulk answered " + raw.error());
             }
             JsonNode json = raw.json();
             if (json.path("errors").asBoolean(true)) {
-                throw new CellFailure(Status.INVALID, "_bulk reported errors: " + Json.compact(json).substring(0,
-                        Math.min(500, Json.compact(json).length())));
+                String text = Json.compact(json);
+                throw new CellFailure(Status.INVALID, "_bulk reported errors: "
+                        + text.substring(0, Math.min(500, text.length())));
             }
         }
     }
@@ -380,9 +382,17 @@ public final class Runner {
         Long pid = e.pid().isPresent() ? e.pid().getAsLong() : null;
         Long rss = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmRSS"));
         Long peak = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmHWM"));
+        List<String> engineNotes = new ArrayList<>();
+        if (e.spec().kind() == EngineSpec.Kind.GATEWAY) {
+            engineNotes.add("embedded store (Lucene documents, SQLite catalog), default settings, heap "
+                    + options.heap());
+        } else if (e.spec().kind() != EngineSpec.Kind.URL) {
+            engineNotes.add("single node, oracle launcher, heap " + options.heap());
+        }
+        engineNotes.addAll(notes.getOrDefault(e.spec().name(), List.of()));
         return new Results.EngineFacts(e.spec().name(), e.spec().kind().name().toLowerCase(Locale.ROOT),
                 e.spec().isNative(), e.url().toString(), version, pid, e.startupMillis().orElse(null), rss, peak,
-                notes.getOrDefault(e.spec().name(), List.of()));
+                List.copyOf(engineNotes));
     }
 
     private static Long boxed(java.util.OptionalLong v) {

@@ -11,10 +11,24 @@ class WorkloadsTest {
     void theSameSeedGivesTheSameCorpusAndRequests() {
         Corpus a = Corpus.generate(42, 500);
         Corpus b = Corpus.generate(42, 500);
-        assertThat(a.bulkBodies(100, false)).isEqualTo(b.bulkBodies(100, false));
-        assertThat(a.bulkBodies(100, true)).isEqualTo(b.bulkBodies(100, true));
+        assertThat(bodies(a, false)).isEqualTo(bodies(b, false));
+        assertThat(bodies(a, true)).isEqualTo(bodies(b, true));
         assertThat(Workloads.all(a, 42, 20, true)).isEqualTo(Workloads.all(b, 42, 20, true));
-        assertThat(Corpus.generate(43, 500).bulkBodies(100, false)).isNotEqualTo(a.bulkBodies(100, false));
+        assertThat(bodies(Corpus.generate(43, 500), false)).isNotEqualTo(bodies(a, false));
+    }
+
+    @Test
+    void theBulkBatchesHoldEveryDocumentOnce() {
+        Corpus corpus = Corpus.generate(3, 250);
+        assertThat(corpus.batches(100)).isEqualTo(3);
+        String all = String.join("", bodies(corpus, false));
+        assertThat(all.lines()).hasSize(500);
+        assertThat(all).contains("\"_id\":\"d0\"", "\"_id\":\"d249\"");
+    }
+
+    private static List<String> bodies(Corpus corpus, boolean vectors) {
+        return java.util.stream.IntStream.range(0, corpus.batches(100)).mapToObj(n -> corpus.bulkBody(n, 100, vectors))
+                .toList();
     }
 
     @Test
