@@ -1,7 +1,6 @@
 package io.qdrant.esgateway.bench;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -134,10 +133,5 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
             // reported below
         }
         throw new IllegalArgumentException(name + " expects a whole number, got [" + value + "]");
-    }
-
-    /** The engines in the order they were given, as a new list (callers shuffle it). */
-    public List<EngineSpec> engineList() {
-        return new ArrayList<>(engines);
     }
 }

@@ -84,7 +84,7 @@ public final class Runner {
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
-            return new Results(run, machine, facts, titles, trials, Summary.cells(trials, refusedByReference));
+            return new Results(run, machine, facts, titles, trials, Summary.cells(trials));
         } finally {
             engines.forEach(RunningEngine::close);
             try {

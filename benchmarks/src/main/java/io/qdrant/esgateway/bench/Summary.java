@@ -11,7 +11,7 @@ public final class Summary {
     private Summary() {
     }
 
-    public static List<Results.Cell> cells(List<Results.Trial> trials, Map<String, String> refusedByReference) {
+    public static List<Results.Cell> cells(List<Results.Trial> trials) {
         Map<String, List<Results.Trial>> byCell = new LinkedHashMap<>();
         for (Results.Trial t : trials) {
             byCell.computeIfAbsent(t.engine() + "\u0000" + t.workload() + "\u0000" + t.clients(), k -> new ArrayList<>())

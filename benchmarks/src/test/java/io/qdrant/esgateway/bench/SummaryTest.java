@@ -40,7 +40,7 @@ class SummaryTest {
                 new Results.EngineFacts("es", "elasticsearch", true, "", "", null, null, null, null, List.of()),
                 new Results.EngineFacts("os", "opensearch", true, "", "", null, null, null, null, List.of()));
         Results results = new Results(Map.of(), Map.of(), engines, Map.of("w", "t"), trials,
-                Summary.cells(trials, Map.of()));
+                Summary.cells(trials));
         Results.Cell gateway = Ratios.cell(results, "gateway", "w", 1).orElseThrow();
         assertThat(Ratios.ratio(results, gateway, false)).contains(2.0);
         assertThat(Ratios.ratio(results, gateway, true)).hasValueSatisfying(r -> assertThat(r).isEqualTo(8 / 6.0));
