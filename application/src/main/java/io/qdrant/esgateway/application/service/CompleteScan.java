@@ -121,9 +121,20 @@ final class CompleteScan {
         Mappings mappings = index.mappings();
         NamedCollectors collectors = plan.newCollectors();
         store.scan(index, new ScanRequest(request, false, Optional.empty(), sourcePaths(mappings, fields),
-                plan.needsScores()), scanned -> collectors.collect(values(mappings, scanned.id(), scanned.score(),
-                scanned.source(), i -> filterMatches.get(i).contains(scanned.id()))));
+                plan.needsScores()), scanned -> {
+                    List<IndexedValue> values = DocumentParser.parse(mappings, scanned.source(), scanned.id()).values();
+                    // top_hits loads the full source of the documents it keeps, and only theirs, by id
+                    collectors.collect(new ValuesDoc(scanned.id(), scanned.score(), values,
+                            i -> filterMatches.get(i).contains(scanned.id()), scanned.position(),
+                            () -> stored(index, request, scanned.id())));
+                });
         return collectors.partial();
+    }
+
+    private io.qdrant.esgateway.domain.document.StoredDocument stored(IndexMetadata index, SearchRequest request,
+                                                                       String id) {
+        Hit hit = store.fetch(index, request, List.of(new FetchRef(id, Float.NaN, List.of()))).get(0);
+        return new io.qdrant.esgateway.domain.document.StoredDocument(hit.id(), hit.version(), hit.source());
     }
 
     private static ValuesDoc values(Mappings mappings, String id, float score, JsonObject source,

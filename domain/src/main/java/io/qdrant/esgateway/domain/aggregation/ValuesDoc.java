@@ -24,8 +24,25 @@ public final class ValuesDoc implements AggregationDoc {
     private final String id;
     private final float score;
     private final java.util.function.IntPredicate filters;
+    private final long position;
+    private final java.util.function.Supplier<io.qdrant.esgateway.domain.document.StoredDocument> stored;
 
+    /** A document that {@code top_hits} cannot read back (position -1; {@link #stored} refuses). */
     public ValuesDoc(String id, float score, List<IndexedValue> values, java.util.function.IntPredicate filters) {
+        this(id, score, values, filters, -1, () -> {
+            throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("[top_hits] on this path");
+        });
+    }
+
+    /**
+     * {@code position}: the document's place in its index's order (the scan's); {@code stored}: loads its id and
+     * full source when {@code top_hits} keeps it (see {@link AggregationDoc#stored}).
+     */
+    public ValuesDoc(String id, float score, List<IndexedValue> values, java.util.function.IntPredicate filters,
+                     long position,
+                     java.util.function.Supplier<io.qdrant.esgateway.domain.document.StoredDocument> stored) {
+        this.position = position;
+        this.stored = stored;
         this.id = id;
         this.score = score;
         this.filters = filters;
@@ -98,5 +115,15 @@ public final class ValuesDoc implements AggregationDoc {
     @Override
     public float score() {
         return score;
+    }
+
+    @Override
+    public long position() {
+        return position;
+    }
+
+    @Override
+    public java.util.function.Supplier<io.qdrant.esgateway.domain.document.StoredDocument> stored() {
+        return stored;
     }
 }

@@ -128,6 +128,15 @@ public final class CoverageRules {
         switch (agg) {
             case Aggregation.Terms t -> out.add(t.field());
             case Aggregation.Metric m -> out.add(m.field());
+            case Aggregation.Stats s -> out.add(s.field());
+            case Aggregation.Cardinality c -> out.add(c.field());
+            case Aggregation.Percentiles p -> out.add(p.field());
+            // top_hits sorts in the domain from the values of its sort fields, whatever the backend sorts natively
+            case Aggregation.TopHits t -> t.sort().forEach(s -> {
+                if (s instanceof io.qdrant.esgateway.domain.search.SortSpec.Field f) {
+                    out.add(f.field());
+                }
+            });
         }
         agg.subs().values().forEach(sub -> fieldsOf(sub, out));
     }
