@@ -69,7 +69,7 @@ public final class SearchService implements SearchOperations {
             try {
                 if (!request.aggregations().isEmpty()) {
                     AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings());
-                    aggregations.add(store.aggregate(index, request, plan));
+                    aggregations.add(AggregationRunner.aggregate(store, index, request, plan));
                 }
                 answers.add(store.search(index, request, window));
             } catch (GatewayException e) {

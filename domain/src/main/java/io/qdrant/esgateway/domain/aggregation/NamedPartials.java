@@ -48,8 +48,26 @@ public record NamedPartials(Map<String, Partial> byName) {
         byName.forEach((name, p) -> target.put(name, p.render()));
     }
 
-    /** The value a parent orders its buckets by: {@code name} or {@code name.key}. */
+    /** Each partial completed with {@code universe} (see {@link Partial#complete}). */
+    public NamedPartials complete(KeyUniverse universe) {
+        Map<String, Partial> out = new LinkedHashMap<>();
+        byName.forEach((name, p) -> out.put(name, p.complete(universe)));
+        return new NamedPartials(out);
+    }
+
+    /**
+     * The value a parent orders its buckets by: {@code name} or {@code name.key}, or {@code name>rest} through a
+     * single-bucket aggregation (which gets {@code ">rest"} as its key).
+     */
     public double orderValue(String path) {
+        int gt = path.indexOf('>');
+        if (gt >= 0) {
+            Partial p = byName.get(path.substring(0, gt));
+            if (p == null) {
+                throw new IllegalArgumentException("no aggregation [" + path.substring(0, gt) + "]");
+            }
+            return p.orderValue(path.substring(gt));
+        }
         int dot = path.indexOf('.');
         String name = dot < 0 ? path : path.substring(0, dot);
         String key = dot < 0 ? "" : path.substring(dot + 1);
