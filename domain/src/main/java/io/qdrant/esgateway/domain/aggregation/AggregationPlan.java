@@ -37,6 +37,8 @@ public final class AggregationPlan {
     private final Map<Aggregation.Terms, Supplier<Collector>> universes = new IdentityHashMap<>();
     private final Supplier<NamedCollectors> root;
     private final AggregationPlan allDocuments;
+    /** In the all-documents plan: the terms whose key universes it collects, as {@code [keys]<i>}. */
+    private final List<Aggregation.Terms> universeOrder;
 
     private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
         this.index = index;
@@ -51,6 +53,7 @@ public final class AggregationPlan {
             all = new AggregationPlan(index, global, mappings, universes);
         }
         this.allDocuments = all;
+        this.universeOrder = List.of();
     }
 
     /** The plan over all documents: {@code global} aggregations and the key universes of both plans. */
@@ -79,11 +82,9 @@ public final class AggregationPlan {
             }
             return new NamedCollectors(all);
         };
-        this.universeOrder = terms;
+        this.universeOrder = List.copyOf(terms);
         this.allDocuments = null;
     }
-
-    private List<Aggregation.Terms> universeOrder = List.of();
 
     public static AggregationPlan of(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
         return new AggregationPlan(index, aggregations, mappings);

@@ -103,6 +103,13 @@ final class TermsAggregator {
 
             @Override
             public Partial partial() {
+                if (field.kind() == ValueKind.KEYWORD && terms.missing().isPresent()) {
+                    // ES puts the missing value among a keyword field's terms whether or not a document lacks one
+                    Object key = Keys.missingKey(terms.missing().get(), field);
+                    if (accept.test(key)) {
+                        keys.add(key);
+                    }
+                }
                 return new KeySet(Set.copyOf(keys));
             }
         };

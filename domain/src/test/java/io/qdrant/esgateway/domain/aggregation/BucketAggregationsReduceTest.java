@@ -89,4 +89,19 @@ class BucketAggregationsReduceTest {
                 + "\"buckets\":[{\"key\":\"x\",\"doc_count\":1,\"a\":{\"value\":4.0}},{\"key\":\"y\",\"doc_count\":0,"
                 + "\"a\":{\"value\":null}},{\"key\":\"z\",\"doc_count\":0,\"a\":{\"value\":null}}]}}");
     }
+
+    @Test
+    void aKeywordsMissingValueIsAlwaysInItsUniverseANumbersOnlyWhenADocumentLacksOne() {
+        AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
+                "{\"k\":{\"terms\":{\"field\":\"brand\",\"min_doc_count\":0,\"missing\":\"zz\"}},"
+                        + "\"n\":{\"terms\":{\"field\":\"n\",\"min_doc_count\":0,\"missing\":9}}}")),
+                PartitionedReduceTest.MAPPINGS);
+        MemoryDoc one = new MemoryDoc("1").keyword("brand", "x").longs("n", 4);
+        JsonValue out = answer(plan, Reduction.collectOnce(plan, List.of()),
+                Reduction.collectOnce(plan.allDocuments().orElseThrow(), List.of(one)));
+        assertThat(Json.write(out)).isEqualTo("{\"k\":{\"doc_count_error_upper_bound\":0,\"sum_other_doc_count\":0,"
+                + "\"buckets\":[{\"key\":\"x\",\"doc_count\":0},{\"key\":\"zz\",\"doc_count\":0}]},"
+                + "\"n\":{\"doc_count_error_upper_bound\":0,\"sum_other_doc_count\":0,"
+                + "\"buckets\":[{\"key\":4,\"doc_count\":0}]}}");
+    }
 }
