@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.util.Collections;
@@ -23,8 +24,25 @@ public record NamedPartials(Map<String, Partial> byName) {
             return other;
         }
         Map<String, Partial> out = new LinkedHashMap<>(byName);
-        other.byName.forEach((name, p) -> out.merge(name, p, Partial::merge));
+        other.byName.forEach((name, p) -> {
+            try {
+                out.merge(name, p, Partial::merge);
+            } catch (MixedTypes e) {
+                throw GatewayException.reduceFailed(GatewayException.illegalArgument("Merging/Reducing the"
+                        + " aggregations failed when computing the aggregation [" + name + "] because the field you"
+                        + " gave in the aggregation query existed as two different types in two different indices"));
+            }
+        });
         return new NamedPartials(out);
+    }
+
+    /** Thrown by a partial that cannot merge with another one's field type; reported with the aggregation's name. */
+    static final class MixedTypes extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        MixedTypes() {
+            super(null, null, false, false);
+        }
     }
 
     /** All partials merged, in order (the empty level when there are none). */

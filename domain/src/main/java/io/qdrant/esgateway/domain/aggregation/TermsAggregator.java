@@ -152,9 +152,37 @@ final class TermsAggregator {
         @Override
         public Partial merge(Partial other) {
             TermsPartial o = (TermsPartial) other;
-            Map<Object, BucketPartial> merged = new HashMap<>(buckets);
+            FieldRef f = field;
+            TermsPartial mine = this;
+            if (field.kind() == ValueKind.UNMAPPED) {
+                f = o.field;
+            } else if (o.field.kind() != ValueKind.UNMAPPED && o.field.kind() != field.kind()) {
+                // one field, mapped differently in two indices: ES fails a keyword against a number, and reduces
+                // an integral against a floating-point field as doubles
+                if ((field.kind() == ValueKind.KEYWORD) != (o.field.kind() == ValueKind.KEYWORD)) {
+                    throw new NamedPartials.MixedTypes();
+                }
+                if (floating(field) != floating(o.field)) {
+                    f = floating(field) ? field : o.field;
+                    mine = asDoubles();
+                    o = o.asDoubles();
+                }
+            }
+            Map<Object, BucketPartial> merged = new HashMap<>(mine.buckets);
             o.buckets.forEach((k, b) -> merged.merge(k, b, BucketPartial::merge));
-            return new TermsPartial(terms, field.kind() == ValueKind.UNMAPPED ? o.field : field, merged, subs);
+            return new TermsPartial(terms, f, merged, subs);
+        }
+
+        private static boolean floating(FieldRef f) {
+            return f.kind() == ValueKind.DOUBLE || f.kind() == ValueKind.FLOAT;
+        }
+
+        /** The buckets with integral keys as doubles (merged when two keys meet). */
+        private TermsPartial asDoubles() {
+            Map<Object, BucketPartial> out = new HashMap<>();
+            buckets.forEach((k, b) -> out.merge(k instanceof Long l ? (Object) l.doubleValue() : k, b,
+                    BucketPartial::merge));
+            return new TermsPartial(terms, field, out, subs);
         }
 
         @Override

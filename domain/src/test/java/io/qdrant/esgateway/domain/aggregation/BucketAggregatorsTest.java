@@ -67,4 +67,27 @@ class BucketAggregatorsTest {
                 .isEqualTo("{\"t\":{\"doc_count_error_upper_bound\":0,\"sum_other_doc_count\":3,\"buckets\":["
                         + "{\"key\":\"c\",\"doc_count\":1,\"f\":{\"doc_count\":1,\"m\":{\"value\":2.0}}}]}}");
     }
+
+    private static NamedPartials onIndex(String type, MemoryDoc doc) {
+        AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
+                "{\"f\":{\"filter\":{\"match_all\":{}},\"aggs\":{\"t\":{\"terms\":{\"field\":\"x\"}}}}}")),
+                io.qdrant.esgateway.domain.index.Mappings.parse(Json.parse(
+                        "{\"properties\":{\"x\":{\"type\":\"" + type + "\"}}}")));
+        return Reduction.collectOnce(plan, List.of(doc));
+    }
+
+    @Test
+    void fieldsMappedDifferentlyInTwoIndices() {
+        NamedPartials longs = onIndex("long", new MemoryDoc("1").longs("x", 1).filters(true));
+        NamedPartials doubles = onIndex("double", new MemoryDoc("2").doubles("x", 1.0, 1.5).filters(true));
+        assertThat(Json.write(doubles.merge(longs).render())).isEqualTo("{\"f\":{\"doc_count\":2,\"t\":{"
+                + "\"doc_count_error_upper_bound\":0,\"sum_other_doc_count\":0,\"buckets\":[{\"key\":1.0,"
+                + "\"doc_count\":2},{\"key\":1.5,\"doc_count\":1}]}}}");
+        NamedPartials keywords = onIndex("keyword", new MemoryDoc("3").keyword("x", "a").filters(true));
+        assertThatThrownBy(() -> keywords.merge(longs)).isInstanceOfSatisfying(GatewayException.class, e -> {
+            assertThat(e.shardFailures()).isEmpty();
+            assertThat(e.gatewayCause().reason()).startsWith("Merging/Reducing the aggregations failed when computing"
+                    + " the aggregation [t] because");
+        });
+    }
 }
