@@ -154,14 +154,15 @@ final class TermsAggregator {
             TermsPartial o = (TermsPartial) other;
             FieldRef f = field;
             TermsPartial mine = this;
+            if (stringKeyed() && o.numericKeyed() || numericKeyed() && o.stringKeyed()) {
+                // one field, mapped differently in two indices (an unmapped one with [missing] has string keys):
+                // ES fails a string against a number (see docs/compatibility.md for its order-dependent case)
+                throw new NamedPartials.MixedTypes();
+            }
             if (field.kind() == ValueKind.UNMAPPED) {
                 f = o.field;
             } else if (o.field.kind() != ValueKind.UNMAPPED && o.field.kind() != field.kind()) {
-                // one field, mapped differently in two indices: ES fails a keyword against a number, and reduces
-                // an integral against a floating-point field as doubles
-                if ((field.kind() == ValueKind.KEYWORD) != (o.field.kind() == ValueKind.KEYWORD)) {
-                    throw new NamedPartials.MixedTypes();
-                }
+                // an integral against a floating-point field reduces as doubles
                 if (floating(field) != floating(o.field)) {
                     f = floating(field) ? field : o.field;
                     mine = asDoubles();
@@ -171,6 +172,14 @@ final class TermsAggregator {
             Map<Object, BucketPartial> merged = new HashMap<>(mine.buckets);
             o.buckets.forEach((k, b) -> merged.merge(k, b, BucketPartial::merge));
             return new TermsPartial(terms, f, merged, subs);
+        }
+
+        private boolean stringKeyed() {
+            return field.kind() == ValueKind.KEYWORD || field.kind() == ValueKind.UNMAPPED && !buckets.isEmpty();
+        }
+
+        private boolean numericKeyed() {
+            return field.kind().numeric();
         }
 
         private static boolean floating(FieldRef f) {
