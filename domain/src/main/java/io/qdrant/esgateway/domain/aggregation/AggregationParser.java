@@ -110,6 +110,7 @@ public final class AggregationParser {
         long minDocCount = 1;
         Optional<JsonValue> missing = Optional.empty();
         IncludeExclude includeExclude = IncludeExclude.NONE;
+        Optional<String> format = Optional.empty();
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -117,6 +118,7 @@ public final class AggregationParser {
                 case "size" -> size = termsSize(name, "size", v);
                 case "shard_size" -> termsSize(name, "shard_size", v);
                 case "include" -> includeExclude = IncludeExclude.parseInclude(includeExclude, v);
+                case "format" -> format = Optional.of(string("terms", "format", v));
                 case "exclude" -> includeExclude = IncludeExclude.parseExclude(includeExclude, v);
                 case "min_doc_count" -> minDocCount = positive("terms", "min_doc_count", v, 0);
                 case "shard_min_doc_count" -> positive("terms", "shard_min_doc_count", v, 0);
@@ -133,7 +135,7 @@ public final class AggregationParser {
             throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Required one of fields [field, script], but"
                     + " none were specified. ");
         }
-        return new Aggregation.Terms(field, size, order, minDocCount, missing, includeExclude, subs);
+        return new Aggregation.Terms(field, size, order, minDocCount, missing, includeExclude, format, subs);
     }
 
     /** {@code size}/{@code shard_size}: a positive integer, ES's error wrapped as a failure of that field. */

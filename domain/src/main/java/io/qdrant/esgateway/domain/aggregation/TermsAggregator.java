@@ -2,16 +2,23 @@ package io.qdrant.esgateway.domain.aggregation;
 
 import io.qdrant.esgateway.domain.aggregation.Aggregation.Terms;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
+import io.qdrant.esgateway.domain.time.DateFormat;
+import java.math.RoundingMode;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -27,6 +34,36 @@ import java.util.function.Supplier;
  */
 final class TermsAggregator {
     private TermsAggregator() {
+    }
+
+    /**
+     * The field with the aggregation's {@code format}: a date pattern for dates, a {@link DecimalFormat} pattern for
+     * numbers (rendered as {@code key_as_string}); keyword and boolean fields refuse one, as ES.
+     */
+    static FieldRef formatted(FieldRef field, Optional<String> format) {
+        if (format.isEmpty()) {
+            return field;
+        }
+        return switch (field.kind()) {
+            case KEYWORD, BOOLEAN -> throw GatewayException.illegalArgument("Field [" + field.name() + "] of type ["
+                    + (field.kind() == ValueKind.KEYWORD ? "keyword" : "boolean")
+                    + "] does not support custom formats");
+            case DATE -> new FieldRef(field.name(), field.kind(), DateFormat.of(format.get()));
+            case LONG, DOUBLE, FLOAT, UNMAPPED -> {
+                try {
+                    decimal(format.get());
+                } catch (IllegalArgumentException e) {
+                    throw GatewayException.illegalArgument("Invalid format: [" + format.get() + "]");
+                }
+                yield field;
+            }
+        };
+    }
+
+    static DecimalFormat decimal(String pattern) {
+        DecimalFormat f = new DecimalFormat(pattern, DecimalFormatSymbols.getInstance(Locale.ROOT));
+        f.setRoundingMode(RoundingMode.HALF_EVEN);
+        return f;
     }
 
     /** Hands each distinct key of the document (or the {@code missing} key) that {@code accept} keeps to {@code out}. */
@@ -227,6 +264,10 @@ final class TermsAggregator {
                 }
                 JsonObjectBuilder b = JsonObjectBuilder.object();
                 Keys.put(b, e.getKey(), field);
+                if (terms.format().isPresent() && e.getKey() instanceof Number n && field.kind() != ValueKind.DATE) {
+                    DecimalFormat f = decimal(terms.format().get());
+                    b.put("key_as_string", n instanceof Long l ? f.format(l.longValue()) : f.format(n.doubleValue()));
+                }
                 b.put("doc_count", e.getValue().count());
                 e.getValue().subs().renderInto(b);
                 rendered.add(b.build());

@@ -90,4 +90,13 @@ class BucketAggregatorsTest {
                     + " the aggregation [t] because");
         });
     }
+
+    @Test
+    void termsFormatRendersKeyAsString() {
+        assertThat(run("{\"t\":{\"terms\":{\"field\":\"n\",\"format\":\"#,##0.0\",\"size\":1}}}"))
+                .isEqualTo("{\"t\":{\"doc_count_error_upper_bound\":0,\"sum_other_doc_count\":2,\"buckets\":["
+                        + "{\"key\":1,\"key_as_string\":\"1.0\",\"doc_count\":1}]}}");
+        assertThatThrownBy(() -> run("{\"t\":{\"terms\":{\"field\":\"brand\",\"format\":\"0\"}}}"))
+                .hasMessage("Field [brand] of type [keyword] does not support custom formats");
+    }
 }
