@@ -66,7 +66,7 @@ final class BucketAggregationParser {
         List<Query> queries = new ArrayList<>();
         boolean anonymous = false;
         Boolean keyed = null;
-        boolean other = false;
+        Boolean other = null;
         Optional<String> otherKey = Optional.empty();
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
@@ -90,8 +90,8 @@ final class BucketAggregationParser {
                         throw unknownKey(name, e.getKey(), v);
                     }
                 }
-                case "keyed" -> keyed = JsonReads.bool(v).orElseThrow(() -> unknownKey(name, e.getKey(), v));
-                case "other_bucket" -> other = JsonReads.bool(v).orElseThrow(() -> unknownKey(name, e.getKey(), v));
+                case "keyed" -> keyed = bool(name, e.getKey(), v);
+                case "other_bucket" -> other = bool(name, e.getKey(), v);
                 case "other_bucket_key" -> {
                     if (v instanceof JsonObject || v instanceof JsonArray) {
                         throw unknownKey(name, e.getKey(), v);
@@ -104,11 +104,19 @@ final class BucketAggregationParser {
         if (queries.isEmpty()) {
             throw GatewayException.illegalArgument("[filters] cannot be empty.");
         }
-        boolean withOther = other || otherKey.isPresent();
+        // other_bucket_key alone asks for the other bucket; an explicit other_bucket: false wins
+        boolean withOther = other != null ? other : otherKey.isPresent();
         Optional<String> otherBucket = withOther ? Optional.of(otherKey.orElse("_other_")) : Optional.empty();
         // anonymous filters have no names to key buckets by: ES renders them as an array whatever [keyed] says
         return new Aggregation.Filters(names, queries, !anonymous && (keyed == null || keyed), anonymous, otherBucket,
                 subs);
+    }
+
+    private static boolean bool(String name, String key, JsonValue v) {
+        if (v instanceof JsonValue.JsonBool b) {
+            return b.value();
+        }
+        throw unknownKey(name, key, v);
     }
 
     private static GatewayException unknownKey(String name, String key, JsonValue v) {
