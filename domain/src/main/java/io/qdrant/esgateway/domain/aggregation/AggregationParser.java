@@ -120,8 +120,8 @@ public final class AggregationParser {
                 case "include" -> includeExclude = IncludeExclude.parseInclude(includeExclude, v);
                 case "format" -> format = Optional.of(string("terms", "format", v));
                 case "exclude" -> includeExclude = IncludeExclude.parseExclude(includeExclude, v);
-                case "min_doc_count" -> minDocCount = positive("terms", "min_doc_count", v, 0);
-                case "shard_min_doc_count" -> positive("terms", "shard_min_doc_count", v, 0);
+                case "min_doc_count" -> minDocCount = docCount(name, "min_doc_count", "minDocCount", v);
+                case "shard_min_doc_count" -> docCount(name, "shard_min_doc_count", "shardMinDocCount", v);
                 case "order" -> order = order(v);
                 case "missing" -> missing = Optional.of(v);
                 case "execution_hint", "collect_mode" -> string("terms", e.getKey(), v);
@@ -149,12 +149,31 @@ public final class AggregationParser {
         return (int) n;
     }
 
+    /** {@code min_doc_count}/{@code shard_min_doc_count}: at least 0, ES's error wrapped as a failure of the field. */
+    private static long docCount(String name, String key, String javaName, JsonValue v) {
+        long n = JsonReads.integer(v).orElseThrow(() -> parsing("[terms] failed to parse field [" + key + "]"));
+        if (n < 0) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
+                    Map.of(), GatewayException.illegalArgument("[" + javaName + "] must be greater than or equal to"
+                    + " 0. Found [" + n + "] in [" + name + "]"));
+        }
+        return n;
+    }
+
     private static List<Aggregation.TermsOrder> order(JsonValue v) {
+        if (!(v instanceof JsonArray) && !(v instanceof JsonObject)) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] order doesn't support values of type: "
+                    + v.tokenName());
+        }
         List<JsonValue> entries = v instanceof JsonArray a ? a.elements() : List.of(v);
         List<Aggregation.TermsOrder> orders = new ArrayList<>();
         for (JsonValue entry : entries) {
             JsonObject o = JsonReads.object(entry, AggregationParser::parsing, "order");
             for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+                if (e.getKey().isEmpty()) {
+                    throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [order]",
+                            Map.of(), GatewayException.illegalArgument("Invalid path []"));
+                }
                 String dir = JsonReads.text(e.getValue()).orElse("");
                 boolean asc = switch (dir.toLowerCase(java.util.Locale.ROOT)) {
                     case "asc" -> true;

@@ -69,29 +69,53 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
                 throw includeError(GatewayException.illegalArgument("Missing [partition] parameter for"
                         + " partition-based include"));
             }
-            if (num <= 0 || partition < 0 || partition >= num) {
-                throw includeError(GatewayException.illegalArgument("Invalid partition [" + partition
-                        + "] for [" + num + "] partitions"));
+            if (partition < 0 || partition >= num) {
+                throw includeError(GatewayException.illegalArgument("Partition must be >=0 and < numPartition which"
+                        + " is " + num));
+            }
+            if (current.excludeRegex.isPresent() || current.excludeValues.isPresent()) {
+                throw includeError(GatewayException.illegalArgument("Cannot specify any excludes when using a"
+                        + " partition-based include"));
             }
             return new IncludeExclude(Optional.empty(), Optional.empty(), current.excludeRegex,
                     current.excludeValues, partition, num);
         }
         String regex = JsonReads.text(v).orElseThrow(() -> AggregationParser.parsing(
                 "[terms] include doesn't support values of type: " + v.tokenName()));
+        validate(regex, "include");
         return new IncludeExclude(Optional.of(regex), Optional.empty(), current.excludeRegex, current.excludeValues,
                 0, 0);
     }
 
     /** Reads {@code exclude} (into {@code current}). */
     static IncludeExclude parseExclude(IncludeExclude current, JsonValue v) {
+        if (current.numPartitions > 0) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [exclude]", Map.of(),
+                    GatewayException.illegalArgument("Cannot specify any excludes when using a partition-based"
+                            + " include"));
+        }
         if (v instanceof JsonArray a) {
             return new IncludeExclude(current.includeRegex, current.includeValues, Optional.empty(),
                     Optional.of(a.elements()), current.partition, current.numPartitions);
         }
         String regex = JsonReads.text(v).filter(t -> !(v instanceof JsonObject)).orElseThrow(
                 () -> AggregationParser.parsing("[terms] exclude doesn't support values of type: " + v.tokenName()));
+        validate(regex, "exclude");
         return new IncludeExclude(current.includeRegex, current.includeValues, Optional.of(regex), Optional.empty(),
                 current.partition, current.numPartitions);
+    }
+
+    /** A malformed expression fails when the body is read, as in ES ({@code [terms] failed to parse field [..]}). */
+    private static void validate(String regex, String key) {
+        try {
+            LuceneRegex.compile(regex);
+        } catch (GatewayException e) {
+            if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
+                throw e;
+            }
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
+                    Map.of(), e);
+        }
     }
 
     private static GatewayException includeError(GatewayException cause) {
@@ -138,7 +162,13 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
     private static Set<Object> values(List<JsonValue> values, FieldRef field) {
         Set<Object> out = new HashSet<>();
         for (JsonValue v : values) {
-            out.add(Keys.missingKey(v, field));
+            try {
+                out.add(Keys.missingKey(v, field));
+            } catch (GatewayException e) {
+                // ES parses the values with the field's parser: Long.parseLong's error
+                throw GatewayException.illegalArgument("For input string: \"" + JsonReads.text(v).orElse("")
+                        + "\"");
+            }
         }
         return out;
     }

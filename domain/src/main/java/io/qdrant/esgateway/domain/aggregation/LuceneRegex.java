@@ -11,9 +11,9 @@ import java.util.regex.PatternSyntaxException;
  * A regular expression in Lucene's syntax (what Elasticsearch's {@code include}/{@code exclude} take), matched
  * against a whole term: translated into a {@link java.util.regex.Pattern}. Supported: literals, {@code .},
  * {@code ? * + {n,m}}, {@code |}, groups, character classes ({@code [a-z]}, {@code [^…]}), {@code "quoted"} strings,
- * {@code \} escapes, {@code @} (any string), {@code #} (the empty language), and {@code &} (intersection) and
- * {@code ~} (complement) at the top level of the expression. Anything else Lucene has (numeric intervals
- * {@code <n-m>}, a nested {@code ~} or {@code &}) is rejected with a 400 naming it.
+ * {@code \} escapes, {@code @} (any string), {@code #} (the empty language), numeric intervals {@code <n-m>} (of
+ * up to 10,000 numbers), and {@code &} (intersection) and {@code ~} (complement) at the top level of the expression.
+ * A nested {@code ~} or {@code &}, or a larger interval, is rejected with a 400 naming it.
  */
 final class LuceneRegex {
     private LuceneRegex() {
@@ -75,12 +75,13 @@ final class LuceneRegex {
         StringBuilder out = new StringBuilder();
         int i = 0;
         int n = regex.length();
+        int depth = 0;
         while (i < n) {
             char c = regex.charAt(i);
             switch (c) {
                 case '\\' -> {
                     if (i + 1 >= n) {
-                        throw invalid(regex, "expected character after \\");
+                        throw invalid("expected character at position " + n);
                     }
                     int cp = regex.codePointAt(i + 1);
                     out.append(Pattern.quote(new String(Character.toChars(cp))));
@@ -90,7 +91,7 @@ final class LuceneRegex {
                 case '"' -> {
                     int end = regex.indexOf('"', i + 1);
                     if (end < 0) {
-                        throw invalid(regex, "expected '\"'");
+                        throw invalid("expected '\"' at position " + n);
                     }
                     if (end > i + 1) {
                         out.append(Pattern.quote(regex.substring(i + 1, end)));
@@ -105,17 +106,32 @@ final class LuceneRegex {
                 case '.' -> out.append("(?s:.)");
                 case '@' -> out.append("(?s:.*)");
                 case '#' -> out.append("(?!)");
-                case '(', ')', '|', '*', '+', '?' -> out.append(c);
+                case '(' -> {
+                    depth++;
+                    out.append(c);
+                }
+                case ')' -> {
+                    if (depth == 0) {
+                        throw invalid("end-of-string expected at position " + i);
+                    }
+                    depth--;
+                    out.append(c);
+                }
+                case '|', '*', '+', '?' -> out.append(c);
                 case '{' -> {
                     int end = regex.indexOf('}', i);
                     if (end < 0 || !regex.substring(i + 1, end).matches("\\d+(,\\d*)?")) {
-                        throw invalid(regex, "integer expected");
+                        throw invalid("integer expected at position " + (i + 1));
                     }
                     out.append(regex, i, end + 1);
                     i = end + 1;
                     continue;
                 }
-                case '~', '&', '<' -> throw GatewayException.unsupported("the regular expression operator [" + c
+                case '<' -> {
+                    i = interval(regex, i, out);
+                    continue;
+                }
+                case '~', '&' -> throw GatewayException.unsupported("the regular expression operator [" + c
                         + "] inside an include/exclude expression (only at its top level)");
                 default -> {
                     int cp = regex.codePointAt(i);
@@ -126,11 +142,62 @@ final class LuceneRegex {
             }
             i++;
         }
+        if (depth > 0) {
+            throw invalid("expected ')' at position " + n);
+        }
         try {
             return Pattern.compile(out.toString());
         } catch (PatternSyntaxException e) {
-            throw invalid(regex, e.getDescription());
+            throw invalid("invalid regular expression [" + regex + "]: " + e.getDescription());
         }
+    }
+
+    /** The most numbers a numeric interval {@code <n-m>} may hold (it is spelled out as alternatives). */
+    private static final int MAX_INTERVAL = 10_000;
+
+    /**
+     * A numeric interval {@code <n-m>}: the decimal numbers from n to m; when both bounds have the same number of
+     * digits the numbers are zero-padded to it, else any leading zeros are accepted (as Lucene). Returns the index
+     * after it.
+     */
+    private static int interval(String regex, int start, StringBuilder out) {
+        int end = regex.indexOf('>', start);
+        String body = end < 0 ? "" : regex.substring(start + 1, end);
+        int dash = body.indexOf('-');
+        if (end < 0 || dash <= 0 || dash == body.length() - 1 || !body.substring(0, dash).matches("\\d+")
+                || !body.substring(dash + 1).matches("\\d+")) {
+            throw invalid("interval syntax error at position " + (end < 0 ? regex.length() : end));
+        }
+        String smin = body.substring(0, dash);
+        String smax = body.substring(dash + 1);
+        long min;
+        long max;
+        try {
+            min = Long.parseLong(smin);
+            max = Long.parseLong(smax);
+        } catch (NumberFormatException e) {
+            throw invalid("interval syntax error at position " + end);
+        }
+        if (min > max) {
+            long t = min;
+            min = max;
+            max = t;
+        }
+        if (max - min >= MAX_INTERVAL) {
+            throw GatewayException.unsupported("a numeric interval <n-m> of more than " + MAX_INTERVAL + " numbers"
+                    + " in an include/exclude expression");
+        }
+        int digits = smin.length() == smax.length() ? smin.length() : 0;
+        out.append(digits == 0 ? "(?:0*(?:" : "(?:");
+        for (long v = min; v <= max; v++) {
+            if (v > min) {
+                out.append('|');
+            }
+            String number = Long.toString(v);
+            out.append(digits == 0 ? number : "0".repeat(Math.max(0, digits - number.length())) + number);
+        }
+        out.append(digits == 0 ? "))" : ")");
+        return end + 1;
     }
 
     /** Copies a class {@code [...]} starting at {@code start}; returns the index after it. */
@@ -158,13 +225,14 @@ final class LuceneRegex {
             any = true;
         }
         if (i >= regex.length()) {
-            throw invalid(regex, "expected ']'");
+            throw invalid("expected ']' at position " + regex.length());
         }
         out.append(']');
         return i + 1;
     }
 
-    private static GatewayException invalid(String regex, String why) {
-        return GatewayException.illegalArgument("invalid regular expression [" + regex + "]: " + why);
+    /** Lucene's messages for a malformed expression (ES reports them as the cause). */
+    private static GatewayException invalid(String message) {
+        return GatewayException.illegalArgument(message);
     }
 }
