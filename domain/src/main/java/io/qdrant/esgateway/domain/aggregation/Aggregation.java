@@ -22,7 +22,8 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
     /** {@code terms}: one bucket per distinct value of {@code field}; exact counts (every bucket is kept). */
     record Terms(String field, int size, java.util.List<TermsOrder> order, long minDocCount,
                  Optional<JsonValue> missing, IncludeExclude includeExclude, Optional<String> format,
-                 Map<String, Aggregation> subs) implements Aggregation {
+                 Optional<String> executionHint, boolean showTermDocCountError, Map<String, Aggregation> subs)
+            implements Aggregation {
         public Terms {
             order = java.util.List.copyOf(order);
             subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));

@@ -111,6 +111,8 @@ public final class AggregationParser {
         Optional<JsonValue> missing = Optional.empty();
         IncludeExclude includeExclude = IncludeExclude.NONE;
         Optional<String> format = Optional.empty();
+        Optional<String> executionHint = Optional.empty();
+        boolean showError = false;
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -124,8 +126,11 @@ public final class AggregationParser {
                 case "shard_min_doc_count" -> docCount(name, "shard_min_doc_count", "shardMinDocCount", v);
                 case "order" -> order = order(v);
                 case "missing" -> missing = Optional.of(v);
-                case "execution_hint", "collect_mode" -> string("terms", e.getKey(), v);
-                case "show_term_doc_count_error" -> JsonReads.bool(v);
+                case "execution_hint" -> executionHint = Optional.of(string("terms", e.getKey(), v));
+                case "collect_mode" -> collectMode(v);
+                case "show_term_doc_count_error" -> showError = JsonReads.bool(v).orElseThrow(
+                        () -> parsing("[terms] failed to parse field [show_term_doc_count_error]"));
+                case "value_type" -> throw GatewayException.unsupported("[value_type] in a [terms] aggregation");
                 case "script" -> throw GatewayException.unsupported("[script] in a [terms] aggregation");
                 default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] unknown field ["
                         + e.getKey() + "]");
@@ -135,7 +140,17 @@ public final class AggregationParser {
             throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Required one of fields [field, script], but"
                     + " none were specified. ");
         }
-        return new Aggregation.Terms(field, size, order, minDocCount, missing, includeExclude, format, subs);
+        return new Aggregation.Terms(field, size, order, minDocCount, missing, includeExclude, format, executionHint,
+                showError, subs);
+    }
+
+    private static void collectMode(JsonValue v) {
+        String mode = string("terms", "collect_mode", v);
+        if (!mode.equals("breadth_first") && !mode.equals("depth_first")) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [collect_mode]",
+                    Map.of(), new GatewayException(ErrorKind.PARSE, "no [collect_mode] found for value [" + mode
+                    + "]"));
+        }
     }
 
     /** {@code size}/{@code shard_size}: a positive integer, ES's error wrapped as a failure of that field. */

@@ -166,7 +166,7 @@ public final class AggregationPlan {
     private Supplier<Collector> factory(String parent, String name, Aggregation agg) {
         return switch (agg) {
             case Aggregation.Terms t -> {
-                FieldRef field = TermsAggregator.formatted(field(t.field()), t.format());
+                FieldRef field = TermsAggregator.formatted(field(t.field()), t.format(), t.executionHint());
                 Predicate<Object> accept = t.includeExclude().filter(name, field);
                 TermsOrderPaths.validate(index, mappings, t);
                 Supplier<NamedCollectors> subs = level(name, t.subs());

@@ -41,6 +41,16 @@ final class TermsAggregator {
      * numbers (rendered as {@code key_as_string}); keyword and boolean fields refuse one, as ES.
      */
     static FieldRef formatted(FieldRef field, Optional<String> format) {
+        return formatted(field, format, Optional.empty());
+    }
+
+    /** As {@link #formatted(FieldRef, Optional)}, also checking {@code execution_hint} on a keyword field as ES. */
+    static FieldRef formatted(FieldRef field, Optional<String> format, Optional<String> executionHint) {
+        if (field.kind() == ValueKind.KEYWORD && executionHint.isPresent()
+                && !executionHint.get().equals("map") && !executionHint.get().equals("global_ordinals")) {
+            throw GatewayException.illegalArgument("Unknown `execution_hint`: [" + executionHint.get()
+                    + "], expected any of [map, global_ordinals]");
+        }
         if (format.isEmpty()) {
             return field;
         }
@@ -269,6 +279,9 @@ final class TermsAggregator {
                     b.put("key_as_string", n instanceof Long l ? f.format(l.longValue()) : f.format(n.doubleValue()));
                 }
                 b.put("doc_count", e.getValue().count());
+                if (terms.showTermDocCountError()) {
+                    b.put("doc_count_error_upper_bound", 0);
+                }
                 e.getValue().subs().renderInto(b);
                 rendered.add(b.build());
             }
