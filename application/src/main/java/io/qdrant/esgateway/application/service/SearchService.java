@@ -260,10 +260,10 @@ public final class SearchService implements SearchOperations {
             tasks.add(() -> scan.total(index, request));
         }
         if (nativePlan != null) {
-            tasks.add(() -> store.aggregate(index, request, nativePlan));
+            tasks.add(() -> AggregationRunner.aggregate(store::aggregate, index, request, nativePlan));
         }
         if (scanPlan != null) {
-            tasks.add(() -> scan.aggregate(index, request, scanPlan));
+            tasks.add(() -> AggregationRunner.aggregate(scan::aggregate, index, request, scanPlan));
         }
         List<Object> results = reads.run(tasks);
         int at = 0;

@@ -53,6 +53,17 @@ final class StatsAggregator {
         return OptionalDouble.of(n.doubleValue());
     }
 
+    private static final java.util.List<String> STATS_NAMES = java.util.List.of("count", "min", "max", "avg", "sum");
+    private static final java.util.List<String> EXTENDED_NAMES = java.util.List.of("count", "min", "max", "avg", "sum",
+            "sum_of_squares", "variance", "variance_population", "variance_sampling", "std_deviation",
+            "std_deviation_population", "std_deviation_sampling", "std_upper", "std_lower", "std_upper_population",
+            "std_lower_population", "std_upper_sampling", "std_lower_sampling");
+
+    /** The metric names a parent can order by ({@code stats_agg.max}), as Elasticsearch names them. */
+    static java.util.List<String> metricNames(boolean extended) {
+        return extended ? EXTENDED_NAMES : STATS_NAMES;
+    }
+
     static Collector collector(Stats stats, FieldRef field) {
         validate(stats.type(), field);
         OptionalDouble missing = missing(stats.missing(), field, stats.type());
@@ -151,10 +162,10 @@ final class StatsAggregator {
 
         @Override
         public double orderValue(String key) {
-            if (key.startsWith("std_deviation_bounds.") && stats.extended()) {
-                Double b = bounds().get(key.substring("std_deviation_bounds.".length()));
+            if (key.startsWith("std_upper") || key.startsWith("std_lower")) {
+                Double b = stats.extended() ? bounds().get(key.substring("std_".length())) : null;
                 if (b != null) {
-                    return b;
+                    return count == 0 ? Double.NaN : b;
                 }
             }
             Double v = values().get(key);

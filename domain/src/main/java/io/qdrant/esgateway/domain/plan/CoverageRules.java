@@ -137,6 +137,11 @@ public final class CoverageRules {
                     out.add(f.field());
                 }
             });
+            case Aggregation.Missing m -> out.add(m.field());
+            // their queries are matched by the backend on both paths (the rules guard what is computed from matches)
+            case Aggregation.Filter f -> { }
+            case Aggregation.Filters f -> { }
+            case Aggregation.Global g -> { }
         }
         agg.subs().values().forEach(sub -> fieldsOf(sub, out));
     }

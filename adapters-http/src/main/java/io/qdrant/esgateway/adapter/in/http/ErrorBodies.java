@@ -59,8 +59,9 @@ final class ErrorBodies {
     }
 
     static EsResponse of(GatewayException e) {
-        int status = e.kind() == ErrorKind.SEARCH_PHASE_EXECUTION ? status(e.shardFailures().get(0).reason().kind())
-                : status(e.kind());
+        int status = e.kind() != ErrorKind.SEARCH_PHASE_EXECUTION ? status(e.kind())
+                : e.shardFailures().isEmpty() ? status(e.gatewayCause().kind())
+                : status(e.shardFailures().get(0).reason().kind());
         return EsResponse.json(status, JsonObjectBuilder.object().put("error", full(e)).put("status", status).build());
     }
 
@@ -100,6 +101,13 @@ final class ErrorBodies {
      * per-shard list, and the first failure as {@code caused_by} (which ES nests twice).
      */
     private static JsonObject searchPhase(GatewayException e) {
+        if (e.shardFailures().isEmpty()) {
+            // failed in the reduce phase (GatewayException.reduceFailed): no shard failed
+            return JsonObjectBuilder.object().put("root_cause", new JsonValue.JsonArray(List.of()))
+                    .put("type", type(e.kind())).put("reason", e.reason()).put("phase", "rank-feature")
+                    .put("grouped", true).put("failed_shards", new JsonValue.JsonArray(List.of()))
+                    .put("caused_by", cause(e.gatewayCause(), true)).build();
+        }
         List<JsonValue> roots = new java.util.ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<JsonValue> shards = new java.util.ArrayList<>();
