@@ -36,12 +36,16 @@ final class StatsAggregator {
         if (missing.isEmpty()) {
             return OptionalDouble.empty();
         }
-        if (field.kind() == ValueKind.LONG || field.kind() == ValueKind.DOUBLE || field.kind() == ValueKind.FLOAT) {
+        if (field.kind() == ValueKind.LONG || field.kind() == ValueKind.DOUBLE || field.kind() == ValueKind.FLOAT
+                || field.kind() == ValueKind.UNMAPPED) {
             // ES takes the number as a double whatever the field's type: 1.5 on a long field counts as 1.5
             String text = io.qdrant.esgateway.domain.json.JsonReads.text(missing.get()).orElse("");
             try {
                 return OptionalDouble.of(Double.parseDouble(text.trim()));
             } catch (NumberFormatException e) {
+                if (field.kind() == ValueKind.UNMAPPED) {
+                    throw GatewayException.unsupported("a non-numeric [missing] in a [" + type + "] aggregation");
+                }
                 throw GatewayException.illegalArgument("failed to parse [missing] value [" + text + "] for field ["
                         + field.name() + "]");
             }

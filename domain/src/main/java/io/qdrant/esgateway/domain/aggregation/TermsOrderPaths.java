@@ -58,9 +58,16 @@ final class TermsOrderPaths {
                                 + name + "]. Either use [value] as key or drop the key all together");
                     }
                 }
-                case Aggregation.Stats st -> multiValue(path, name, key, last, rest,
-                        StatsAggregator.metricNames(st.extended()).contains(key));
-                case Aggregation.Percentiles p -> multiValue(path, name, key, last, rest, percentOf(key, p));
+                case Aggregation.Stats st -> {
+                    multiValue(path, key, last, rest);
+                    if (!StatsAggregator.metricNames(st.extended()).contains(key)) {
+                        // ES reports the failed enum lookup as it is (extended_stats falls back to the stats names)
+                        throw invalid(path, "No enum constant org.elasticsearch.search.aggregations.metrics."
+                                + "InternalStats.Metrics." + key);
+                    }
+                }
+                // ES answers any percentile from its digest, asked for or not
+                case Aggregation.Percentiles p -> multiValue(path, key, last, rest);
                 case Aggregation.TopHits t -> throw invalid(path, "Buckets can only be sorted on a sub-aggregator path"
                         + " that is built out of zero or more single-bucket aggregations within the path and a final"
                         + " single-bucket or a metrics aggregation at the path end.");
@@ -82,23 +89,12 @@ final class TermsOrderPaths {
     }
 
     /** A multi-value metric (stats, extended_stats, percentiles) at the end of the path, with a known metric name. */
-    private static void multiValue(String path, String name, String key, boolean last, String rest, boolean known) {
+    private static void multiValue(String path, String key, boolean last, String rest) {
         if (!last) {
             throw invalid(path, "Metrics aggregations cannot have sub-aggregations (at [" + rest + "]");
         }
         if (key.isEmpty()) {
-            throw invalid(path, "When ordering on a multi-value metrics aggregation a metric name must be specified.");
-        }
-        if (!known) {
-            throw invalid(path, "Unknown metric name [" + key + "] on multi-value metrics aggregation [" + name + "]");
-        }
-    }
-
-    private static boolean percentOf(String key, Aggregation.Percentiles p) {
-        try {
-            return p.percents().contains(Double.parseDouble(key));
-        } catch (NumberFormatException e) {
-            return false;
+            throw invalid(path, "Missing value key in [null] which refers to a multi-value metric aggregation");
         }
     }
 
