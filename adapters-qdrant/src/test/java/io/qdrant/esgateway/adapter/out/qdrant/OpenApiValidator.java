@@ -92,6 +92,13 @@ final class OpenApiValidator {
         return problems;
     }
 
+    /** Problems of a value against a named component schema ({@code Filter}, {@code PointStruct}, …). */
+    List<String> schema(String name, JsonNode value) {
+        List<String> problems = new ArrayList<>();
+        validate(spec.path("components").path("schemas").path(name), value, "$", problems);
+        return problems;
+    }
+
     private JsonNode resolve(JsonNode schema) {
         while (schema.has("$ref")) {
             String ref = schema.get("$ref").asText();
