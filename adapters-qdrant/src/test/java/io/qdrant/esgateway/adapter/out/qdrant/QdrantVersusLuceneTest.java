@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.qdrant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
@@ -190,6 +191,21 @@ class QdrantVersusLuceneTest {
             assertThat(aggregations(actual)).as("aggregations").isEqualTo(aggregations(expected));
             assertThat(fake.violations).isEmpty();
         }));
+    }
+
+    @Test
+    void sortsOnUnmappedAndUnsortableFieldsAnswerOrFailAsOnLucene() {
+        assertThat(render(search(qdrant, "{\"sort\": [{\"nope\": {\"unmapped_type\": \"long\"}}], \"size\": 100}")
+                .hits())).isEqualTo(render(search(lucene,
+                "{\"sort\": [{\"nope\": {\"unmapped_type\": \"long\"}}], \"size\": 100}").hits()));
+        for (String body : List.of("{\"sort\": [{\"nope\": \"asc\"}]}", "{\"sort\": [{\"title\": \"asc\"}]}")) {
+            Throwable expected = catchThrowable(() -> search(lucene, body));
+            Throwable actual = catchThrowable(() -> search(qdrant, body));
+            assertThat(expected).as(body).isInstanceOf(GatewayException.class);
+            assertThat(actual).as(body).isInstanceOf(GatewayException.class);
+            assertThat(unwrap(actual).kind()).isEqualTo(unwrap(expected).kind());
+            assertThat(unwrap(actual).getMessage()).isEqualTo(unwrap(expected).getMessage());
+        }
     }
 
     @Test
