@@ -37,11 +37,11 @@ import java.util.concurrent.Executors;
  * against the shared example cases ({@code QdrantFakeAgainstExamplesTest}). Requests are recorded for request-count
  * assertions, and failures can be injected per path.
  */
-final class FakeQdrant implements AutoCloseable {
+public final class FakeQdrant implements AutoCloseable {
     static final ObjectMapper MAPPER = new ObjectMapper();
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    record Request(String method, String path, Map<String, String> query, JsonNode body, Map<String, List<String>> headers) {
+    public record Request(String method, String path, Map<String, String> query, JsonNode body, Map<String, List<String>> headers) {
     }
 
     /** An injected answer: status and body text, used once for a request whose path ends with the suffix. */
@@ -58,14 +58,15 @@ final class FakeQdrant implements AutoCloseable {
         }
     }
 
-    final List<Request> requests = new CopyOnWriteArrayList<>();
-    final List<String> violations = new CopyOnWriteArrayList<>();
+    public final List<Request> requests = new CopyOnWriteArrayList<>();
+    /** Every request or response body that broke {@code openapi.json}, and every failure of the fake itself. */
+    public final List<String> violations = new CopyOnWriteArrayList<>();
     final Deque<Injected> injected = new ArrayDeque<>();
     final Map<String, Collection> collections = new ConcurrentHashMap<>();
     private final HttpServer server;
     private long operationId;
 
-    FakeQdrant() {
+    public FakeQdrant() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
@@ -76,7 +77,7 @@ final class FakeQdrant implements AutoCloseable {
         server.start();
     }
 
-    URI uri() {
+    public URI uri() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
@@ -85,11 +86,16 @@ final class FakeQdrant implements AutoCloseable {
         server.stop(0);
     }
 
+    /** The names of the collections the fake holds now. */
+    public java.util.Set<String> collectionNames() {
+        return java.util.Set.copyOf(collections.keySet());
+    }
+
     synchronized void inject(String method, String pathSuffix, int status, String body) {
         injected.add(new Injected(method, pathSuffix, status, body));
     }
 
-    List<Request> requests(String method, String pathSuffix) {
+    public List<Request> requests(String method, String pathSuffix) {
         return requests.stream().filter(r -> r.method().equals(method) && r.path().endsWith(pathSuffix)).toList();
     }
 
