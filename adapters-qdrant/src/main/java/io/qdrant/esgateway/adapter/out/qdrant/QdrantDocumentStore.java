@@ -91,6 +91,10 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return "qdrant";
     }
 
+    String collection(IndexMetadata index) {
+        return QdrantLayout.collection(http.settings().collectionPrefix(), index);
+    }
+
     @Override
     public BackendCapabilities capabilities() {
         return CAPABILITIES;
@@ -100,7 +104,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void createIndex(IndexMetadata index) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         ObjectNode body = QdrantHttp.object();
         Map<String, FieldMapping.DenseVectorField> vectors = new LinkedHashMap<>();
         denseVectors("", index.mappings().properties(), vectors);
@@ -177,7 +181,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void dropIndex(IndexMetadata index) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         String what = "delete the collection of index [" + index.name() + "]";
         try {
             // a missing collection answers 200 with result false: not an error
@@ -194,7 +198,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /** Creates the payload indexes of fields the collection does not index yet (read from its payload schema). */
     @Override
     public void updateMappings(IndexMetadata index) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         JsonNode info = call(index, "GET", collection, "", Map.of(), null, true,
                 "read the collection of index [" + index.name() + "]");
         JsonNode schema = info.path("payload_schema");
@@ -211,7 +215,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         State state = state(index, collection);
         state.writing.lock();
         try {
@@ -324,7 +328,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
         Set<String> wanted = new LinkedHashSet<>(ids);
         if (wanted.isEmpty()) {
-            QdrantLayout.collection(index);
+            collection(index);
             return Map.of();
         }
         Map<String, StoredDocument> found = retrieve(index, wanted);
@@ -340,7 +344,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     /** One batched retrieve of these documents' ids, version triples and exact sources. */
     private Map<String, StoredDocument> retrieve(IndexMetadata index, Set<String> ids) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         ObjectNode body = QdrantHttp.object();
         ArrayNode list = body.putArray("ids");
         ids.forEach(id -> list.add(QdrantLayout.pointId(index, id)));
@@ -374,7 +378,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public long maxSeqNo(IndexMetadata index) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         State state = state(index, collection);
         Long known = state.maxSeqNo;
         return known != null ? known : currentMaxSeqNo(index, collection, state);
@@ -429,7 +433,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     private long count(IndexMetadata index, Translated matches) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         if (matches instanceof FilterTranslator.Never) {
             return 0;
         }
@@ -518,7 +522,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
     private void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                         java.util.function.Predicate<JsonNode> sink) {
-        String collection = QdrantLayout.collection(index);
+        String collection = collection(index);
         JsonNode offset = null;
         int seen = 0;
         ObjectNode filter = filter(matches);

@@ -67,6 +67,10 @@ final class QdrantHttp implements AutoCloseable {
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
+    QdrantStores.Settings settings() {
+        return settings;
+    }
+
     /** Where Qdrant is, fit for messages. */
     String where() {
         return settings.display();

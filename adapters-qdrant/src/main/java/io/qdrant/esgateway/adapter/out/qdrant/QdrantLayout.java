@@ -46,8 +46,16 @@ final class QdrantLayout {
     private QdrantLayout() {
     }
 
-    /** The collection of a concrete index: its (sanitised) name and its uuid, so a re-created index starts empty. */
+    /** The collection of a concrete index with the default prefix. */
     static String collection(IndexMetadata index) {
+        return collection(QdrantStores.Settings.DEFAULT_PREFIX, index);
+    }
+
+    /**
+     * The collection of a concrete index: the prefix, its (sanitised) name and its uuid, so a re-created index
+     * starts empty.
+     */
+    static String collection(String prefix, IndexMetadata index) {
         String uuid = index.uuid();
         if (uuid == null || !BARE.matcher(uuid).matches()) {
             throw new IllegalArgumentException("index [" + index.name() + "] has uuid [" + uuid
@@ -57,7 +65,7 @@ final class QdrantLayout {
         if (name.length() > 100) {
             name = name.substring(0, 100);
         }
-        return "qeg-" + name + "-" + uuid;
+        return prefix + name + "-" + uuid;
     }
 
     /** The point id of a document: a version-5 (SHA-1, name-based) UUID of the index uuid and the {@code _id}. */

@@ -17,9 +17,21 @@ public final class QdrantStores {
      * @param apiKey         sent as the {@code api-key} header when present; never logged nor shown in errors
      * @param connectTimeout TCP connect timeout
      * @param requestTimeout the longest wait for one response
+     * @param collectionPrefix the start of every collection name ({@code qeg-}), so that several gateways (or a test
+     *                         run) can share one Qdrant: letters, digits, {@code _} and {@code -}
      */
-    public record Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout) {
+    public record Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout,
+                           String collectionPrefix) {
+        public static final String DEFAULT_PREFIX = "qeg-";
+
+        public Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout) {
+            this(url, apiKey, connectTimeout, requestTimeout, DEFAULT_PREFIX);
+        }
+
         public Settings {
+            if (collectionPrefix == null || !collectionPrefix.matches("[A-Za-z0-9_-]{1,64}")) {
+                throw new IllegalArgumentException("the collection prefix must be 1 to 64 letters, digits, _ or -");
+            }
             Objects.requireNonNull(url, "url");
             String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
             if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
