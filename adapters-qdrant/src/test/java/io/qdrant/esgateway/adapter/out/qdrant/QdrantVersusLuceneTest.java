@@ -161,6 +161,19 @@ class QdrantVersusLuceneTest {
                     + " {\"term\": {\"author.name\": \"b\"}}]}}]}}, \"size\": 100}",
             "{\"query\": {\"ids\": {\"values\": [\"d1\", \"d7\", \"d30\", \"nope\"]}}, \"size\": 100}",
             "{\"query\": {\"prefix\": {\"tag\": \"r\"}}, \"size\": 100}",
+            "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"_id\": \"d12\"}}}}}",
+            "{\"query\": {\"terms\": {\"_id\": [\"d12\", \"d13\", \"d7\"]}}}",
+            "{\"query\": {\"prefix\": {\"_id\": \"d1\"}}, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"filter\": [{\"exists\": {\"field\": \"title.raw\"}},"
+                    + " {\"exists\": {\"field\": \"title\"}}]}}, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"must\": [{\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"red\"}},"
+                    + " \"boost\": 2}}, {\"range\": {\"count\": {\"gte\": 3}}}], \"boost\": 1.5}}, \"size\": 100}",
+            "{\"query\": {\"range\": {\"published\": {\"gte\": \"05/01/2024\", \"format\": \"dd/MM/yyyy\","
+                    + " \"time_zone\": \"+02:00\"}}}, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"must_not\": [{\"range\": {\"price\": {\"gt\": 2}}}],"
+                    + " \"filter\": [{\"exists\": {\"field\": \"tag\"}}]}}, \"size\": 100}",
+            "{\"query\": {\"match_none\": {}}}",
+            "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"author.age\": 3}}}}}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"title.raw\": \"doc number 4\"}}}}}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"nope\": \"x\"}}}}}",
             "{\"query\": {\"bool\": {\"filter\": [{\"range\": {\"author.age\": {\"gte\": 30}}}]}}, \"size\": 100}",
