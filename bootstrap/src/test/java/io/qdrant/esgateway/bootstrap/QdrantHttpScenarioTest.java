@@ -94,6 +94,15 @@ class QdrantHttpScenarioTest {
         assertThat(es.post("/books/_count", json("{'query':{'bool':{'must_not':[{'terms':{'tag':['food']}}]}}}"))
                 .json().path("count").asInt()).isEqualTo(2);
 
+        // a dynamically mapped field gets its payload index and is filterable
+        int indexCalls = qdrant.requests("PUT", "/index").size();
+        assertThat(es.put("/books/_doc/6?refresh=true", json("{'title':'new','tag':'food','colour':'red'}")).status())
+                .isEqualTo(201);
+        assertThat(qdrant.requests("PUT", "/index").size()).isGreaterThan(indexCalls);
+        assertThat(ids(es.post("/books/_search", json("{'query':{'bool':{'filter':{'term':{'colour.keyword':'red'}}}}}"))
+                .json())).containsExactly("6");
+        assertThat(es.delete("/books/_doc/6?refresh=true").status()).isEqualTo(200);
+
         EsClient.Reply refused = es.post("/books/_search", json("{'query':{'match':{'title':'fox'}}}"));
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body()).contains("[match]").contains("Qdrant backend");
