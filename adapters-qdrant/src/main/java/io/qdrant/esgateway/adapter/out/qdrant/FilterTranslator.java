@@ -669,7 +669,14 @@ final class FilterTranslator {
                     out.put(path, schema("keyword"));
                     payloadIndexes(path + ".", k.fields(), out);
                 }
-                case FieldMapping.TextField t -> payloadIndexes(path + ".", t.fields(), out);
+                case FieldMapping.TextField t -> {
+                    // only [exists] filters on text today; indexed so that strict mode (Qdrant Cloud) accepts them
+                    ObjectNode s = schema("text");
+                    s.put("tokenizer", "word");
+                    s.put("lowercase", true);
+                    out.put(path, s);
+                    payloadIndexes(path + ".", t.fields(), out);
+                }
                 case FieldMapping.NumberField n -> {
                     if (n.numberType().isIntegral()) {
                         ObjectNode s = schema("integer");

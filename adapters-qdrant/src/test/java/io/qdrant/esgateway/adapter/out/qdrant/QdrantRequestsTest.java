@@ -92,7 +92,8 @@ class QdrantRequestsTest {
                     .containsEntry("_f.active", "{\"type\":\"bool\"}")
                     .containsEntry("_f.\"@timestamp\"", "{\"type\":\"integer\",\"lookup\":true,\"range\":true}")
                     .containsEntry("_f.\"author.age\"", "{\"type\":\"integer\",\"lookup\":true,\"range\":true}")
-                    .doesNotContainKey("_f.title");
+                    .containsEntry("_f.title", "{\"type\":\"text\",\"tokenizer\":\"word\",\"lowercase\":true}")
+                    .doesNotContainKey("_f.embedding");
             other.requests("PUT", "/index").forEach(r -> assertThat(r.query()).containsEntry("wait", "true"));
             assertThatThrownBy(() -> s.createIndex(index)).isInstanceOf(GatewayException.class)
                     .satisfies(e -> assertThat(((GatewayException) e).kind()).isEqualTo(ErrorKind.RESOURCE_ALREADY_EXISTS));
