@@ -173,6 +173,10 @@ class QdrantVersusLuceneTest {
             "{\"query\": {\"bool\": {\"must_not\": [{\"range\": {\"price\": {\"gt\": 2}}}],"
                     + " \"filter\": [{\"exists\": {\"field\": \"tag\"}}]}}, \"size\": 100}",
             "{\"query\": {\"match_none\": {}}}",
+            "{\"query\": {\"constant_score\": {\"filter\": {\"exists\": {\"field\": \"price\"}}, \"boost\": 1.7}},"
+                    + " \"sort\": [\"_score\"], \"size\": 100, \"track_total_hits\": 5}",
+            "{\"query\": {\"range\": {\"count\": {\"gte\": 2}}}, \"sort\": [{\"_score\": \"asc\"},"
+                    + " {\"title.raw\": \"asc\"}], \"from\": 4, \"size\": 7}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"author.age\": 3}}}}}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"title.raw\": \"doc number 4\"}}}}}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"nope\": \"x\"}}}}}",
