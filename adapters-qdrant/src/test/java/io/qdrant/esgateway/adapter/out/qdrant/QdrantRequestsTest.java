@@ -202,6 +202,34 @@ class QdrantRequestsTest {
     }
 
     @Test
+    void aFieldSortedPageOfTwentyMovesTwentySourcesAndOnlyTheSortFieldOfTheOthers() throws Exception {
+        FakeQdrant other = new FakeQdrant();
+        DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
+                Duration.ofSeconds(2), Duration.ofSeconds(10)));
+        try {
+            QdrantVersusLuceneTest.Backend backend = QdrantVersusLuceneTest.backend(s);
+            other.requests.clear();
+            var result = backend.search().search("products", request("{\"sort\": [{\"count\": \"desc\"}],"
+                    + " \"size\": 20, \"query\": {\"range\": {\"price\": {\"gte\": 0}}}}"),
+                    io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN);
+            assertThat(result.hits()).hasSize(20);
+            List<FakeQdrant.Request> retrieves = other.requests("POST", "/points");
+            assertThat(retrieves).hasSize(1);
+            assertThat(retrieves.get(0).body().get("ids")).hasSize(20);
+            List<FakeQdrant.Request> scrolls = other.requests("POST", "/points/scroll");
+            assertThat(scrolls).isNotEmpty().allSatisfy(r -> assertThat(r.body().get("with_payload").toString())
+                    .isEqualTo("[\"_id\",\"_source.count\"]"));
+            // the complete scan counts the total itself: no separate count
+            assertThat(other.requests("POST", "/points/count")).isEmpty();
+            assertThat(result.total().orElseThrow().value()).isEqualTo(49);
+            assertThat(other.violations).isEmpty();
+        } finally {
+            ((AutoCloseable) s).close();
+            other.close();
+        }
+    }
+
+    @Test
     void theApiKeyIsSentAsTheApiKeyHeader() {
         store.count(index, Optional.empty());
         assertThat(fake.requests.get(0).headers().get("Api-key")).containsExactly("s3cret-key");
