@@ -10,7 +10,8 @@ import java.util.Optional;
  * types (the {@link AggregationPlan}, the coverage rules) does so without a {@code default}: adding a type here means
  * updating each of those switches, which the compiler lists.
  */
-public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric {
+public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric, RangeAggregation,
+        HistogramAggregation, DateHistogramAggregation, CompositeAggregation {
 
     /** The sub-aggregations, by name, in request order (empty for metrics). */
     Map<String, Aggregation> subs();

@@ -21,8 +21,7 @@ import java.util.Set;
  */
 public final class AggregationParser {
     /** Aggregation types Elasticsearch 8 has that the gateway does not implement (yet): rejected by name. */
-    private static final Set<String> NOT_IMPLEMENTED = Set.of("filters", "filter", "range", "date_range",
-            "histogram", "date_histogram", "missing", "global", "composite", "stats", "extended_stats", "cardinality",
+    private static final Set<String> NOT_IMPLEMENTED = Set.of("filters", "filter", "missing", "global", "stats", "extended_stats", "cardinality",
             "percentiles", "percentile_ranks", "top_hits", "nested", "reverse_nested", "significant_terms",
             "significant_text", "rare_terms", "multi_terms", "auto_date_histogram", "variable_width_histogram",
             "geo_distance", "geohash_grid", "geotile_grid", "geo_bounds", "geo_centroid", "ip_range", "sampler",
@@ -87,6 +86,10 @@ public final class AggregationParser {
         Aggregation parsed = switch (type) {
             case "terms" -> terms(name, options, subs);
             case "min", "max", "avg", "sum", "value_count" -> metric(name, type, options);
+            case "range", "date_range" -> BucketAggregationParser.range(name, type, options, subs);
+            case "histogram" -> BucketAggregationParser.histogram(name, options, subs);
+            case "date_histogram" -> BucketAggregationParser.dateHistogram(name, options, subs);
+            case "composite" -> BucketAggregationParser.composite(name, options, subs);
             default -> {
                 if (NOT_IMPLEMENTED.contains(type)) {
                     throw GatewayException.unsupported("aggregation type [" + type + "]");

@@ -80,6 +80,35 @@ public final class AggregationPlan {
                 MetricAggregator.validate(m, field);
                 yield () -> MetricAggregator.collector(m, field);
             }
+            case RangeAggregation r -> {
+                FieldRef field = field(r.field());
+                RangeAggregator.Setup setup = RangeAggregator.setup(r, field, System::currentTimeMillis);
+                Supplier<NamedCollectors> subs = level(r.subs());
+                yield () -> RangeAggregator.collector(r, field, setup, subs);
+            }
+            case HistogramAggregation h -> {
+                FieldRef field = field(h.field());
+                HistogramAggregator.validate(h, field);
+                Supplier<NamedCollectors> subs = level(h.subs());
+                yield () -> HistogramAggregator.histogram(h, field, subs);
+            }
+            case DateHistogramAggregation d -> {
+                FieldRef field = field(d.field());
+                HistogramAggregator.DateSetup setup = HistogramAggregator.dateSetup(d, field,
+                        System::currentTimeMillis);
+                Supplier<NamedCollectors> subs = level(d.subs());
+                yield () -> HistogramAggregator.dateHistogram(d, field, setup, subs);
+            }
+            case CompositeAggregation c -> {
+                List<CompositeAggregator.Resolved> sources = new ArrayList<>();
+                for (CompositeAggregation.Source s : c.sources()) {
+                    FieldRef field = field(s.field());
+                    CompositeAggregator.validate(s, field);
+                    sources.add(new CompositeAggregator.Resolved(s, field));
+                }
+                Supplier<NamedCollectors> subs = level(c.subs());
+                yield () -> CompositeAggregator.collector(c, sources, subs);
+            }
         };
     }
 

@@ -24,7 +24,7 @@ final class ErrorBodies {
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
-            case SEARCH_PHASE_EXECUTION -> 400;
+            case SEARCH_PHASE_EXECUTION, TOO_MANY_BUCKETS -> 400;
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
             case BACKEND_FAILURE -> 502;
@@ -55,6 +55,7 @@ final class ErrorBodies {
             case BACKEND_UNAVAILABLE -> "backend_unavailable_exception";
             case BACKEND_TIMEOUT -> "backend_timeout_exception";
             case BACKEND_FAILURE -> "backend_failure_exception";
+            case TOO_MANY_BUCKETS -> "too_many_buckets_exception";
         };
     }
 
@@ -73,6 +74,9 @@ final class ErrorBodies {
     static JsonObject full(GatewayException e) {
         if (e.kind() == ErrorKind.SEARCH_PHASE_EXECUTION) {
             return searchPhase(e);
+        }
+        if (e.kind() == ErrorKind.TOO_MANY_BUCKETS) {
+            return tooManyBuckets(e);
         }
         // Elasticsearch's root cause is the deepest of its own exceptions in the chain: a plain Java exception
         // underneath (illegal_argument_exception, number_format_exception, …) is only shown as caused_by
@@ -123,6 +127,25 @@ final class ErrorBodies {
                 .put("grouped", true)
                 .put("failed_shards", new JsonValue.JsonArray(shards))
                 .put("caused_by", causedBy)
+                .build();
+    }
+
+    /**
+     * Elasticsearch's shape for too many buckets found in the final reduce: a search phase failure with no shard
+     * failures and no root cause, the {@code too_many_buckets_exception} (with {@code max_buckets} as a number) as
+     * {@code caused_by}.
+     */
+    private static JsonObject tooManyBuckets(GatewayException e) {
+        JsonObjectBuilder cause = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
+        e.metadata().forEach((k, v) -> cause.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));
+        return JsonObjectBuilder.object()
+                .put("root_cause", new JsonValue.JsonArray(List.of()))
+                .put("type", "search_phase_execution_exception")
+                .put("reason", "")
+                .put("phase", "rank-feature")
+                .put("grouped", true)
+                .put("failed_shards", new JsonValue.JsonArray(List.of()))
+                .put("caused_by", cause.build())
                 .build();
     }
 
