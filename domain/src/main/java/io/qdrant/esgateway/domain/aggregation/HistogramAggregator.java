@@ -52,7 +52,8 @@ final class HistogramAggregator {
 
     // ---- histogram
 
-    record NumericLine(HistogramAggregation agg) implements Line {
+    /** {@code format}: the date field's format for {@code key_as_string} ({@code null} for numbers). */
+    record NumericLine(HistogramAggregation agg, DateFormat format) implements Line {
         double round(double v) {
             return Math.floor((v - agg.offset()) / agg.interval()) * agg.interval() + agg.offset();
         }
@@ -106,12 +107,15 @@ final class HistogramAggregator {
 
         @Override
         public void putKey(JsonObjectBuilder bucket, Object key) {
+            if (format != null) {
+                bucket.put("key_as_string", keyString(key));
+            }
             bucket.put("key", new JsonNumber((Double) key));
         }
 
         @Override
         public String keyString(Object key) {
-            return Double.toString((Double) key);
+            return format != null ? format.format((long) (double) (Double) key) : Double.toString((Double) key);
         }
     }
 
@@ -135,8 +139,8 @@ final class HistogramAggregator {
     }
 
     static Collector histogram(HistogramAggregation agg, FieldRef field, Supplier<NamedCollectors> subs) {
-        NumericLine line = new NumericLine(agg);
-        return new Buckets(line, subs) {
+        NumericLine line = new NumericLine(agg, field.kind() == ValueKind.DATE ? field.format() : null);
+        return new Buckets(line, subs, field.kind() != ValueKind.UNMAPPED) {
             @Override
             public void collect(AggregationDoc doc) {
                 double[] values = BucketValues.doubles(doc, field);
@@ -234,7 +238,7 @@ final class HistogramAggregator {
     static Collector dateHistogram(DateHistogramAggregation agg, FieldRef field, DateSetup setup,
                                    Supplier<NamedCollectors> subs) {
         DateRounding rounding = agg.interval();
-        return new Buckets(setup.line(), subs) {
+        return new Buckets(setup.line(), subs, field.kind() != ValueKind.UNMAPPED) {
             @Override
             public void collect(AggregationDoc doc) {
                 long[] values = field.kind() == ValueKind.UNMAPPED ? new long[0] : doc.longs(field.name());
@@ -259,10 +263,12 @@ final class HistogramAggregator {
         private final Line line;
         private final Supplier<NamedCollectors> subs;
         private final Map<Object, Bucket> buckets = new HashMap<>();
+        private final boolean mapped;
 
-        Buckets(Line line, Supplier<NamedCollectors> subs) {
+        Buckets(Line line, Supplier<NamedCollectors> subs, boolean mapped) {
             this.line = line;
             this.subs = subs;
+            this.mapped = mapped;
         }
 
         final void add(Object key, AggregationDoc doc) {
@@ -275,7 +281,7 @@ final class HistogramAggregator {
         public Partial partial() {
             Map<Object, BucketPartial> out = new HashMap<>();
             buckets.forEach((k, b) -> out.put(k, new BucketPartial(b.count, b.subs.partial())));
-            return new HistogramPartial(line, subs, out);
+            return new HistogramPartial(line, subs, out, mapped);
         }
     }
 
@@ -288,14 +294,19 @@ final class HistogramAggregator {
         }
     }
 
-    record HistogramPartial(Line line, Supplier<NamedCollectors> subs, Map<Object, BucketPartial> buckets)
-            implements Partial {
+    /**
+     * The buckets with documents; {@code mapped}: whether the field is mapped where they were collected (the key line
+     * and sub-aggregations of a mapped index win over an unmapped one's when merging, for their formats).
+     */
+    record HistogramPartial(Line line, Supplier<NamedCollectors> subs, Map<Object, BucketPartial> buckets,
+                            boolean mapped) implements Partial {
         @Override
         public Partial merge(Partial other) {
             HistogramPartial o = (HistogramPartial) other;
             Map<Object, BucketPartial> merged = new HashMap<>(buckets);
             o.buckets.forEach((k, b) -> merged.merge(k, b, BucketPartial::merge));
-            return new HistogramPartial(line, subs, merged);
+            HistogramPartial base = mapped || !o.mapped ? this : o;
+            return new HistogramPartial(base.line, base.subs, merged, mapped || o.mapped);
         }
 
         @Override

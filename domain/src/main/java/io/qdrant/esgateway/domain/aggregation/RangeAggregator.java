@@ -104,12 +104,17 @@ final class RangeAggregator {
                     NamedCollectors c = bucketSubs[r] != null ? bucketSubs[r] : subs.get();
                     buckets.add(new BucketPartial(counts[r], c.partial()));
                 }
-                return new RangePartial(agg.keyed(), ranges, buckets);
+                return new RangePartial(agg.keyed(), ranges, buckets, field.kind() != ValueKind.UNMAPPED);
             }
         };
     }
 
-    record RangePartial(boolean keyed, List<Resolved> ranges, List<BucketPartial> buckets) implements Partial {
+    /**
+     * The count and sub-aggregations of each range, in the order of {@code ranges}; {@code mapped}: whether the field
+     * is mapped where they were collected (a mapped index's keys and bound strings win when merging).
+     */
+    record RangePartial(boolean keyed, List<Resolved> ranges, List<BucketPartial> buckets, boolean mapped)
+            implements Partial {
         @Override
         public Partial merge(Partial other) {
             RangePartial o = (RangePartial) other;
@@ -117,7 +122,7 @@ final class RangeAggregator {
             for (int i = 0; i < buckets.size(); i++) {
                 merged.add(buckets.get(i).merge(o.buckets.get(i)));
             }
-            return new RangePartial(keyed, ranges, merged);
+            return new RangePartial(keyed, mapped || !o.mapped ? ranges : o.ranges, merged, mapped || o.mapped);
         }
 
         @Override
