@@ -147,6 +147,8 @@ final class BucketAggregationParser {
         long minDocCount = 0;
         Optional<JsonValue> extMin = Optional.empty();
         Optional<JsonValue> extMax = Optional.empty();
+        Optional<JsonValue> hardMin = Optional.empty();
+        Optional<JsonValue> hardMax = Optional.empty();
         boolean keyed = false;
         Aggregation.TermsOrder order = HistogramAggregation.KEY_ASC;
         Optional<JsonValue> missing = Optional.empty();
@@ -173,8 +175,16 @@ final class BucketAggregationParser {
                 case "keyed" -> keyed = bool(type, "keyed", v);
                 case "order" -> order = order(type, v);
                 case "missing" -> missing = Optional.of(scalar("missing", v));
-                case "hard_bounds" -> throw GatewayException.unsupported("[hard_bounds] in a [date_histogram]"
-                        + " aggregation");
+                case "hard_bounds" -> {
+                    JsonObject o = JsonReads.object(v, AggregationParser::parsing, "hard_bounds");
+                    for (Map.Entry<String, JsonValue> b : o.members().entrySet()) {
+                        switch (b.getKey()) {
+                            case "min" -> hardMin = Optional.of(scalar("min", b.getValue()));
+                            case "max" -> hardMax = Optional.of(scalar("max", b.getValue()));
+                            default -> throw unknownField("hard_bounds", b.getKey());
+                        }
+                    }
+                }
                 case "interval" -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[date_histogram] unknown"
                         + " field [interval] did you mean [fixed_interval]?");
                 case "script" -> throw GatewayException.unsupported("[script] in a [date_histogram] aggregation");
@@ -187,7 +197,8 @@ final class BucketAggregationParser {
         // no interval at all is refused by each index (as Elasticsearch's shards do): a null rounding
         DateRounding rounding = calendar != null ? DateRounding.calendar(calendar, zone, offset)
                 : fixed != null ? DateRounding.fixed(fixed, zone, offset) : null;
-        return new DateHistogramAggregation(field, rounding, format, minDocCount, extMin, extMax, keyed, order,
+        return new DateHistogramAggregation(field, rounding, format, minDocCount, extMin, extMax, hardMin, hardMax,
+                keyed, order,
                 missing, subs);
     }
 

@@ -15,7 +15,8 @@ import java.util.Optional;
  */
 public record DateHistogramAggregation(String field, DateRounding interval, Optional<String> format,
                                        long minDocCount, Optional<JsonValue> extendedMin,
-                                       Optional<JsonValue> extendedMax, boolean keyed, Aggregation.TermsOrder order,
+                                       Optional<JsonValue> extendedMax, Optional<JsonValue> hardMin,
+                                       Optional<JsonValue> hardMax, boolean keyed, Aggregation.TermsOrder order,
                                        Optional<JsonValue> missing, Map<String, Aggregation> subs)
         implements Aggregation {
     public DateHistogramAggregation {

@@ -4,6 +4,7 @@ import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
 import io.qdrant.esgateway.domain.aggregation.TermsAggregator.BucketPartial;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
@@ -210,8 +211,16 @@ final class HistogramAggregator {
         }
     }
 
-    /** The per-index setup of a {@code date_histogram}: its key line and the value of documents without one. */
-    record DateSetup(DateLine line, Long missing) {
+    /**
+     * The per-index setup of a {@code date_histogram}: its key line, the value of documents without one and its
+     * {@code hard_bounds} rounded to bucket starts ({@code null} when open). As in Elasticsearch 8.15, a bucket is kept
+     * when its start is at or after the rounded minimum and before the rounded maximum (the maximum's own bucket is
+     * left out).
+     */
+    record DateSetup(DateLine line, Long missing, Long hardMin, Long hardMax) {
+        boolean inside(long key) {
+            return (hardMin == null || hardMin <= key) && (hardMax == null || key < hardMax);
+        }
     }
 
     static DateSetup dateSetup(DateHistogramAggregation agg, FieldRef field, LongSupplier now) {
@@ -232,7 +241,21 @@ final class HistogramAggregator {
                     + " [extended_bounds.max][" + max + "] for histogram aggregation [" + field.name() + "]");
         }
         Long missing = agg.missing().map(v -> BucketValues.dateMillis(v, format, ZoneOffset.UTC, now)).orElse(null);
-        return new DateSetup(new DateLine(agg, format, min, max), missing);
+        Long hardMin = agg.hardMin().map(v -> BucketValues.dateMillis(v, format, zone, now)).orElse(null);
+        Long hardMax = agg.hardMax().map(v -> BucketValues.dateMillis(v, format, zone, now)).orElse(null);
+        if (hardMin != null && min != null && min < hardMin || hardMax != null && max != null && max > hardMax) {
+            throw GatewayException.illegalArgument("Extended bounds have to be inside hard bounds, hard bounds: ["
+                    + bounds(agg.hardMin(), agg.hardMax()) + "], extended bounds: ["
+                    + bounds(agg.extendedMin(), agg.extendedMax()) + "]");
+        }
+        DateRounding rounding = agg.interval();
+        return new DateSetup(new DateLine(agg, format, min, max), missing,
+                hardMin == null ? null : rounding.round(hardMin), hardMax == null ? null : rounding.round(hardMax));
+    }
+
+    /** Bounds as Elasticsearch prints them: as given in the request. */
+    private static String bounds(java.util.Optional<JsonValue> min, java.util.Optional<JsonValue> max) {
+        return min.flatMap(JsonReads::text).orElse("null") + "--" + max.flatMap(JsonReads::text).orElse("null");
     }
 
     static Collector dateHistogram(DateHistogramAggregation agg, FieldRef field, DateSetup setup,
@@ -246,11 +269,13 @@ final class HistogramAggregator {
                     values = new long[] {setup.missing()};
                 }
                 long previous = 0;
-                for (int i = 0; i < values.length; i++) {
-                    long key = rounding.round(values[i]);
-                    if (i == 0 || key != previous) {
+                boolean any = false;
+                for (long value : values) {
+                    long key = rounding.round(value);
+                    if (setup.inside(key) && (!any || key != previous)) {
                         add(key, doc);
                         previous = key;
+                        any = true;
                     }
                 }
             }

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.Json;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +50,37 @@ class HistogramAggregatorTest {
                         + "\"2020-01-01\":{\"key_as_string\":\"2020-01-01\",\"key\":1577836800000,\"doc_count\":1},"
                         + "\"2020-01-02\":{\"key_as_string\":\"2020-01-02\",\"key\":1577923200000,\"doc_count\":0},"
                         + "\"2020-01-03\":{\"key_as_string\":\"2020-01-03\",\"key\":1578009600000,\"doc_count\":1}}}}");
+    }
+
+    @Test
+    void dateHardBoundsAreRoundedAndLeaveOutTheMaximumsBucket() {
+        long day = 86_400_000L;
+        long start = 1_577_836_800_000L;
+        List<MemoryDoc> docs = List.of(new MemoryDoc("1").longs("d", start + 3_600_000L),
+                new MemoryDoc("2").longs("d", start + day + 1), new MemoryDoc("3").longs("d", start + 2 * day + 5));
+        assertThat(render("{\"h\":{\"date_histogram\":{\"field\":\"d\",\"calendar_interval\":\"day\","
+                + "\"hard_bounds\":{\"min\":\"2020-01-01T12:00:00Z\",\"max\":\"2020-01-03T01:00:00Z\"}}}}", docs))
+                .isEqualTo("{\"h\":{\"buckets\":["
+                        + "{\"key_as_string\":\"2020-01-01T00:00:00.000Z\",\"key\":1577836800000,\"doc_count\":1},"
+                        + "{\"key_as_string\":\"2020-01-02T00:00:00.000Z\",\"key\":1577923200000,\"doc_count\":1}]}}");
+    }
+
+    @Test
+    void anIndexWithoutTheFieldMergesIntoTheMappedOnesFormat() {
+        Mappings unmapped = Mappings.parse(Json.parse("{\"properties\":{\"brand\":{\"type\":\"keyword\"}}}"));
+        String aggs = "{\"h\":{\"date_histogram\":{\"field\":\"d\",\"calendar_interval\":\"year\"}},"
+                + "\"r\":{\"range\":{\"field\":\"d\",\"ranges\":[{\"to\":1577836800000}]}}}";
+        Mappings mapped = Mappings.parse(Json.parse(
+                "{\"properties\":{\"d\":{\"type\":\"date\",\"format\":\"yyyy/MM/dd\"}}}"));
+        NamedCollectors a = AggregationPlan.of("a", AggregationParser.parse(Json.parse(aggs)), mapped).newCollectors();
+        a.collect(new MemoryDoc("1").longs("d", 1_577_836_800_000L));
+        NamedCollectors b = AggregationPlan.of("b", AggregationParser.parse(Json.parse(aggs)), unmapped)
+                .newCollectors();
+        String expected = "{\"h\":{\"buckets\":[{\"key_as_string\":\"2020/01/01\",\"key\":1577836800000,"
+                + "\"doc_count\":1}]},\"r\":{\"buckets\":[{\"key\":\"*-2020/01/01\",\"to\":1.5778368E12,"
+                + "\"to_as_string\":\"2020/01/01\",\"doc_count\":0}]}}";
+        assertThat(Json.write(b.partial().merge(a.partial()).render())).isEqualTo(expected);
+        assertThat(Json.write(a.partial().merge(b.partial()).render())).isEqualTo(expected);
     }
 
     @Test
