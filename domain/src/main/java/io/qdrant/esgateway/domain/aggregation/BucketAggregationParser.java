@@ -52,9 +52,6 @@ final class BucketAggregationParser {
                 default -> throw unknownField(type, e.getKey());
             }
         }
-        if (format.isPresent() && !date) {
-            throw GatewayException.unsupported("[format] in a [range] aggregation");
-        }
         if (field == null) {
             throw requiredField();
         }
@@ -97,6 +94,7 @@ final class BucketAggregationParser {
         boolean keyed = false;
         Aggregation.TermsOrder order = HistogramAggregation.KEY_ASC;
         Optional<Double> missing = Optional.empty();
+        Optional<String> format = Optional.empty();
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -115,7 +113,7 @@ final class BucketAggregationParser {
                 case "keyed" -> keyed = bool(type, "keyed", v);
                 case "order" -> order = order(type, v);
                 case "missing" -> missing = Optional.of(number(type, "missing", v));
-                case "format" -> throw GatewayException.unsupported("[format] in a [histogram] aggregation");
+                case "format" -> format = Optional.of(AggregationParser.string(type, "format", v));
                 case "script" -> throw GatewayException.unsupported("[script] in a [histogram] aggregation");
                 default -> throw unknownField(type, e.getKey());
             }
@@ -133,7 +131,7 @@ final class BucketAggregationParser {
         }
         return new HistogramAggregation(field, interval == null ? 0 : interval, offset, minDocCount, Optional.ofNullable(extended[0]),
                 Optional.ofNullable(extended[1]), Optional.ofNullable(hard[0]), Optional.ofNullable(hard[1]), keyed,
-                order, missing, subs);
+                order, missing, format, subs);
     }
 
     static DateHistogramAggregation dateHistogram(String name, JsonObject options, Map<String, Aggregation> subs) {

@@ -69,6 +69,19 @@ final class BucketValues {
         }
     }
 
+    /**
+     * A numeric {@code format}: a {@link java.text.DecimalFormat} pattern with ROOT symbols, rounding half-even as in
+     * Elasticsearch 8.15 (not thread-safe).
+     */
+    static java.text.DecimalFormat decimal(String pattern) {
+        try {
+            return new java.text.DecimalFormat(pattern,
+                    java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw GatewayException.illegalArgument("Invalid numeric format [" + pattern + "]: " + e.getMessage());
+        }
+    }
+
     /** Elasticsearch's error for an answer of more than {@link #MAX_BUCKETS} buckets (raised in the final reduce). */
     static GatewayException tooManyBuckets() {
         return new GatewayException(ErrorKind.TOO_MANY_BUCKETS, "Trying to create too many buckets. Must be less than"

@@ -53,8 +53,11 @@ final class HistogramAggregator {
 
     // ---- histogram
 
-    /** {@code format}: the date field's format for {@code key_as_string} ({@code null} for numbers). */
-    record NumericLine(HistogramAggregation agg, DateFormat format) implements Line {
+    /**
+     * {@code format}: the date format of a date field's {@code key_as_string} ({@code null} for numbers);
+     * {@code decimal}: the numeric {@code format} pattern ({@code null}: none, keys rendered as Java doubles).
+     */
+    record NumericLine(HistogramAggregation agg, DateFormat format, String decimal) implements Line {
         double round(double v) {
             return Math.floor((v - agg.offset()) / agg.interval()) * agg.interval() + agg.offset();
         }
@@ -108,7 +111,7 @@ final class HistogramAggregator {
 
         @Override
         public void putKey(JsonObjectBuilder bucket, Object key) {
-            if (format != null) {
+            if (format != null || decimal != null) {
                 bucket.put("key_as_string", keyString(key));
             }
             bucket.put("key", new JsonNumber((Double) key));
@@ -116,7 +119,10 @@ final class HistogramAggregator {
 
         @Override
         public String keyString(Object key) {
-            return format != null ? format.format((long) (double) (Double) key) : Double.toString((Double) key);
+            if (format != null) {
+                return format.format((long) (double) (Double) key);
+            }
+            return decimal != null ? BucketValues.decimal(decimal).format(key) : Double.toString((Double) key);
         }
     }
 
@@ -140,7 +146,12 @@ final class HistogramAggregator {
     }
 
     static Collector histogram(HistogramAggregation agg, FieldRef field, Supplier<NamedCollectors> subs) {
-        NumericLine line = new NumericLine(agg, field.kind() == ValueKind.DATE ? field.format() : null);
+        NumericLine line = field.kind() == ValueKind.DATE
+                ? new NumericLine(agg, agg.format().map(DateFormat::of).orElse(field.format()), null)
+                : new NumericLine(agg, null, agg.format().orElse(null));
+        if (line.decimal() != null) {
+            BucketValues.decimal(line.decimal());
+        }
         return new Buckets(line, subs, field.kind() != ValueKind.UNMAPPED) {
             @Override
             public void collect(AggregationDoc doc) {

@@ -43,7 +43,8 @@ final class RangeAggregator {
         }
         BucketValues.requireNumeric(field, agg.type());
         boolean dates = agg.date() || field.kind() == ValueKind.DATE;
-        DateFormat format = agg.format().map(DateFormat::of).orElse(field.format());
+        DateFormat format = dates ? agg.format().map(DateFormat::of).orElse(field.format()) : null;
+        java.text.DecimalFormat decimal = dates ? null : agg.format().map(BucketValues::decimal).orElse(null);
         ZoneId zone = agg.timeZone().map(BucketAggregationParser::zone).orElse(ZoneOffset.UTC);
         List<Resolved> out = new ArrayList<>();
         for (RangeAggregation.Bound b : agg.ranges()) {
@@ -51,11 +52,12 @@ final class RangeAggregator {
                     : BucketValues.number(v, "from")).orElse(Double.NEGATIVE_INFINITY);
             double to = b.to().map(v -> dates ? (double) BucketValues.dateMillis(v, format, zone, now)
                     : BucketValues.number(v, "to")).orElse(Double.POSITIVE_INFINITY);
-            String fromString = Double.isInfinite(from) ? null : render(from, dates, format, zone);
-            String toString = Double.isInfinite(to) ? null : render(to, dates, format, zone);
+            String fromString = Double.isInfinite(from) ? null : render(from, format, decimal, zone);
+            String toString = Double.isInfinite(to) ? null : render(to, format, decimal, zone);
             String key = b.key().orElseGet(() -> (fromString == null ? "*" : fromString) + "-"
                     + (toString == null ? "*" : toString));
-            out.add(new Resolved(key, from, to, dates ? fromString : null, dates ? toString : null));
+            boolean strings = dates || decimal != null;
+            out.add(new Resolved(key, from, to, strings ? fromString : null, strings ? toString : null));
         }
         out.sort(Comparator.comparingDouble(Resolved::from).thenComparingDouble(Resolved::to));
         Double missing = agg.missing().map(v -> dates ? (double) BucketValues.dateMillis(v, format, zone, now)
@@ -63,8 +65,11 @@ final class RangeAggregator {
         return new Setup(out, dates, missing);
     }
 
-    private static String render(double bound, boolean dates, DateFormat format, ZoneId zone) {
-        return dates ? format.format(Instant.ofEpochMilli((long) bound), zone) : Double.toString(bound);
+    private static String render(double bound, DateFormat format, java.text.DecimalFormat decimal, ZoneId zone) {
+        if (format != null) {
+            return format.format(Instant.ofEpochMilli((long) bound), zone);
+        }
+        return decimal != null ? decimal.format(bound) : Double.toString(bound);
     }
 
     static Collector collector(RangeAggregation agg, FieldRef field, Setup setup, Supplier<NamedCollectors> subs) {

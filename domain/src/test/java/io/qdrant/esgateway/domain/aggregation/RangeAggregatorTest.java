@@ -29,6 +29,17 @@ class RangeAggregatorTest {
     }
 
     @Test
+    void numericFormatsRoundHalfEven() {
+        assertThat(render("""
+                {"r":{"range":{"field":"n","format":"0.00","ranges":[{"from":2.125}]}},
+                 "h":{"histogram":{"field":"n","interval":2.5,"format":"0","min_doc_count":1}}}""", DOCS))
+                .isEqualTo("{\"r\":{\"buckets\":[{\"key\":\"2.12-*\",\"from\":2.125,\"from_as_string\":\"2.12\","
+                        + "\"doc_count\":1}]},\"h\":{\"buckets\":[{\"key_as_string\":\"-5\",\"key\":-5.0,"
+                        + "\"doc_count\":1},{\"key_as_string\":\"0\",\"key\":0.0,\"doc_count\":1},"
+                        + "{\"key_as_string\":\"5\",\"key\":5.0,\"doc_count\":1}]}}");
+    }
+
+    @Test
     void keyedWithMissing() {
         assertThat(render("""
                 {"r":{"range":{"field":"n","keyed":true,"missing":10,"ranges":[{"from":5}]}}}""", DOCS))
