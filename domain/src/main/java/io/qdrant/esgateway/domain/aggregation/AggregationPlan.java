@@ -106,8 +106,9 @@ public final class AggregationPlan {
                     CompositeAggregator.validate(s, field);
                     sources.add(new CompositeAggregator.Resolved(s, field));
                 }
+                List<Object> after = CompositeAggregator.after(c, sources);
                 Supplier<NamedCollectors> subs = level(c.subs());
-                yield () -> CompositeAggregator.collector(c, sources, subs);
+                yield () -> CompositeAggregator.collector(c, sources, after, subs);
             }
         };
     }

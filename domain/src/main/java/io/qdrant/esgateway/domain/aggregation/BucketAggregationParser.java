@@ -277,6 +277,7 @@ final class BucketAggregationParser {
         String field = null;
         boolean asc = true;
         boolean missingBucket = false;
+        String missingOrder = "default";
         Double interval = null;
         String calendar = null;
         String fixed = null;
@@ -297,8 +298,14 @@ final class BucketAggregationParser {
                     };
                 }
                 case "missing_bucket" -> missingBucket = bool(type, key, v);
-                case "missing_order" -> throw GatewayException.unsupported("[missing_order] in a [composite]"
-                        + " source");
+                case "missing_order" -> {
+                    missingOrder = AggregationParser.string(type, key, v).toLowerCase(Locale.ROOT);
+                    if (!missingOrder.equals("first") && !missingOrder.equals("last")
+                            && !missingOrder.equals("default")) {
+                        throw fieldFailure(type, key, GatewayException.illegalArgument("Unknown MissingOrder ["
+                                + missingOrder + "]"));
+                    }
+                }
                 case "script", "value_type" -> throw GatewayException.unsupported("[" + key + "] in a [composite]"
                         + " source");
                 default -> {
@@ -354,7 +361,8 @@ final class BucketAggregationParser {
             rounding = calendar != null ? DateRounding.calendar(calendar, zone, offset)
                     : DateRounding.fixed(fixed, zone, offset);
         }
-        return new CompositeAggregation.Source(name, kind, field, asc, missingBucket, width, rounding, format);
+        return new CompositeAggregation.Source(name, kind, field, asc, missingBucket, width, rounding, format,
+                missingOrder);
     }
 
     /** A {@code calendar_interval} or {@code fixed_interval}, checked as Elasticsearch checks it while parsing. */

@@ -33,9 +33,15 @@ public record CompositeAggregation(List<Source> sources, int size, Optional<Map<
      * @param interval the {@code histogram} interval (unused otherwise)
      * @param rounding the {@code date_histogram} interval (null otherwise)
      * @param format the {@code date_histogram} key format; when absent keys are epoch milliseconds
+     * @param missingOrder {@code missing_order}: {@code first}, {@code last} or {@code default} (first in ascending,
+     *     last in descending order)
      */
     public record Source(String name, SourceKind kind, String field, boolean ascending, boolean missingBucket,
-                         double interval, DateRounding rounding, Optional<String> format) {
+                         double interval, DateRounding rounding, Optional<String> format, String missingOrder) {
+        /** Whether the missing bucket sorts before every value (whatever the direction). */
+        public boolean missingFirst() {
+            return missingOrder.equals("default") ? ascending : missingOrder.equals("first");
+        }
     }
 
     @Override

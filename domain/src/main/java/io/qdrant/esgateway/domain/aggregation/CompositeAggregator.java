@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * {@code composite}: every combination of the sources' values a document holds is a bucket (counted once per
  * document), keyed by a list of per-source values ({@code null} for a missing value with {@code missing_bucket}).
  * Partials keep every bucket; the final reduce sorts them by the sources' orders (a missing value first in ascending
- * order, last in descending), skips those up to {@code after} and returns {@code size}.
+ * order, last in descending, or as {@code missing_order} says), skips those up to {@code after} and returns
+ * {@code size}.
  */
 final class CompositeAggregator {
     private CompositeAggregator() {
@@ -88,7 +89,7 @@ final class CompositeAggregator {
             if (v instanceof JsonNull) {
                 if (!source.missingBucket()) {
                     throw GatewayException.illegalArgument("Invalid value for [after." + source.name()
-                            + "], cannot be null without [missing_bucket]");
+                            + "], expected comparable, got [null]");
                 }
                 return null;
             }
@@ -127,14 +128,31 @@ final class CompositeAggregator {
         return n == sorted.length ? sorted : Arrays.copyOf(sorted, n);
     }
 
+    /** The checks Elasticsearch makes per shard. */
     static void validate(Source source, FieldRef field) {
+        if (!source.missingBucket() && !source.missingOrder().equals("default")) {
+            throw GatewayException.illegalArgument("missingOrder can only be set if missingBucket is true");
+        }
         if (source.kind() != CompositeAggregation.SourceKind.TERMS && field.kind() == ValueKind.KEYWORD) {
             throw GatewayException.illegalArgument("Field [" + field.name() + "] of type [keyword] is not supported"
                     + " for aggregation [" + source.kind().esName() + "]");
         }
     }
 
-    static Collector collector(CompositeAggregation agg, List<Resolved> sources, Supplier<NamedCollectors> subs) {
+    /** The {@code after} key in the sources' key types ({@code null}: from the start), checked per index. */
+    static List<Object> after(CompositeAggregation agg, List<Resolved> sources) {
+        if (agg.after().isEmpty()) {
+            return null;
+        }
+        List<Object> after = new ArrayList<>();
+        for (Resolved s : sources) {
+            after.add(s.parseAfter(agg.after().get().get(s.source().name())));
+        }
+        return after;
+    }
+
+    static Collector collector(CompositeAggregation agg, List<Resolved> sources, List<Object> after,
+                               Supplier<NamedCollectors> subs) {
         return new Collector() {
             private final Map<List<Object>, Bucket> buckets = new HashMap<>();
             private final Object[][] values = new Object[sources.size()][];
@@ -172,7 +190,7 @@ final class CompositeAggregator {
             public Partial partial() {
                 Map<List<Object>, BucketPartial> out = new HashMap<>();
                 buckets.forEach((k, b) -> out.put(k, new BucketPartial(b.count, b.subs.partial())));
-                return new CompositePartial(agg, sources, out);
+                return new CompositePartial(agg, sources, after, out);
             }
         };
     }
@@ -186,38 +204,39 @@ final class CompositeAggregator {
         }
     }
 
-    record CompositePartial(CompositeAggregation agg, List<Resolved> sources,
+    /** Every bucket; {@code sources} and {@code after} as resolved by a mapped index when there is one. */
+    record CompositePartial(CompositeAggregation agg, List<Resolved> sources, List<Object> after,
                             Map<List<Object>, BucketPartial> buckets) implements Partial {
         @Override
         public Partial merge(Partial other) {
             CompositePartial o = (CompositePartial) other;
             Map<List<Object>, BucketPartial> merged = new HashMap<>(buckets);
             o.buckets.forEach((k, b) -> merged.merge(k, b, BucketPartial::merge));
-            List<Resolved> s = sources;
-            for (int i = 0; i < s.size(); i++) {
-                if (s.get(i).field().kind() == ValueKind.UNMAPPED) {
-                    s = o.sources;
+            CompositePartial base = this;
+            for (Resolved r : sources) {
+                if (r.field().kind() == ValueKind.UNMAPPED) {
+                    base = o;
                     break;
                 }
             }
-            return new CompositePartial(agg, s, merged);
+            return new CompositePartial(agg, base.sources, base.after, merged);
         }
 
         private Comparator<List<Object>> order() {
             return (a, b) -> {
                 for (int i = 0; i < sources.size(); i++) {
-                    boolean asc = sources.get(i).source().ascending();
+                    Source source = sources.get(i).source();
                     Object x = a.get(i);
                     Object y = b.get(i);
                     int c;
                     if (x == null || y == null) {
-                        // a missing value sorts first in ascending order and last in descending order
-                        c = x == null ? (y == null ? 0 : -1) : 1;
+                        // the missing bucket's place does not depend on the direction: missing_order
+                        c = x == y ? 0 : (x == null) == source.missingFirst() ? -1 : 1;
                     } else {
                         c = Keys.compare(x, y);
-                    }
-                    if (!asc) {
-                        c = -c;
+                        if (!source.ascending()) {
+                            c = -c;
+                        }
                     }
                     if (c != 0) {
                         return c;
@@ -230,13 +249,6 @@ final class CompositeAggregator {
         @Override
         public JsonValue render() {
             Comparator<List<Object>> order = order();
-            List<Object> after = null;
-            if (agg.after().isPresent()) {
-                after = new ArrayList<>();
-                for (Resolved s : sources) {
-                    after.add(s.parseAfter(agg.after().get().get(s.source().name())));
-                }
-            }
             List<Map.Entry<List<Object>, BucketPartial>> all = new ArrayList<>();
             for (Map.Entry<List<Object>, BucketPartial> e : buckets.entrySet()) {
                 if (after == null || order.compare(e.getKey(), after) > 0) {

@@ -42,6 +42,18 @@ class CompositeAggregatorTest {
     }
 
     @Test
+    void missingOrderPlacesTheMissingBucketWhateverTheDirection() {
+        assertThat(render("{\"c\":{\"composite\":{\"sources\":[{\"b\":{\"terms\":{\"field\":\"brand\","
+                + "\"missing_bucket\":true,\"missing_order\":\"last\"}}}]}}}", DOCS))
+                .isEqualTo("{\"c\":{\"after_key\":{\"b\":null},\"buckets\":["
+                        + "{\"key\":{\"b\":\"a\"},\"doc_count\":2},{\"key\":{\"b\":\"b\"},\"doc_count\":1},"
+                        + "{\"key\":{\"b\":null},\"doc_count\":1}]}}");
+        assertThatThrownBy(() -> render("{\"c\":{\"composite\":{\"sources\":[{\"b\":{\"terms\":{"
+                + "\"field\":\"brand\",\"missing_order\":\"last\"}}}]}}}", DOCS))
+                .hasMessage("missingOrder can only be set if missingBucket is true");
+    }
+
+    @Test
     void afterMustNameEverySource() {
         assertThatThrownBy(() -> render("{\"c\":{\"composite\":{\"after\":{\"x\":1},"
                 + "\"sources\":[{\"b\":{\"terms\":{\"field\":\"brand\"}}}]}}}", DOCS))
