@@ -64,6 +64,47 @@ class BucketPartitionedReduceTest {
     }
 
     @Test
+    void orderedAndFormattedBucketsMergeLikeOnePass() {
+        PartitionedReduceTest.check("""
+                {"h":{"histogram":{"field":"price","interval":0.5,"format":"0.0","order":{"m":"desc"},
+                      "hard_bounds":{"min":-1,"max":1}},"aggs":{"m":{"max":{"field":"n"}}}},
+                 "d":{"date_histogram":{"field":"d","fixed_interval":"7d","time_zone":"America/New_York",
+                      "hard_bounds":{"min":"2020-02-01","max":"2020-12-01"},"order":{"_key":"desc"}},
+                      "aggs":{"c":{"composite":{"size":2,"sources":[{"f":{"terms":{"field":"flag",
+                              "missing_bucket":true,"missing_order":"last","order":"desc"}}}]}}}},
+                 "r":{"range":{"field":"n","format":"0.0","ranges":[{"from":-1.5,"to":2.25}]}}}
+                """, 15);
+    }
+
+    @Test
+    void partialsOfIndicesWithAndWithoutTheFieldMergeInAnyOrder() {
+        String aggs = """
+                {"h":{"histogram":{"field":"n","interval":2},"aggs":{"r":{"date_range":{"field":"d",
+                      "ranges":[{"to":"2020-06-01"}]}}}},
+                 "c":{"composite":{"after":{"d":1580515200000},"sources":[{"d":{"date_histogram":{"field":"d",
+                      "calendar_interval":"month"}}}]}},
+                 "dh":{"date_histogram":{"field":"d","calendar_interval":"quarter"}}}""";
+        io.qdrant.esgateway.domain.index.Mappings without = io.qdrant.esgateway.domain.index.Mappings.parse(
+                Json.parse("{\"properties\":{\"brand\":{\"type\":\"keyword\"}}}"));
+        java.util.Random random = new java.util.Random(16);
+        for (int round = 0; round < 10; round++) {
+            List<MemoryDoc> docs = PartitionedReduceTest.documents(random, random.nextInt(40));
+            AggregationPlan mapped = AggregationPlan.of("a", AggregationParser.parse(Json.parse(aggs)),
+                    PartitionedReduceTest.MAPPINGS);
+            AggregationPlan unmapped = AggregationPlan.of("b", AggregationParser.parse(Json.parse(aggs)), without);
+            NamedCollectors a = mapped.newCollectors();
+            NamedCollectors b = unmapped.newCollectors();
+            for (int i = 0; i < docs.size(); i++) {
+                (i % 2 == 0 ? a : b).collect(docs.get(i));
+            }
+            NamedPartials pa = a.partial();
+            NamedPartials pb = b.partial();
+            Reduction.assertSame(pa.merge(pb).render(), pb.merge(pa).render());
+            Reduction.assertSame(pa.render(), pb.merge(pa).render());
+        }
+    }
+
+    @Test
     void emptyFilledBucketsRenderTheirSubAggregations() {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse("""
                 {"h":{"histogram":{"field":"n","interval":1},"aggs":{"m":{"max":{"field":"price"}},
