@@ -219,18 +219,7 @@ final class BucketAggregationParser {
             throw parsing("Required [sources]");
         }
         if (sources.isEmpty()) {
-            throw GatewayException.illegalArgument("Composite [sources] cannot be null or empty");
-        }
-        if (after.isPresent()) {
-            for (CompositeAggregation.Source s : sources) {
-                if (!after.get().containsKey(s.name())) {
-                    throw GatewayException.illegalArgument("Missing value for [after." + s.name() + "]");
-                }
-            }
-            if (after.get().size() != sources.size()) {
-                throw GatewayException.illegalArgument("[after] has " + after.get().size()
-                        + " value(s) but [sources] has " + sources.size());
-            }
+            throw sourcesFailure(GatewayException.illegalArgument("Composite [sources] cannot be null or empty"));
         }
         return new CompositeAggregation(sources, size, after, subs);
     }
@@ -249,8 +238,8 @@ final class BucketAggregationParser {
             String name = entry.getKey();
             for (CompositeAggregation.Source s : out) {
                 if (s.name().equals(name)) {
-                    throw GatewayException.illegalArgument("Composite source names must be unique, found duplicates:"
-                            + " [" + name + "]");
+                    throw sourcesFailure(GatewayException.illegalArgument("Composite source names must be unique,"
+                            + " found duplicates: [" + name + "]"));
                 }
             }
             JsonObject typed = JsonReads.object(entry.getValue(), AggregationParser::parsing, name);
@@ -389,6 +378,12 @@ final class BucketAggregationParser {
     static GatewayException fieldFailure(String type, String key, GatewayException cause) {
         return new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] failed to parse field [" + key + "]",
                 Map.of(), cause);
+    }
+
+    /** Elasticsearch's error for {@code sources} that cannot build a {@code composite}. */
+    private static GatewayException sourcesFailure(GatewayException cause) {
+        return fieldFailure("composite", "sources", new GatewayException(ErrorKind.X_CONTENT_PARSE,
+                "Failed to build [composite] after last required field arrived", Map.of(), cause));
     }
 
     static GatewayException unknownField(String type, String key) {

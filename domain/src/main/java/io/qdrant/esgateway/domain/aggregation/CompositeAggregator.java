@@ -144,9 +144,17 @@ final class CompositeAggregator {
         if (agg.after().isEmpty()) {
             return null;
         }
+        Map<String, JsonValue> values = agg.after().get();
         List<Object> after = new ArrayList<>();
         for (Resolved s : sources) {
-            after.add(s.parseAfter(agg.after().get().get(s.source().name())));
+            if (!values.containsKey(s.source().name())) {
+                throw GatewayException.illegalArgument("Missing value for [after." + s.source().name() + "]");
+            }
+            after.add(s.parseAfter(values.get(s.source().name())));
+        }
+        if (values.size() != sources.size()) {
+            throw GatewayException.illegalArgument("[after] has " + values.size() + " value(s) but [sources] has "
+                    + sources.size());
         }
         return after;
     }
