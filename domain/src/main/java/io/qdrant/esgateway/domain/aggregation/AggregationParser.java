@@ -86,10 +86,10 @@ public final class AggregationParser {
         Aggregation parsed = switch (type) {
             case "terms" -> terms(name, options, subs);
             case "min", "max", "avg", "sum", "value_count" -> metric(name, type, options);
-            case "range", "date_range" -> BucketAggregationParser.range(name, type, options, subs);
-            case "histogram" -> BucketAggregationParser.histogram(name, options, subs);
-            case "date_histogram" -> BucketAggregationParser.dateHistogram(name, options, subs);
-            case "composite" -> BucketAggregationParser.composite(name, options, subs);
+            case "range", "date_range" -> RangeHistogramParser.range(name, type, options, subs);
+            case "histogram" -> RangeHistogramParser.histogram(name, options, subs);
+            case "date_histogram" -> RangeHistogramParser.dateHistogram(name, options, subs);
+            case "composite" -> RangeHistogramParser.composite(name, options, subs);
             default -> {
                 if (NOT_IMPLEMENTED.contains(type)) {
                     throw GatewayException.unsupported("aggregation type [" + type + "]");

@@ -9,7 +9,7 @@ import io.qdrant.esgateway.domain.json.Json;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class BucketAggregationParserTest {
+class RangeHistogramParserTest {
     private static Aggregation parse(String json) {
         Map<String, Aggregation> aggs = AggregationParser.parse(Json.parse(json));
         return aggs.values().iterator().next();

@@ -21,8 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Parses {@code range}, {@code date_range}, {@code histogram}, {@code date_histogram} and {@code composite}. */
-final class BucketAggregationParser {
-    private BucketAggregationParser() {
+final class RangeHistogramParser {
+    private RangeHistogramParser() {
     }
 
     static RangeAggregation range(String name, String type, JsonObject options, Map<String, Aggregation> subs) {
