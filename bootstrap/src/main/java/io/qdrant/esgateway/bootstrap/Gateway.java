@@ -60,7 +60,10 @@ final class Gateway implements AutoCloseable {
                 Clock.systemUTC());
         ClusterStatusService status = new ClusterStatusService(catalog, store);
         DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC());
-        SearchService search = new SearchService(catalog, store);
+        io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities = store.capabilities()
+                .without(config.nativeAbsent());
+        SearchService search = new SearchService(catalog, store, capabilities, new PlanMetrics(registry),
+                config.maxReadsInFlight());
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         WebServer server = WebServer.builder()

@@ -14,7 +14,8 @@ import java.util.Optional;
  * optional YAML file ({@code --config FILE} or {@code QEG_CONFIG}); nothing else reads configuration.
  */
 record GatewayConfig(String host, int port, Path dataDir, String backend, String catalog, String clusterName,
-                     String nodeName, String esVersion, long maxContentLength) {
+                     String nodeName, String esVersion, long maxContentLength, java.util.Set<String> nativeAbsent,
+                     int maxReadsInFlight) {
 
     /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
     static final class ConfigException extends RuntimeException {
@@ -92,8 +93,20 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
             throw invalid(Setting.ES_VERSION, v, from, "a version number such as 8.15.0");
         }
         String nodeName = v.get(Setting.NODE_NAME).isBlank() ? hostName() : v.get(Setting.NODE_NAME);
+        java.util.Set<String> absent = new java.util.TreeSet<>();
+        for (String part : v.get(Setting.NATIVE_ABSENT).split(",")) {
+            String name = part.trim().toLowerCase(Locale.ROOT);
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!io.qdrant.esgateway.domain.plan.BackendCapabilities.SWITCHES.contains(name)) {
+                throw invalid(Setting.NATIVE_ABSENT, v, from, "a comma list of order, facet, count, all");
+            }
+            absent.add(name);
+        }
         return new GatewayConfig(host, port, Path.of(v.get(Setting.DATA_DIR)), backend, catalog,
-                v.get(Setting.CLUSTER_NAME), nodeName, version, byteSize(Setting.MAX_CONTENT_LENGTH, v, from));
+                v.get(Setting.CLUSTER_NAME), nodeName, version, byteSize(Setting.MAX_CONTENT_LENGTH, v, from),
+                java.util.Set.copyOf(absent), integer(Setting.MAX_READS_IN_FLIGHT, v, from, 1, 64));
     }
 
     private static int integer(Setting s, Map<Setting, String> v, Map<Setting, String> from, int min, int max) {

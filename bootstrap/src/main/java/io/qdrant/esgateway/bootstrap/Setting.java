@@ -17,7 +17,12 @@ enum Setting {
     NODE_NAME("node-name", null, "QEG_NODE_NAME", "", "node name reported by GET / (default: the host name)"),
     ES_VERSION("es-version", null, "QEG_ES_VERSION", "8.15.0", "Elasticsearch version number reported by GET /"),
     MAX_CONTENT_LENGTH("max-content-length", null, "QEG_MAX_CONTENT_LENGTH", "100mb",
-            "largest accepted request body (ES's http.max_content_length); larger ones get 413");
+            "largest accepted request body (ES's http.max_content_length); larger ones get 413"),
+    NATIVE_ABSENT("native-absent", "--native-absent", "QEG_NATIVE_ABSENT", "",
+            "native backend capabilities to declare absent, forcing the complete-scan path: a comma list of order,"
+                    + " facet, count, or all (empty: trust the backend)"),
+    MAX_READS_IN_FLIGHT("max-reads-in-flight", null, "QEG_MAX_READS_IN_FLIGHT", "4",
+            "most backend reads of one search running at once");
 
     private final String key;
     private final String flag;

@@ -16,10 +16,15 @@ public final class GatewayForCompat implements AutoCloseable {
     }
 
     public static GatewayForCompat start(Path dataDir) {
-        Map<String, String> env = Map.of(
-                "QEG_PORT", "0",
-                "QEG_DATA_DIR", dataDir.toString(),
-                "QEG_NODE_NAME", "compat-gateway");
+        return start(dataDir, Map.of());
+    }
+
+    /** A gateway with extra settings ({@code QEG_*} variables), e.g. {@code QEG_NATIVE_ABSENT=all}. */
+    public static GatewayForCompat start(Path dataDir, Map<String, String> settings) {
+        Map<String, String> env = new java.util.HashMap<>(settings);
+        env.put("QEG_PORT", "0");
+        env.put("QEG_DATA_DIR", dataDir.toString());
+        env.put("QEG_NODE_NAME", "compat-gateway");
         return new GatewayForCompat(Gateway.start(GatewayConfig.load(new String[0], env)));
     }
 

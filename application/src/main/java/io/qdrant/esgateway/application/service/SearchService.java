@@ -3,40 +3,85 @@ package io.qdrant.esgateway.application.service;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.PlanObserver;
+import io.qdrant.esgateway.domain.aggregation.Aggregation;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.NamedPartials;
+import io.qdrant.esgateway.domain.aggregation.Partial;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.plan.BackendCapabilities;
+import io.qdrant.esgateway.domain.plan.CoverageRules;
+import io.qdrant.esgateway.domain.plan.ExecutionPath;
+import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.Rrf;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 
 /**
  * Searches every index a target names and merges their answers: each index returns its best {@code from + size}
  * hits; the merge orders them with the request's order (ties: index name, then each index's own order), applies
- * {@code from}, sums the totals and keeps the best score. Elasticsearch's {@code index.max_result_window} bounds
- * {@code from + size}.
+ * {@code from}, sums the totals, keeps the best score and merges the aggregation partials with the domain's
+ * reducers. Elasticsearch's {@code index.max_result_window} bounds {@code from + size}.
+ *
+ * <p>Per index, the {@link CoverageRules} decide for the page, the total and each top-level aggregation whether the
+ * backend's native answer is exact ({@link BackendCapabilities}) or the gateway computes it over a complete scan
+ * ({@link CompleteScan}); the {@link PlanObserver} is told. The reads of one request run concurrently, at most
+ * {@code maxInFlight} at a time.
  */
 public final class SearchService implements SearchOperations {
+    private static final System.Logger LOG = System.getLogger(SearchService.class.getName());
+
     private final Catalog catalog;
     private final DocumentStore store;
+    private final BackendCapabilities capabilities;
+    private final PlanObserver observer;
+    private final CompleteScan scan;
+    private final int maxInFlight;
 
     public SearchService(Catalog catalog, DocumentStore store) {
+        this(catalog, store, store.capabilities(), PlanObserver.NONE, 4);
+    }
+
+    /**
+     * @param capabilities what the backend is trusted to compute natively (its own declaration, or less by
+     *                     configuration)
+     * @param maxInFlight  the most backend reads of one request running at once
+     */
+    public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
+                         PlanObserver observer, int maxInFlight) {
         this.catalog = catalog;
         this.store = store;
+        this.capabilities = capabilities;
+        this.observer = observer;
+        this.scan = new CompleteScan(store);
+        this.maxInFlight = maxInFlight;
+    }
+
+    /** One index's answer. */
+    private record IndexAnswer(IndexHits hits, Optional<NamedPartials> aggregations) {
     }
 
     @Override
     public SearchResult search(String target, SearchRequest request, CatalogView.Options options) {
+        if (request.rrf().isPresent()) {
+            return fuse(target, request, request.rrf().get(), options);
+        }
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
         int window = request.from() + request.size();
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
@@ -58,33 +103,38 @@ public final class SearchService implements SearchOperations {
         if (!failures.isEmpty()) {
             throw GatewayException.allShardsFailed(failures);
         }
-        List<Hit> all = new ArrayList<>();
-        long total = 0;
-        boolean exact = true;
-        boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
-        float maxScore = Float.NaN;
-        List<IndexHits> answers = new ArrayList<>();
-        List<NamedPartials> aggregations = new ArrayList<>();
+        Reads reads = new Reads(maxInFlight);
+        List<Callable<IndexAnswer>> perIndex = new ArrayList<>();
         for (IndexMetadata index : indices) {
-            try {
-                if (!request.aggregations().isEmpty()) {
-                    AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings());
-                    aggregations.add(store.aggregate(index, request, plan));
-                }
-                answers.add(store.search(index, request, window));
-            } catch (GatewayException e) {
-                if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
+            perIndex.add(() -> answer(index, request, window, reads));
+        }
+        List<Reads.Outcome<IndexAnswer>> outcomes = Reads.all(perIndex);
+        List<IndexAnswer> answers = new ArrayList<>();
+        for (int i = 0; i < outcomes.size(); i++) {
+            Reads.Outcome<IndexAnswer> outcome = outcomes.get(i);
+            if (outcome.failure() != null) {
+                RuntimeException e = outcome.failure();
+                if (!(e instanceof GatewayException g) || g.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
                     throw e;
                 }
                 // a query that cannot run on an index (sorting on text, a bad value for the field's type) fails that
                 // index, as a shard failure in Elasticsearch
-                failures.add(new GatewayException.ShardFailure(index.name(), e));
+                failures.add(new GatewayException.ShardFailure(indices.get(i).name(), g));
+            } else {
+                answers.add(outcome.value());
             }
         }
         if (!failures.isEmpty()) {
             throw GatewayException.allShardsFailed(failures);
         }
-        for (IndexHits hits : answers) {
+        List<Hit> all = new ArrayList<>();
+        long total = 0;
+        boolean exact = true;
+        boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
+        float maxScore = Float.NaN;
+        List<NamedPartials> aggregations = new ArrayList<>();
+        for (IndexAnswer answer : answers) {
+            IndexHits hits = answer.hits();
             all.addAll(hits.hits());
             if (hits.total().isPresent()) {
                 total += hits.total().get().value();
@@ -93,6 +143,7 @@ public final class SearchService implements SearchOperations {
             if (!Float.isNaN(hits.maxScore()) && (Float.isNaN(maxScore) || hits.maxScore() > maxScore)) {
                 maxScore = hits.maxScore();
             }
+            answer.aggregations().ifPresent(aggregations::add);
         }
         if (indices.size() > 1) {
             Comparator<Hit> order = HitOrder.of(request);
@@ -109,11 +160,145 @@ public final class SearchService implements SearchOperations {
         }
         List<Hit> page = request.from() >= all.size() ? List.of()
                 : all.subList(request.from(), Math.min(all.size(), window));
-        java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings = new java.util.HashMap<>();
+        Map<String, Mappings> mappings = new HashMap<>();
         indices.forEach(i -> mappings.put(i.name(), i.mappings()));
         Optional<NamedPartials> aggs = request.aggregations().isEmpty() || indices.isEmpty() ? Optional.empty()
                 : Optional.of(NamedPartials.mergeAll(aggregations));
         return new SearchResult(merged, maxScore, page, indices.size(), mappings, aggs);
+    }
+
+    /**
+     * Reciprocal rank fusion: each retriever is an ordinary search for its top {@code rank_window_size} hits (over
+     * every index of the target, as ES fuses on the coordinating node); hits are ordered by their fused score (ties:
+     * the order in which the lists first returned them), then paged. The total and the aggregations are those of
+     * the union of the retrievers' matches (their queries as {@code should} clauses, their kNN sections).
+     */
+    private SearchResult fuse(String target, SearchRequest request, Rrf rrf, CatalogView.Options options) {
+        int window = rrf.rankWindowSize();
+        List<Query> shoulds = new ArrayList<>();
+        List<Query.Knn> knns = new ArrayList<>();
+        Map<String, Fused> fused = new LinkedHashMap<>();
+        for (Rrf.Retriever retriever : rrf.retrievers()) {
+            SearchRequest list = switch (retriever) {
+                case Rrf.Retriever.Standard s -> {
+                    List<Query> filters = new ArrayList<>(s.filter());
+                    filters.addAll(rrf.filter());
+                    Query q = filtered(s.query(), filters);
+                    shoulds.add(q);
+                    yield request.forRetriever(Optional.of(q), List.of(), window);
+                }
+                case Rrf.Retriever.Knn k -> {
+                    List<Query> filters = new ArrayList<>(k.knn().filter());
+                    filters.addAll(rrf.filter());
+                    Query.Knn knn = new Query.Knn(k.knn().field(), k.knn().queryVector(), k.knn().k(),
+                            k.knn().numCandidates(), filters, k.knn().similarity(), k.knn().boost());
+                    knns.add(knn);
+                    yield request.forRetriever(Optional.empty(), List.of(knn), window);
+                }
+            };
+            List<Hit> hits = search(target, list, options).hits();
+            for (int i = 0; i < hits.size(); i++) {
+                Hit hit = hits.get(i);
+                fused.computeIfAbsent(hit.index() + '\u0000' + hit.id(), key -> new Fused(hit, new ArrayList<>()))
+                        .ranks().add(i + 1);
+            }
+        }
+        List<Hit> ordered = new ArrayList<>();
+        for (Fused f : fused.values()) {
+            Hit h = f.hit();
+            ordered.add(new Hit(h.index(), h.id(), rrf.score(f.ranks()), List.of(), h.source(), h.version()));
+        }
+        // a stable sort: equal scores keep the order in which the lists first returned them
+        ordered.sort(Comparator.comparingDouble((Hit h) -> h.score()).reversed());
+        List<Hit> page = request.from() >= ordered.size() ? List.of()
+                : ordered.subList(request.from(), Math.min(ordered.size(), request.from() + request.size()));
+        Optional<Query> union = shoulds.isEmpty() ? Optional.empty() : Optional.of(new Query.Bool(List.of(),
+                List.of(), shoulds, List.of(), new io.qdrant.esgateway.domain.query.MinimumShouldMatch.Unspecified(),
+                1f));
+        SearchResult matching = search(target, request.withMatching(union, knns, 0), options);
+        return new SearchResult(matching.total(), Float.NaN, page, matching.indices(), matching.mappings(),
+                matching.aggregations());
+    }
+
+    private record Fused(Hit hit, List<Integer> ranks) {
+    }
+
+    private static Query filtered(Optional<Query> query, List<Query> filters) {
+        if (filters.isEmpty()) {
+            return query.orElse(new Query.MatchAll(1f));
+        }
+        return new Query.Bool(query.map(List::of).orElse(List.of()), filters, List.of(), List.of(),
+                new io.qdrant.esgateway.domain.query.MinimumShouldMatch.Unspecified(), 1f);
+    }
+
+    /** One index: plan each part, run its reads (bounded, concurrently), assemble. */
+    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, Reads reads) {
+        ExecutionPlan plan = CoverageRules.decide(index.name(), request, index.mappings(), capabilities);
+        observer.planned(index.name(), plan);
+        if (plan.scans()) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "search on [" + index.name() + "]: " + describe(plan));
+        }
+        Map<String, Aggregation> nativeAggs = new LinkedHashMap<>();
+        Map<String, Aggregation> scannedAggs = new LinkedHashMap<>();
+        request.aggregations().forEach((name, agg) -> (plan.aggregations().get(name) instanceof ExecutionPath.Scan
+                ? scannedAggs : nativeAggs).put(name, agg));
+        // the plans resolve fields against the mapping first: an aggregation on a text field fails the index
+        AggregationPlan nativePlan = nativeAggs.isEmpty() ? null
+                : AggregationPlan.of(index.name(), nativeAggs, index.mappings());
+        AggregationPlan scanPlan = scannedAggs.isEmpty() ? null
+                : AggregationPlan.of(index.name(), scannedAggs, index.mappings());
+
+        List<Callable<Object>> tasks = new ArrayList<>();
+        boolean hitsNative = plan.hits() instanceof ExecutionPath.Native;
+        boolean totalNative = plan.total() instanceof ExecutionPath.Native;
+        tasks.add(() -> hitsNative
+                ? store.search(index, totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled()),
+                window)
+                : scan.hits(index, request, window));
+        boolean separateTotal = hitsNative && !totalNative;
+        if (separateTotal) {
+            tasks.add(() -> scan.total(index, request));
+        }
+        if (nativePlan != null) {
+            tasks.add(() -> AggregationRunner.aggregate(store::aggregate, index, request, nativePlan));
+        }
+        if (scanPlan != null) {
+            tasks.add(() -> AggregationRunner.aggregate(scan::aggregate, index, request, scanPlan));
+        }
+        List<Object> results = reads.run(tasks);
+        int at = 0;
+        IndexHits hits = (IndexHits) results.get(at++);
+        if (separateTotal) {
+            @SuppressWarnings("unchecked")
+            Optional<IndexHits.Total> total = (Optional<IndexHits.Total>) results.get(at++);
+            hits = new IndexHits(total, hits.hits(), hits.maxScore());
+        }
+        if (request.aggregations().isEmpty()) {
+            return new IndexAnswer(hits, Optional.empty());
+        }
+        NamedPartials nativeParts = nativePlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at++);
+        NamedPartials scannedParts = scanPlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at);
+        Map<String, Partial> ordered = new LinkedHashMap<>();
+        for (String name : request.aggregations().keySet()) {
+            Partial p = nativeParts.byName().get(name);
+            ordered.put(name, p != null ? p : scannedParts.byName().get(name));
+        }
+        return new IndexAnswer(hits, Optional.of(new NamedPartials(ordered)));
+    }
+
+    private static String describe(ExecutionPlan plan) {
+        StringBuilder out = new StringBuilder("hits ").append(describe(plan.hits())).append(", total ")
+                .append(describe(plan.total()));
+        plan.aggregations().forEach((name, path) -> out.append(", aggs.").append(name).append(' ')
+                .append(describe(path)));
+        return out.toString();
+    }
+
+    private static String describe(ExecutionPath path) {
+        return switch (path) {
+            case ExecutionPath.Native n -> "native";
+            case ExecutionPath.Scan s -> "complete scan, because " + s.detail();
+        };
     }
 
     @Override

@@ -69,7 +69,7 @@ public final class ScenarioRunner {
         }
     }
 
-    static void deleteAllIndices(HttpTarget target) {
+    public static void deleteAllIndices(HttpTarget target) {
         HttpTarget.Exchange cat = target.send(RequestSpec.of("GET", "/_cat/indices?format=json&h=index"));
         if (cat.status() != 200) {
             throw new IllegalStateException(target.name() + ": cannot list indices: " + cat);

@@ -10,8 +10,9 @@ import java.util.Optional;
  * types (the {@link AggregationPlan}, the coverage rules) does so without a {@code default}: adding a type here means
  * updating each of those switches, which the compiler lists.
  */
-public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric, RangeAggregation,
-        HistogramAggregation, DateHistogramAggregation, CompositeAggregation {
+public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric, Aggregation.Filter,
+        Aggregation.Filters, Aggregation.Missing, Aggregation.Global, RangeAggregation, HistogramAggregation,
+        DateHistogramAggregation, CompositeAggregation {
 
     /** The sub-aggregations, by name, in request order (empty for metrics). */
     Map<String, Aggregation> subs();
@@ -20,9 +21,12 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
     String type();
 
     /** {@code terms}: one bucket per distinct value of {@code field}; exact counts (every bucket is kept). */
-    record Terms(String field, int size, TermsOrder order, long minDocCount, Optional<JsonValue> missing,
-                 Map<String, Aggregation> subs) implements Aggregation {
+    record Terms(String field, int size, java.util.List<TermsOrder> order, long minDocCount,
+                 Optional<JsonValue> missing, IncludeExclude includeExclude, Optional<String> format,
+                 Optional<String> executionHint, boolean showTermDocCountError, Map<String, Aggregation> subs)
+            implements Aggregation {
         public Terms {
+            order = java.util.List.copyOf(order);
             subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));
         }
 
@@ -39,6 +43,62 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
      */
     record TermsOrder(String key, boolean ascending) {
         public static final TermsOrder COUNT_DESC = new TermsOrder("_count", false);
+    }
+
+    /** {@code filter}: one bucket of the documents that match {@code query}. */
+    record Filter(io.qdrant.esgateway.domain.query.Query query, Map<String, Aggregation> subs)
+            implements Aggregation {
+        public Filter {
+            subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));
+        }
+
+        @Override
+        public String type() {
+            return "filter";
+        }
+    }
+
+    /**
+     * {@code filters}: one bucket per named (keyed object form, buckets sorted by name as ES sorts them) or
+     * anonymous (array form, request order) query, and optionally one for the documents no query matches.
+     */
+    record Filters(java.util.List<String> names, java.util.List<io.qdrant.esgateway.domain.query.Query> queries,
+                   boolean keyed, boolean anonymous, Optional<String> otherBucketKey, Map<String, Aggregation> subs)
+            implements Aggregation {
+        public Filters {
+            names = java.util.List.copyOf(names);
+            queries = java.util.List.copyOf(queries);
+            subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));
+        }
+
+        @Override
+        public String type() {
+            return "filters";
+        }
+    }
+
+    /** {@code missing}: one bucket of the documents without a value for {@code field}. */
+    record Missing(String field, Map<String, Aggregation> subs) implements Aggregation {
+        public Missing {
+            subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));
+        }
+
+        @Override
+        public String type() {
+            return "missing";
+        }
+    }
+
+    /** {@code global}: one bucket of every document of the searched indices, whatever the query (top level only). */
+    record Global(Map<String, Aggregation> subs) implements Aggregation {
+        public Global {
+            subs = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(subs));
+        }
+
+        @Override
+        public String type() {
+            return "global";
+        }
     }
 
     /**

@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public final class AggregationParser {
     /** Aggregation types Elasticsearch 8 has that the gateway does not implement (yet): rejected by name. */
-    private static final Set<String> NOT_IMPLEMENTED = Set.of("filters", "filter", "missing", "global", "stats", "extended_stats", "cardinality",
+    private static final Set<String> NOT_IMPLEMENTED = Set.of("stats", "extended_stats", "cardinality",
             "percentiles", "percentile_ranks", "top_hits", "nested", "reverse_nested", "significant_terms",
             "significant_text", "rare_terms", "multi_terms", "auto_date_histogram", "variable_width_histogram",
             "geo_distance", "geohash_grid", "geotile_grid", "geo_bounds", "geo_centroid", "ip_range", "sampler",
@@ -90,15 +90,17 @@ public final class AggregationParser {
             case "histogram" -> RangeHistogramParser.histogram(name, options, subs);
             case "date_histogram" -> RangeHistogramParser.dateHistogram(name, options, subs);
             case "composite" -> RangeHistogramParser.composite(name, options, subs);
+            case "filter", "filters", "missing", "global" -> BucketAggregationParser.parse(name, type, options, subs);
             default -> {
                 if (NOT_IMPLEMENTED.contains(type)) {
                     throw GatewayException.unsupported("aggregation type [" + type + "]");
                 }
-                throw parsing("Unknown aggregation type [" + type + "]");
+                throw parsing("Unknown aggregation type [" + type + "]" + BucketAggregationParser.didYouMean(type,
+                        NOT_IMPLEMENTED));
             }
         };
         if (!subs.isEmpty() && parsed.subs().isEmpty() && parsed instanceof Aggregation.Metric) {
-            throw new GatewayException(ErrorKind.PARSING, "Aggregator [" + name + "] of type [" + type
+            throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Aggregator [" + name + "] of type [" + type
                     + "] cannot accept sub-aggregations");
         }
         return parsed;
@@ -107,53 +109,105 @@ public final class AggregationParser {
     private static Aggregation.Terms terms(String name, JsonObject options, Map<String, Aggregation> subs) {
         String field = null;
         int size = 10;
-        Aggregation.TermsOrder order = Aggregation.TermsOrder.COUNT_DESC;
+        List<Aggregation.TermsOrder> order = List.of(Aggregation.TermsOrder.COUNT_DESC);
         long minDocCount = 1;
         Optional<JsonValue> missing = Optional.empty();
+        IncludeExclude includeExclude = IncludeExclude.NONE;
+        Optional<String> format = Optional.empty();
+        Optional<String> executionHint = Optional.empty();
+        boolean showError = false;
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
                 case "field" -> field = string("terms", "field", v);
-                case "size" -> size = positive("terms", "size", v, 1);
-                case "shard_size" -> positive("terms", "shard_size", v, 1);
-                case "min_doc_count" -> minDocCount = positive("terms", "min_doc_count", v, 0);
-                case "shard_min_doc_count" -> positive("terms", "shard_min_doc_count", v, 0);
+                case "size" -> size = termsSize(name, "size", v);
+                case "shard_size" -> termsSize(name, "shard_size", v);
+                case "include" -> includeExclude = IncludeExclude.parseInclude(includeExclude, v);
+                case "format" -> format = Optional.of(string("terms", "format", v));
+                case "exclude" -> includeExclude = IncludeExclude.parseExclude(includeExclude, v);
+                case "min_doc_count" -> minDocCount = docCount(name, "min_doc_count", "minDocCount", v);
+                case "shard_min_doc_count" -> docCount(name, "shard_min_doc_count", "shardMinDocCount", v);
                 case "order" -> order = order(v);
                 case "missing" -> missing = Optional.of(v);
-                case "execution_hint", "collect_mode" -> string("terms", e.getKey(), v);
-                case "show_term_doc_count_error" -> JsonReads.bool(v);
+                case "execution_hint" -> executionHint = Optional.of(string("terms", e.getKey(), v));
+                case "collect_mode" -> collectMode(v);
+                case "show_term_doc_count_error" -> showError = JsonReads.bool(v).orElseThrow(
+                        () -> parsing("[terms] failed to parse field [show_term_doc_count_error]"));
+                case "value_type" -> throw GatewayException.unsupported("[value_type] in a [terms] aggregation");
                 case "script" -> throw GatewayException.unsupported("[script] in a [terms] aggregation");
-                default -> throw parsing("[terms] unknown field [" + e.getKey() + "]");
+                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] unknown field ["
+                        + e.getKey() + "]");
             }
         }
         if (field == null) {
             throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Required one of fields [field, script], but"
                     + " none were specified. ");
         }
-        return new Aggregation.Terms(field, size, order, minDocCount, missing, subs);
+        return new Aggregation.Terms(field, size, order, minDocCount, missing, includeExclude, format, executionHint,
+                showError, subs);
     }
 
-    private static Aggregation.TermsOrder order(JsonValue v) {
+    private static void collectMode(JsonValue v) {
+        String mode = string("terms", "collect_mode", v);
+        if (!mode.equals("breadth_first") && !mode.equals("depth_first")) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [collect_mode]",
+                    Map.of(), new GatewayException(ErrorKind.PARSE, "no [collect_mode] found for value [" + mode
+                    + "]"));
+        }
+    }
+
+    /** {@code size}/{@code shard_size}: a positive integer, ES's error wrapped as a failure of that field. */
+    private static int termsSize(String name, String key, JsonValue v) {
+        long n = JsonReads.integer(v).orElseThrow(() -> parsing("[terms] failed to parse field [" + key + "]"));
+        if (n < 1 || n > Integer.MAX_VALUE) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
+                    Map.of(), GatewayException.illegalArgument("[" + key + "] must be greater than 0. Found [" + n
+                    + "] in [" + name + "]"));
+        }
+        return (int) n;
+    }
+
+    /** {@code min_doc_count}/{@code shard_min_doc_count}: at least 0, ES's error wrapped as a failure of the field. */
+    private static long docCount(String name, String key, String javaName, JsonValue v) {
+        long n = JsonReads.integer(v).orElseThrow(() -> parsing("[terms] failed to parse field [" + key + "]"));
+        if (n < 0) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
+                    Map.of(), GatewayException.illegalArgument("[" + javaName + "] must be greater than or equal to"
+                    + " 0. Found [" + n + "] in [" + name + "]"));
+        }
+        return n;
+    }
+
+    private static List<Aggregation.TermsOrder> order(JsonValue v) {
+        if (!(v instanceof JsonArray) && !(v instanceof JsonObject)) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] order doesn't support values of type: "
+                    + v.tokenName());
+        }
         List<JsonValue> entries = v instanceof JsonArray a ? a.elements() : List.of(v);
         List<Aggregation.TermsOrder> orders = new ArrayList<>();
         for (JsonValue entry : entries) {
             JsonObject o = JsonReads.object(entry, AggregationParser::parsing, "order");
             for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+                if (e.getKey().isEmpty()) {
+                    throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [order]",
+                            Map.of(), GatewayException.illegalArgument("Invalid path []"));
+                }
                 String dir = JsonReads.text(e.getValue()).orElse("");
                 boolean asc = switch (dir.toLowerCase(java.util.Locale.ROOT)) {
                     case "asc" -> true;
                     case "desc" -> false;
-                    default -> throw parsing("Unknown order direction [" + dir + "]");
+                    default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
+                            "[terms] failed to parse field [order]", Map.of(),
+                            parsing("Unknown order direction [" + dir + "]"));
                 };
-                String key = e.getKey().equals("_term") ? "_key" : e.getKey();
-                orders.add(new Aggregation.TermsOrder(key, asc));
+                // ES 8 no longer knows [_term]: it is a path to a sub-aggregation like any other name
+                orders.add(new Aggregation.TermsOrder(e.getKey(), asc));
             }
         }
-        if (orders.size() != 1) {
-            throw GatewayException.unsupported("[order] with " + orders.size() + " criteria in a [terms]"
-                    + " aggregation");
+        if (orders.isEmpty()) {
+            return List.of(Aggregation.TermsOrder.COUNT_DESC);
         }
-        return orders.get(0);
+        return orders;
     }
 
     private static Aggregation.Metric metric(String name, String type, JsonObject options) {
@@ -184,8 +238,9 @@ public final class AggregationParser {
     }
 
     static String string(String type, String key, JsonValue v) {
-        if (v instanceof JsonObject || v instanceof JsonArray) {
-            throw parsing("[" + type + "] " + key + " doesn't support values of type: " + v.tokenName());
+        if (v instanceof JsonObject || v instanceof JsonArray || v instanceof JsonValue.JsonBool) {
+            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] " + key
+                    + " doesn't support values of type: " + v.tokenName());
         }
         return JsonReads.text(v).orElseThrow(() -> parsing("[" + type + "] " + key + " must be a string"));
     }

@@ -1,33 +1,89 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.query.Query;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
  * The aggregations of a request made ready for one index: each field resolved against the index's mapping (a text
  * field fails here, as a failure of that index), the fields and filter queries a backend must provide per document
  * ({@link #fields()}, {@link #filters()}), and fresh collectors for each partition the backend reads.
+ *
+ * <p>Some aggregations read every document of the index, not the query's matches: {@code global} (top level only)
+ * and the key universe of {@code terms} with {@code min_doc_count: 0}. They form a second plan,
+ * {@link #allDocuments()}, which the caller runs over all documents (a match-all request through the same backend
+ * call) and hands to {@link #complete} with this plan's partials.
  */
 public final class AggregationPlan {
+    private static final String UNIVERSE_PREFIX = "[keys]";
+
     private final Map<String, Aggregation> aggregations;
     private final String index;
     private final Mappings mappings;
     private final Map<String, FieldRef> fields = new LinkedHashMap<>();
     private final List<Query> filters = new ArrayList<>();
+    /** The min_doc_count 0 terms met while planning, with how their keys are read. */
+    private final Map<Aggregation.Terms, Supplier<Collector>> universes = new IdentityHashMap<>();
     private final Supplier<NamedCollectors> root;
+    private final AggregationPlan allDocuments;
+    /** In the all-documents plan: the terms whose key universes it collects, as {@code [keys]<i>}. */
+    private final List<Aggregation.Terms> universeOrder;
 
     private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
         this.index = index;
         this.aggregations = aggregations;
         this.mappings = mappings;
-        this.root = level(aggregations);
+        Map<String, Aggregation> matched = new LinkedHashMap<>();
+        Map<String, Aggregation> global = new LinkedHashMap<>();
+        aggregations.forEach((name, agg) -> (agg instanceof Aggregation.Global ? global : matched).put(name, agg));
+        this.root = level(null, matched);
+        AggregationPlan all = null;
+        if (!global.isEmpty() || !universes.isEmpty()) {
+            all = new AggregationPlan(index, global, mappings, universes);
+        }
+        this.allDocuments = all;
+        this.universeOrder = List.of();
+    }
+
+    /** The plan over all documents: {@code global} aggregations and the key universes of both plans. */
+    private AggregationPlan(String index, Map<String, Aggregation> global, Mappings mappings,
+                            Map<Aggregation.Terms, Supplier<Collector>> outer) {
+        this.index = index;
+        this.aggregations = global;
+        this.mappings = mappings;
+        Supplier<NamedCollectors> globals = level(null, global);
+        this.universes.putAll(outer);
+        // the key collectors were built with the outer plan's fields: this plan must read them too
+        List<Aggregation.Terms> terms = new ArrayList<>(universes.keySet());
+        for (Aggregation.Terms t : terms) {
+            FieldRef f = FieldRef.of(index, t.field(), mappings);
+            if (f.kind() != FieldRef.ValueKind.UNMAPPED) {
+                fields.putIfAbsent(f.name(), f);
+            }
+        }
+        Map<Aggregation.Terms, Supplier<Collector>> keyCollectors = new IdentityHashMap<>(universes);
+        this.root = () -> {
+            NamedCollectors g = globals.get();
+            Map<String, Collector> all = new LinkedHashMap<>(g.asMap());
+            int i = 0;
+            for (Aggregation.Terms t : terms) {
+                all.put(UNIVERSE_PREFIX + i++, keyCollectors.get(t).get());
+            }
+            return new NamedCollectors(all);
+        };
+        this.universeOrder = List.copyOf(terms);
+        this.allDocuments = null;
     }
 
     public static AggregationPlan of(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
@@ -53,14 +109,53 @@ public final class AggregationPlan {
         return false;
     }
 
+    /** Whether this plan collects anything over the query's matches (false when every aggregation is global). */
+    public boolean collectsMatches() {
+        return aggregations.values().stream().anyMatch(a -> !(a instanceof Aggregation.Global));
+    }
+
     /** Fresh collectors for the top level, for one partition of the matching documents. */
     public NamedCollectors newCollectors() {
         return root.get();
     }
 
-    private Supplier<NamedCollectors> level(Map<String, Aggregation> level) {
+    /**
+     * The plan to run over every document of the index (ignoring the query, {@code min_score}, kNN and
+     * {@code post_filter}), when the request needs one.
+     */
+    public Optional<AggregationPlan> allDocuments() {
+        return Optional.ofNullable(allDocuments);
+    }
+
+    /**
+     * This index's answer: the partials of this plan (over the query's matches) and of {@link #allDocuments()}
+     * (over all documents; {@link NamedPartials#EMPTY} when there is none), in request order, with the zero-count
+     * buckets of {@code min_doc_count: 0}.
+     */
+    public NamedPartials complete(NamedPartials matched, NamedPartials all) {
+        Map<Aggregation.Terms, Set<Object>> keys = new IdentityHashMap<>();
+        if (allDocuments != null) {
+            List<Aggregation.Terms> order = allDocuments.universeOrder;
+            for (int i = 0; i < order.size(); i++) {
+                Partial p = all.byName().get(UNIVERSE_PREFIX + i);
+                keys.put(order.get(i), p == null ? Set.of() : ((TermsAggregator.KeySet) p).keys());
+            }
+        }
+        KeyUniverse universe = t -> keys.getOrDefault(t, Set.of());
+        Map<String, Partial> out = new LinkedHashMap<>();
+        for (String name : aggregations.keySet()) {
+            Partial p = aggregations.get(name) instanceof Aggregation.Global ? all.byName().get(name)
+                    : matched.byName().get(name);
+            if (p != null) {
+                out.put(name, p.complete(universe));
+            }
+        }
+        return new NamedPartials(out);
+    }
+
+    private Supplier<NamedCollectors> level(String parent, Map<String, Aggregation> level) {
         Map<String, Supplier<Collector>> factories = new LinkedHashMap<>();
-        level.forEach((name, agg) -> factories.put(name, factory(agg)));
+        level.forEach((name, agg) -> factories.put(name, factory(parent, name, agg)));
         return () -> {
             Map<String, Collector> collectors = new LinkedHashMap<>();
             factories.forEach((name, f) -> collectors.put(name, f.get()));
@@ -68,12 +163,17 @@ public final class AggregationPlan {
         };
     }
 
-    private Supplier<Collector> factory(Aggregation agg) {
+    private Supplier<Collector> factory(String parent, String name, Aggregation agg) {
         return switch (agg) {
             case Aggregation.Terms t -> {
-                FieldRef field = field(t.field());
-                Supplier<NamedCollectors> subs = level(t.subs());
-                yield () -> TermsAggregator.collector(t, field, subs);
+                FieldRef field = TermsAggregator.formatted(field(t.field()), t.format(), t.executionHint());
+                Predicate<Object> accept = t.includeExclude().filter(name, field);
+                TermsOrderPaths.validate(index, mappings, t);
+                Supplier<NamedCollectors> subs = level(name, t.subs());
+                if (t.minDocCount() == 0) {
+                    universes.putIfAbsent(t, () -> TermsAggregator.keyCollector(t, field, accept));
+                }
+                yield () -> TermsAggregator.collector(t, field, accept, subs);
             }
             case Aggregation.Metric m -> {
                 FieldRef field = field(m.field());
@@ -83,20 +183,20 @@ public final class AggregationPlan {
             case RangeAggregation r -> {
                 FieldRef field = field(r.field());
                 RangeAggregator.Setup setup = RangeAggregator.setup(r, field, System::currentTimeMillis);
-                Supplier<NamedCollectors> subs = level(r.subs());
+                Supplier<NamedCollectors> subs = level(name, r.subs());
                 yield () -> RangeAggregator.collector(r, field, setup, subs);
             }
             case HistogramAggregation h -> {
                 FieldRef field = field(h.field());
                 HistogramAggregator.validate(h, field);
-                Supplier<NamedCollectors> subs = level(h.subs());
+                Supplier<NamedCollectors> subs = level(name, h.subs());
                 yield () -> HistogramAggregator.histogram(h, field, subs);
             }
             case DateHistogramAggregation d -> {
                 FieldRef field = field(d.field());
                 HistogramAggregator.DateSetup setup = HistogramAggregator.dateSetup(d, field,
                         System::currentTimeMillis);
-                Supplier<NamedCollectors> subs = level(d.subs());
+                Supplier<NamedCollectors> subs = level(name, d.subs());
                 yield () -> HistogramAggregator.dateHistogram(d, field, setup, subs);
             }
             case CompositeAggregation c -> {
@@ -107,8 +207,34 @@ public final class AggregationPlan {
                     sources.add(new CompositeAggregator.Resolved(s, field));
                 }
                 List<Object> after = CompositeAggregator.after(c, sources);
-                Supplier<NamedCollectors> subs = level(c.subs());
+                Supplier<NamedCollectors> subs = level(name, c.subs());
                 yield () -> CompositeAggregator.collector(c, sources, after, subs);
+            }
+            case Aggregation.Filter f -> {
+                int number = filters.size();
+                filters.add(f.query());
+                Supplier<NamedCollectors> subs = level(name, f.subs());
+                yield () -> BucketAggregators.single(doc -> doc.matches(number), subs);
+            }
+            case Aggregation.Filters f -> {
+                int first = filters.size();
+                filters.addAll(f.queries());
+                Supplier<NamedCollectors> subs = level(name, f.subs());
+                yield () -> BucketAggregators.filters(f, first, subs);
+            }
+            case Aggregation.Missing m -> {
+                FieldRef field = field(m.field());
+                Supplier<NamedCollectors> subs = level(name, m.subs());
+                yield () -> BucketAggregators.single(doc -> BucketAggregators.hasNoValue(doc, field), subs);
+            }
+            case Aggregation.Global g -> {
+                if (parent != null) {
+                    throw GatewayException.illegalArgument("Aggregation [" + parent + "] cannot have a global"
+                            + " sub-aggregation [" + name + "]. Global aggregations can only be defined as top level"
+                            + " aggregations");
+                }
+                Supplier<NamedCollectors> subs = level(name, g.subs());
+                yield () -> BucketAggregators.single(doc -> true, subs);
             }
         };
     }

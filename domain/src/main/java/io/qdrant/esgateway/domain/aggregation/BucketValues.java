@@ -84,9 +84,9 @@ final class BucketValues {
 
     /** Elasticsearch's error for an answer of more than {@link #MAX_BUCKETS} buckets (raised in the final reduce). */
     static GatewayException tooManyBuckets() {
-        return new GatewayException(ErrorKind.TOO_MANY_BUCKETS, "Trying to create too many buckets. Must be less than"
-                + " or equal to: [" + MAX_BUCKETS + "] but this number of buckets was exceeded. This limit can be set"
-                + " by changing the [search.max_buckets] cluster level setting.",
-                java.util.Map.of("max_buckets", Integer.toString(MAX_BUCKETS)), null);
+        return GatewayException.reduceFailed(new GatewayException(ErrorKind.TOO_MANY_BUCKETS, "Trying to create too"
+                + " many buckets. Must be less than or equal to: [" + MAX_BUCKETS + "] but this number of buckets was"
+                + " exceeded. This limit can be set by changing the [search.max_buckets] cluster level setting.",
+                java.util.Map.of("max_buckets", Integer.toString(MAX_BUCKETS)), null));
     }
 }

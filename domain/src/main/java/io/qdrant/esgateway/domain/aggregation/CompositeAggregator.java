@@ -230,6 +230,13 @@ final class CompositeAggregator {
             return new CompositePartial(agg, base.sources, base.after, merged);
         }
 
+        @Override
+        public Partial complete(KeyUniverse universe) {
+            Map<List<Object>, BucketPartial> out = new HashMap<>();
+            buckets.forEach((k, b) -> out.put(k, new BucketPartial(b.count(), b.subs().complete(universe))));
+            return new CompositePartial(agg, sources, after, out);
+        }
+
         private Comparator<List<Object>> order() {
             return (a, b) -> {
                 for (int i = 0; i < sources.size(); i++) {

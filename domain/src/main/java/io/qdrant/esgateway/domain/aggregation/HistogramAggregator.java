@@ -346,6 +346,13 @@ final class HistogramAggregator {
         }
 
         @Override
+        public Partial complete(KeyUniverse universe) {
+            Map<Object, BucketPartial> out = new HashMap<>();
+            buckets.forEach((k, b) -> out.put(k, new BucketPartial(b.count(), b.subs().complete(universe))));
+            return new HistogramPartial(line, subs, out, mapped);
+        }
+
+        @Override
         public JsonValue render() {
             List<Map.Entry<Object, BucketPartial>> all = new ArrayList<>(buckets.entrySet());
             all.sort((a, b) -> Keys.compare(a.getKey(), b.getKey()));

@@ -74,8 +74,8 @@ final class Keys {
                         () -> new NumberFormatException(text));
                 case DATE -> missing instanceof JsonNumber n ? n.value().longValue()
                         : DateMath.parse(text, field.format(), null, false, System::currentTimeMillis);
-                case UNMAPPED -> missing instanceof JsonNumber n ? (n.isIntegral() ? (Object) n.value().longValue()
-                        : (Object) n.value().doubleValue()) : text;
+                // ES reads the missing value of an unmapped field as a string: its key is "3", not 3
+                case UNMAPPED -> text;
             };
         } catch (NumberFormatException e) {
             throw GatewayException.illegalArgument("failed to parse [missing] value [" + text + "] for field ["

@@ -13,6 +13,15 @@ public final class NamedCollectors {
         this.collectors = collectors.values().toArray(Collector[]::new);
     }
 
+    /** The collectors by name, in order. */
+    Map<String, Collector> asMap() {
+        Map<String, Collector> out = new LinkedHashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            out.put(names[i], collectors[i]);
+        }
+        return out;
+    }
+
     public void collect(AggregationDoc doc) {
         for (Collector c : collectors) {
             c.collect(doc);

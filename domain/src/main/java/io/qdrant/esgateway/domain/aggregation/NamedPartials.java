@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.util.Collections;
@@ -23,8 +24,25 @@ public record NamedPartials(Map<String, Partial> byName) {
             return other;
         }
         Map<String, Partial> out = new LinkedHashMap<>(byName);
-        other.byName.forEach((name, p) -> out.merge(name, p, Partial::merge));
+        other.byName.forEach((name, p) -> {
+            try {
+                out.merge(name, p, Partial::merge);
+            } catch (MixedTypes e) {
+                throw GatewayException.reduceFailed(GatewayException.illegalArgument("Merging/Reducing the"
+                        + " aggregations failed when computing the aggregation [" + name + "] because the field you"
+                        + " gave in the aggregation query existed as two different types in two different indices"));
+            }
+        });
         return new NamedPartials(out);
+    }
+
+    /** Thrown by a partial that cannot merge with another one's field type; reported with the aggregation's name. */
+    static final class MixedTypes extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        MixedTypes() {
+            super(null, null, false, false);
+        }
     }
 
     /** All partials merged, in order (the empty level when there are none). */
@@ -48,8 +66,26 @@ public record NamedPartials(Map<String, Partial> byName) {
         byName.forEach((name, p) -> target.put(name, p.render()));
     }
 
-    /** The value a parent orders its buckets by: {@code name} or {@code name.key}. */
+    /** Each partial completed with {@code universe} (see {@link Partial#complete}). */
+    public NamedPartials complete(KeyUniverse universe) {
+        Map<String, Partial> out = new LinkedHashMap<>();
+        byName.forEach((name, p) -> out.put(name, p.complete(universe)));
+        return new NamedPartials(out);
+    }
+
+    /**
+     * The value a parent orders its buckets by: {@code name} or {@code name.key}, or {@code name>rest} through a
+     * single-bucket aggregation (which gets {@code ">rest"} as its key).
+     */
     public double orderValue(String path) {
+        int gt = path.indexOf('>');
+        if (gt >= 0) {
+            Partial p = byName.get(path.substring(0, gt));
+            if (p == null) {
+                throw new IllegalArgumentException("no aggregation [" + path.substring(0, gt) + "]");
+            }
+            return p.orderValue(path.substring(gt));
+        }
         int dot = path.indexOf('.');
         String name = dot < 0 ? path : path.substring(0, dot);
         String key = dot < 0 ? "" : path.substring(dot + 1);

@@ -17,6 +17,14 @@ public interface Partial {
     JsonValue render();
 
     /**
+     * This partial with the zero-count buckets of {@code min_doc_count: 0} terms aggregations added (at any depth)
+     * from one index's key universe; done per index, before partials of indices are merged.
+     */
+    default Partial complete(KeyUniverse universe) {
+        return this;
+    }
+
+    /**
      * The value a parent bucket aggregation orders by ({@code order: {"<name>[.<key>]": "asc"}}); {@code key} is
      * empty for single-value metrics.
      */

@@ -131,6 +131,13 @@ final class RangeAggregator {
         }
 
         @Override
+        public Partial complete(KeyUniverse universe) {
+            List<BucketPartial> out = new ArrayList<>();
+            buckets.forEach(b -> out.add(new BucketPartial(b.count(), b.subs().complete(universe))));
+            return new RangePartial(keyed, ranges, out, mapped);
+        }
+
+        @Override
         public JsonValue render() {
             JsonObjectBuilder keyedOut = JsonObjectBuilder.object();
             List<JsonValue> list = new ArrayList<>();

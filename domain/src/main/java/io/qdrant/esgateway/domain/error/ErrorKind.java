@@ -56,7 +56,7 @@ public enum ErrorKind {
     BACKEND_FAILURE,
     /**
      * An aggregation answer with more than {@code search.max_buckets} (65,536) buckets: Elasticsearch's
-     * {@code too_many_buckets_exception}, raised in the final reduce (400).
+     * {@code too_many_buckets_exception}, raised in the final reduce (400; see {@link GatewayException#reduceFailed}).
      */
     TOO_MANY_BUCKETS
 }

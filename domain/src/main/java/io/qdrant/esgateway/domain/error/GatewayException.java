@@ -34,6 +34,22 @@ public final class GatewayException extends RuntimeException {
         this.shardFailures = java.util.List.copyOf(failures);
     }
 
+    private GatewayException(GatewayException cause) {
+        super("", cause);
+        this.kind = ErrorKind.SEARCH_PHASE_EXECUTION;
+        this.metadata = Map.of();
+        this.shardFailures = java.util.List.of();
+    }
+
+    /**
+     * A search that failed after every shard answered (Elasticsearch 8.15 reduces aggregations in its
+     * {@code rank-feature} phase): {@code search_phase_execution_exception} with no shard failures, {@code cause}
+     * as {@code caused_by}, and the cause's status.
+     */
+    public static GatewayException reduceFailed(GatewayException cause) {
+        return new GatewayException(cause);
+    }
+
     /** ES's {@code search_phase_execution_exception} "all shards failed" over these per-index failures. */
     public static GatewayException allShardsFailed(java.util.List<ShardFailure> failures) {
         if (failures.isEmpty()) {

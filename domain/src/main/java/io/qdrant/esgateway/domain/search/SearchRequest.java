@@ -13,14 +13,15 @@ import java.util.Optional;
  * "match everything"; {@code knn} holds the top-level kNN sections, combined with the query as ES does (scores
  * summed, each section contributing its top k); {@code highlight} is the parsed highlight section; {@code fields} and
  * {@code docvalue_fields} name the values each hit also returns under {@code fields}; {@code aggregations} are the
- * parsed {@code aggs} (computed over the query's matches, before {@code post_filter}).
+ * parsed {@code aggs} (computed over the query's matches, before {@code post_filter}); {@code rrf} is a reciprocal
+ * rank fusion of several retrievers (then {@code query} and {@code knn} are empty).
  */
 public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
                             Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
                             boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
                             Optional<HighlightSpec> highlight, List<FieldValues.Request> fields,
                             List<FieldValues.Request> docvalueFields, Optional<List<String>> storedFields,
-                            Map<String, Aggregation> aggregations) {
+                            Map<String, Aggregation> aggregations, Optional<Rrf> rrf) {
     public static final int DEFAULT_SIZE = 10;
 
     public SearchRequest {
@@ -64,5 +65,31 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
     /** Whether scores must be computed: ES computes them when sorting by score or asked with track_scores. */
     public boolean needsScores() {
         return trackScores || sort.isEmpty() || sort.stream().anyMatch(s -> s instanceof SortSpec.Score);
+    }
+
+    /** This request with another {@code track_total_hits}. */
+    public SearchRequest withTrackTotalHits(TrackTotalHits track) {
+        return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
+                postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+    }
+
+    /** This request without {@code post_filter} (what aggregations see). */
+    public SearchRequest withoutPostFilter() {
+        return new SearchRequest(query, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
+                minScore, Optional.empty(), highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+    }
+
+    /** A plain search for one list of a fusion: its own query or kNN section, {@code window} hits, nothing else. */
+    public SearchRequest forRetriever(Optional<Query> retrieverQuery, List<Query.Knn> retrieverKnn, int window) {
+        return new SearchRequest(retrieverQuery, retrieverKnn, 0, window, List.of(), Optional.empty(), source,
+                new TrackTotalHits.Disabled(), false, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
+                List.of(), Optional.empty(), Map.of(), Optional.empty());
+    }
+
+    /** The same request with another query and kNN sections and no fusion (totals and aggregations of a fusion). */
+    public SearchRequest withMatching(Optional<Query> newQuery, List<Query.Knn> newKnn, int newSize) {
+        return new SearchRequest(newQuery, newKnn, 0, newSize, List.of(), Optional.empty(), source, trackTotalHits,
+                false, minScore, postFilter, Optional.empty(), List.of(), List.of(), storedFields, aggregations,
+                Optional.empty());
     }
 }

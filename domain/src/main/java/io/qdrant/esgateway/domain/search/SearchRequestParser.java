@@ -30,7 +30,7 @@ import java.util.Set;
 public final class SearchRequestParser {
     /** Search body sections ES has that the gateway does not implement (yet), rejected by name. */
     private static final Set<String> UNSUPPORTED = Set.of("suggest", "rescore",
-            "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "rank", "retriever", "slice",
+            "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "slice",
             "profile", "terminate_after", "stats", "ext",
             "explain", "sub_searches", "point_in_time");
 
@@ -57,6 +57,9 @@ public final class SearchRequestParser {
         Optional<List<String>> storedFields = Optional.empty();
         boolean sourceGiven = false;
         Map<String, Aggregation> aggregations = Map.of();
+        JsonValue retrieverSection = null;
+        JsonValue rankSection = null;
+        boolean queryGiven = false;
         boolean aggregationsGiven = false;
 
         if (body.isPresent()) {
@@ -64,7 +67,12 @@ public final class SearchRequestParser {
             for (Map.Entry<String, JsonValue> e : root.members().entrySet()) {
                 JsonValue v = e.getValue();
                 switch (e.getKey()) {
-                    case "query" -> query = Optional.of(QueryDsl.parse(v));
+                    case "query" -> {
+                        query = Optional.of(QueryDsl.parse(v));
+                        queryGiven = true;
+                    }
+                    case "retriever" -> retrieverSection = v;
+                    case "rank" -> rankSection = v;
                     case "from" -> from = integer("from", v);
                     case "size" -> {
                         size = integer("size", v);
@@ -162,13 +170,40 @@ public final class SearchRequestParser {
                 knn.add(VectorQueries.knn(section, Optional.of(defaultK)));
             }
         }
+        Optional<Rrf> rrf = Optional.empty();
+        if (retrieverSection != null) {
+            Map<String, Boolean> clashes = new java.util.LinkedHashMap<>();
+            clashes.put("query", queryGiven);
+            clashes.put("knn", knnSection != null);
+            clashes.put("rank", rankSection != null);
+            clashes.put("sort", !sort.isEmpty());
+            clashes.put("search_after", searchAfter.isPresent());
+            clashes.put("highlight", highlight.isPresent());
+            clashes.forEach((key, given) -> {
+                if (given) {
+                    throw validation("cannot specify [retriever] and [" + key + "]");
+                }
+            });
+            switch (RrfParser.retriever(retrieverSection, sizeGiven ? size : SearchRequest.DEFAULT_SIZE)) {
+                case RrfParser.Parsed.AsQuery q -> query = q.query();
+                case RrfParser.Parsed.AsKnn k -> knn.add(k.knn());
+                case RrfParser.Parsed.Fusion f -> rrf = Optional.of(f.rrf());
+            }
+        } else if (rankSection != null) {
+            if (!sort.isEmpty() || searchAfter.isPresent() || highlight.isPresent()) {
+                throw validation("[rank] cannot be used with [sort], [search_after] or [highlight]");
+            }
+            rrf = Optional.of(RrfParser.rank(rankSection, query, knn, size));
+            query = Optional.empty();
+            knn.clear();
+        }
         if (searchAfter.isPresent()) {
             if (from > 0) {
                 throw validation("[from] parameter must be set to 0 when [search_after] is used");
             }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter, highlight, fields, docvalueFields, storedFields, aggregations);
+                postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
     }
 
     private static List<String> storedFields(JsonValue v) {

@@ -87,7 +87,9 @@ class HistogramAggregatorTest {
     void tooManyBucketsInTheFinalReduce() {
         List<MemoryDoc> docs = List.of(new MemoryDoc("1").longs("n", 0), new MemoryDoc("2").longs("n", 70_000));
         assertThatThrownBy(() -> render("{\"h\":{\"histogram\":{\"field\":\"n\",\"interval\":1}}}", docs))
-                .satisfies(e -> assertThat(((GatewayException) e).kind()).isEqualTo(ErrorKind.TOO_MANY_BUCKETS));
+                .satisfies(e -> assertThat(((GatewayException) e).kind()).isEqualTo(ErrorKind.SEARCH_PHASE_EXECUTION))
+                .satisfies(e -> assertThat(((GatewayException) e).gatewayCause().kind())
+                        .isEqualTo(ErrorKind.TOO_MANY_BUCKETS));
         assertThat(render("{\"h\":{\"histogram\":{\"field\":\"n\",\"interval\":2}}}", docs)).contains("70000.0");
     }
 

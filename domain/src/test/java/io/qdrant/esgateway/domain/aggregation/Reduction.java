@@ -22,12 +22,21 @@ final class Reduction {
     }
 
     static JsonValue onePass(AggregationPlan plan, List<? extends AggregationDoc> docs) {
+        return collectOnce(plan, docs).render();
+    }
+
+    static NamedPartials collectOnce(AggregationPlan plan, List<? extends AggregationDoc> docs) {
         NamedCollectors c = plan.newCollectors();
         docs.forEach(c::collect);
-        return c.partial().render();
+        return c.partial();
     }
 
     static JsonValue partitioned(AggregationPlan plan, List<? extends AggregationDoc> docs, Random random) {
+        return collectPartitioned(plan, docs, random).render();
+    }
+
+    static NamedPartials collectPartitioned(AggregationPlan plan, List<? extends AggregationDoc> docs,
+                                            Random random) {
         List<AggregationDoc> shuffled = new ArrayList<>(docs);
         Collections.shuffle(shuffled, random);
         int parts = 1 + random.nextInt(Math.max(1, Math.min(8, shuffled.size())));
@@ -48,7 +57,7 @@ final class Reduction {
             partials.set(i, merged);
             partials.remove(i + 1);
         }
-        return partials.get(0).render();
+        return partials.get(0);
     }
 
     /** Asserts that both renderings are equal, numbers within 1e-9 relative. */

@@ -60,8 +60,9 @@ final class ErrorBodies {
     }
 
     static EsResponse of(GatewayException e) {
-        int status = e.kind() == ErrorKind.SEARCH_PHASE_EXECUTION ? status(e.shardFailures().get(0).reason().kind())
-                : status(e.kind());
+        int status = e.kind() != ErrorKind.SEARCH_PHASE_EXECUTION ? status(e.kind())
+                : e.shardFailures().isEmpty() ? status(e.gatewayCause().kind())
+                : status(e.shardFailures().get(0).reason().kind());
         return EsResponse.json(status, JsonObjectBuilder.object().put("error", full(e)).put("status", status).build());
     }
 
@@ -74,9 +75,6 @@ final class ErrorBodies {
     static JsonObject full(GatewayException e) {
         if (e.kind() == ErrorKind.SEARCH_PHASE_EXECUTION) {
             return searchPhase(e);
-        }
-        if (e.kind() == ErrorKind.TOO_MANY_BUCKETS) {
-            return tooManyBuckets(e);
         }
         // Elasticsearch's root cause is the deepest of its own exceptions in the chain: a plain Java exception
         // underneath (illegal_argument_exception, number_format_exception, …) is only shown as caused_by
@@ -92,7 +90,12 @@ final class ErrorBodies {
 
     static JsonObject cause(GatewayException e, boolean withCausedBy) {
         JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
-        e.metadata().forEach(b::put);
+        if (e.kind() == ErrorKind.TOO_MANY_BUCKETS) {
+            // ES renders max_buckets as a number
+            e.metadata().forEach((k, v) -> b.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));
+        } else {
+            e.metadata().forEach(b::put);
+        }
         if (withCausedBy && e.gatewayCause() != null) {
             b.put("caused_by", cause(e.gatewayCause(), true));
         }
@@ -104,6 +107,13 @@ final class ErrorBodies {
      * per-shard list, and the first failure as {@code caused_by} (which ES nests twice).
      */
     private static JsonObject searchPhase(GatewayException e) {
+        if (e.shardFailures().isEmpty()) {
+            // failed in the reduce phase (GatewayException.reduceFailed): no shard failed
+            return JsonObjectBuilder.object().put("root_cause", new JsonValue.JsonArray(List.of()))
+                    .put("type", type(e.kind())).put("reason", e.reason()).put("phase", "rank-feature")
+                    .put("grouped", true).put("failed_shards", new JsonValue.JsonArray(List.of()))
+                    .put("caused_by", cause(e.gatewayCause(), true)).build();
+        }
         List<JsonValue> roots = new java.util.ArrayList<>();
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<JsonValue> shards = new java.util.ArrayList<>();
@@ -127,25 +137,6 @@ final class ErrorBodies {
                 .put("grouped", true)
                 .put("failed_shards", new JsonValue.JsonArray(shards))
                 .put("caused_by", causedBy)
-                .build();
-    }
-
-    /**
-     * Elasticsearch's shape for too many buckets found in the final reduce: a search phase failure with no shard
-     * failures and no root cause, the {@code too_many_buckets_exception} (with {@code max_buckets} as a number) as
-     * {@code caused_by}.
-     */
-    private static JsonObject tooManyBuckets(GatewayException e) {
-        JsonObjectBuilder cause = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
-        e.metadata().forEach((k, v) -> cause.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));
-        return JsonObjectBuilder.object()
-                .put("root_cause", new JsonValue.JsonArray(List.of()))
-                .put("type", "search_phase_execution_exception")
-                .put("reason", "")
-                .put("phase", "rank-feature")
-                .put("grouped", true)
-                .put("failed_shards", new JsonValue.JsonArray(List.of()))
-                .put("caused_by", cause.build())
                 .build();
     }
 

@@ -99,12 +99,16 @@ final class SearchEndpoints {
         hits.put("max_score", byRelevance || parsed.trackScores() || result.indices() == 0 ? score(maxScore)
                 : JsonValue.JsonNull.INSTANCE);
         List<JsonValue> rendered = new ArrayList<>();
+        int rank = parsed.from();
         for (Hit hit : result.hits()) {
             JsonObjectBuilder h = JsonObjectBuilder.object().put("_index", hit.index());
             if (!parsed.noStoredFields()) {
                 h.put("_id", hit.id());
             }
             h.put("_score", score(hit.score()));
+            if (parsed.rrf().isPresent()) {
+                h.put("_rank", ++rank);
+            }
             if (parsed.source().fetch()) {
                 h.put("_source", parsed.source().apply(hit.source()));
             }

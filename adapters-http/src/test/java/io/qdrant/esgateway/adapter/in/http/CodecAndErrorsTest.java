@@ -59,6 +59,21 @@ class CodecAndErrorsTest {
     }
 
     @Test
+    void aReduceFailureHasNoFailedShardAndTheCauseAsCausedBy() {
+        GatewayException cause = new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Invalid aggregation order path"
+                + " [z]. Cannot find aggregation named [z]", java.util.Map.of(),
+                GatewayException.illegalArgument("Cannot find aggregation named [z]"));
+        EsResponse r = ErrorBodies.of(GatewayException.reduceFailed(cause));
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(new String(codec.write(r.json(), false), StandardCharsets.UTF_8)).isEqualTo("{\"error\":{"
+                + "\"root_cause\":[],\"type\":\"search_phase_execution_exception\",\"reason\":\"\","
+                + "\"phase\":\"rank-feature\",\"grouped\":true,\"failed_shards\":[],\"caused_by\":{"
+                + "\"type\":\"illegal_argument_exception\",\"reason\":\"Invalid aggregation order path [z]. Cannot"
+                + " find aggregation named [z]\",\"caused_by\":{\"type\":\"illegal_argument_exception\","
+                + "\"reason\":\"Cannot find aggregation named [z]\"}}},\"status\":400}");
+    }
+
+    @Test
     void bugsAre500sWithAnEsStyleTypeName() {
         EsResponse r = ErrorBodies.ofBug(new NullPointerException("boom"));
         assertThat(r.status()).isEqualTo(500);

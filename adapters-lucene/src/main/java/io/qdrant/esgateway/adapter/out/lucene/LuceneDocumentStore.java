@@ -398,6 +398,35 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         });
     }
 
+    /** See {@link LuceneSearch#CAPABILITIES}. */
+    @Override
+    public io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities() {
+        return LuceneSearch.CAPABILITIES;
+    }
+
+    @Override
+    public void scan(IndexMetadata index, ScanRequest scan, java.util.function.Consumer<ScannedDocument> sink) {
+        withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                LuceneSearch.scan(acquired.reader(), index, scan, sink);
+                return null;
+            }
+        });
+    }
+
+    @Override
+    public List<io.qdrant.esgateway.domain.search.Hit> fetch(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request, List<FetchRef> refs) {
+        return withIndex(index, (directory, slot) -> {
+            try (Acquired acquired = acquire(slot)) {
+                Set<String> ids = new LinkedHashSet<>();
+                refs.forEach(r -> ids.add(r.id()));
+                Map<String, StoredDocument> found = lookup(acquired.reader(), ids);
+                return LuceneSearch.fetch(acquired.reader(), index, request, refs, found);
+            }
+        });
+    }
+
     @Override
     public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
         return withIndex(index, (directory, slot) -> {

@@ -11,6 +11,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.GatewaySort;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.IndexHits;
 import io.qdrant.esgateway.domain.search.SearchRequest;
@@ -69,6 +70,22 @@ import org.apache.lucene.util.BytesRef;
 final class LuceneSearch {
     private static final float BM25_SCALE = EsBm25Similarity.K1 + 1;
 
+    /**
+     * What the embedded store computes natively: ordering and aggregating every field kind from doc values, exact
+     * counts, ES's placement of missing values and index order for ties. Not native (the coverage rules send these
+     * to the complete scan): {@code sum}/{@code avg}/{@code median} sorts on float and half_float fields, and a
+     * keyword sort's {@code missing} value (Lucene's keyword sort only puts missing documents first or last).
+     */
+    static final io.qdrant.esgateway.domain.plan.BackendCapabilities CAPABILITIES;
+
+    static {
+        java.util.Set<io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind> all = java.util.EnumSet.complementOf(
+                java.util.EnumSet.of(io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind.UNMAPPED));
+        CAPABILITIES = new io.qdrant.esgateway.domain.plan.BackendCapabilities(all, java.util.EnumSet.of(
+                io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind.LONG,
+                io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind.DOUBLE), false, all, true, false, true, true);
+    }
+
     private LuceneSearch() {
     }
 
@@ -120,11 +137,7 @@ final class LuceneSearch {
      * (which applies to hits only).
      */
     static org.apache.lucene.search.Query aggregationQuery(QueryTranslator translator, SearchRequest request) {
-        SearchRequest withoutPostFilter = new SearchRequest(request.query(), request.knn(), request.from(),
-                request.size(), request.sort(), request.searchAfter(), request.source(), request.trackTotalHits(),
-                request.trackScores(), request.minScore(), Optional.empty(), request.highlight(), request.fields(),
-                request.docvalueFields(), request.storedFields(), request.aggregations());
-        return query(translator, withoutPostFilter);
+        return query(translator, request.withoutPostFilter());
     }
 
     static IndexHits search(IndexReader reader, IndexMetadata index, SearchRequest request, int topN)
@@ -209,6 +222,76 @@ final class LuceneSearch {
         return new IndexHits(total, hits, bestScore != null ? bestScore : maxScore);
     }
 
+    // ---------------------------------------------------------------- complete scan and fetch
+
+    /**
+     * Every match in index order (one slice, leaves by doc base), with its global doc id as position, its score when
+     * asked and its source reduced to the asked fields (loaded from the stored source, which Lucene reads whole).
+     */
+    static void scan(IndexReader reader, IndexMetadata index,
+                     io.qdrant.esgateway.application.port.out.DocumentStore.ScanRequest scan,
+                     java.util.function.Consumer<io.qdrant.esgateway.application.port.out.DocumentStore.ScannedDocument>
+                             sink) throws IOException {
+        IndexSearcher searcher = searcher(reader);
+        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        org.apache.lucene.search.Query query = scan.postFilter() ? query(translator, scan.search())
+                : aggregationQuery(translator, scan.search());
+        if (scan.filter().isPresent()) {
+            query = new BooleanQuery.Builder().add(query, Occur.MUST)
+                    .add(translator.translate(scan.filter().get()), Occur.FILTER).build();
+        }
+        io.qdrant.esgateway.domain.document.SourceFilter projection = scan.fields().isEmpty()
+                ? io.qdrant.esgateway.domain.document.SourceFilter.NONE
+                : new io.qdrant.esgateway.domain.document.SourceFilter(true, List.copyOf(scan.fields()), List.of());
+        boolean scores = scan.scores();
+        org.apache.lucene.search.ScoreMode mode = scores ? org.apache.lucene.search.ScoreMode.COMPLETE
+                : org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES;
+        org.apache.lucene.search.Weight weight = searcher.createWeight(searcher.rewrite(query), mode, 1f);
+        java.util.Set<String> load = projection.fetch() ? FieldEncoding.STORED : java.util.Set.of(FieldEncoding.ID);
+        for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+            org.apache.lucene.search.Scorer scorer = weight.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+            StoredFields stored = leaf.reader().storedFields();
+            org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
+            for (int doc = it.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+                 doc = it.nextDoc()) {
+                if (live != null && !live.get(doc)) {
+                    continue;
+                }
+                float score = scores ? scorer.score() : Float.NaN;
+                org.apache.lucene.document.Document fields = stored.document(doc, load);
+                io.qdrant.esgateway.domain.json.JsonValue.JsonObject source = projection.fetch()
+                        ? projection.apply(FieldEncoding.decode(fields).source())
+                        : io.qdrant.esgateway.domain.json.JsonValue.JsonObject.of();
+                sink.accept(new io.qdrant.esgateway.application.port.out.DocumentStore.ScannedDocument(
+                        fields.get(FieldEncoding.ID), leaf.docBase + doc, score, source));
+            }
+        }
+    }
+
+    /** Hits for documents the gateway chose, highlighted as a native search would highlight them. */
+    static List<Hit> fetch(IndexReader reader, IndexMetadata index, SearchRequest request,
+                           List<io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef> refs,
+                           java.util.Map<String, StoredDocument> documents) {
+        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index.mappings(),
+                request.query().map(translator::translate).orElseGet(MatchAllDocsQuery::new))).orElse(null);
+        List<Hit> hits = new ArrayList<>();
+        for (io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef ref : refs) {
+            StoredDocument document = documents.get(ref.id());
+            if (document == null) {
+                continue;
+            }
+            hits.add(new Hit(index.name(), document.id(), ref.score(), ref.sort(), document.source(),
+                    document.version(), highlighter == null ? java.util.Map.of()
+                    : highlighter.lazily(document.source())));
+        }
+        return hits;
+    }
+
     // ---------------------------------------------------------------- sorting
 
     private enum Kind { SCORE, DOC, KEYWORD, LONG, DATE, BOOLEAN, DOUBLE, FLOAT }
@@ -223,7 +306,8 @@ final class LuceneSearch {
                 case LONG, BOOLEAN -> new JsonNumber((Long) value);
                 case DATE -> {
                     long millis = (Long) value;
-                    if (format.isPresent() && millis != Long.MAX_VALUE && millis != Long.MIN_VALUE) {
+                    if (format.isPresent()) {
+                        // ES formats the missing-value substitutes too (Long.MIN_VALUE as "+292275056-05-16")
                         yield new JsonString(format.get().format(millis));
                     }
                     yield new JsonNumber(millis);
@@ -292,6 +376,9 @@ final class LuceneSearch {
 
     private static SortKey fieldSortKey(IndexMetadata index, SortSpec.Field f) {
         String name = f.field();
+        if (name.equals("_id")) {
+            throw GatewayException.illegalArgument(GatewaySort.ID_FIELDDATA);
+        }
         Optional<FieldMapping> mapping = index.mappings().field(name);
         if (mapping.isEmpty()) {
             if (f.unmappedType().isEmpty()) {

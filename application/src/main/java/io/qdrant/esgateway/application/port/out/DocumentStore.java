@@ -3,6 +3,12 @@ package io.qdrant.esgateway.application.port.out;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.NamedPartials;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.plan.BackendCapabilities;
+import io.qdrant.esgateway.domain.search.Hit;
+import java.util.Set;
+import java.util.function.Consumer;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.query.Query;
@@ -60,6 +66,47 @@ public interface DocumentStore {
      * with the plan's collectors so that the application can merge indices with the domain's reducers.
      */
     NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan);
+
+    /**
+     * What this backend computes natively with Elasticsearch's exact semantics; the coverage rules send everything
+     * else down the complete-scan path ({@link #scan}).
+     */
+    BackendCapabilities capabilities();
+
+    /**
+     * The complete scan: every document the request's query matches (with its kNN sections and {@code min_score};
+     * {@code post_filter} only when {@link ScanRequest#postFilter}; and {@link ScanRequest#filter} when present), in
+     * index order, each with its position in that order, its score (NaN unless {@link ScanRequest#scores}) and its
+     * source reduced to {@link ScanRequest#fields} (source-filter paths; none when empty) — never the whole source
+     * when fewer fields suffice.
+     */
+    void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink);
+
+    /**
+     * The fetch phase for hits chosen by the gateway: the documents with these ids, as hits (source, version and, when
+     * the request asks, highlighting of the request's query) carrying the given score and sort values; documents that
+     * vanished meanwhile are left out.
+     */
+    List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs);
+
+    /** What {@link #scan} reads. */
+    record ScanRequest(SearchRequest search, boolean postFilter, Optional<Query> filter, Set<String> fields,
+                       boolean scores) {
+        public ScanRequest {
+            fields = Set.copyOf(fields);
+        }
+    }
+
+    /** One document of a scan; {@code position} orders documents as the index does. */
+    record ScannedDocument(String id, long position, float score, JsonObject source) {
+    }
+
+    /** A hit the gateway chose, to be fetched. */
+    record FetchRef(String id, float score, List<JsonValue> sort) {
+        public FetchRef {
+            sort = List.copyOf(sort);
+        }
+    }
 
     /** The exact number of documents matching {@code query} (all documents when empty). */
     long count(IndexMetadata index, Optional<Query> query);

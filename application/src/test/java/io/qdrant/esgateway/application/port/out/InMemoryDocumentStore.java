@@ -135,6 +135,22 @@ public class InMemoryDocumentStore implements DocumentStore {
     }
 
     @Override
+    public io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities() {
+        return io.qdrant.esgateway.domain.plan.BackendCapabilities.everything();
+    }
+
+    @Override
+    public void scan(IndexMetadata index, ScanRequest scan, java.util.function.Consumer<ScannedDocument> sink) {
+        throw new UnsupportedOperationException("the in-memory fake does not scan");
+    }
+
+    @Override
+    public List<io.qdrant.esgateway.domain.search.Hit> fetch(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request, List<FetchRef> refs) {
+        throw new UnsupportedOperationException("the in-memory fake does not fetch");
+    }
+
+    @Override
     public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
         if (query.isPresent()) {
             throw new UnsupportedOperationException("the in-memory fake counts only everything");

@@ -1,0 +1,159 @@
+package io.qdrant.esgateway.application.service;
+
+import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef;
+import io.qdrant.esgateway.application.port.out.DocumentStore.ScanRequest;
+import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
+import io.qdrant.esgateway.domain.aggregation.NamedCollectors;
+import io.qdrant.esgateway.domain.aggregation.NamedPartials;
+import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
+import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.IndexedValue;
+import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.GatewaySort;
+import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.search.TrackTotalHits;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The complete-scan path: the gateway computes a part of the answer itself from every matching document's needed
+ * fields, read through {@link DocumentStore#scan} (sources reduced to those fields) and turned into values by the
+ * domain's document parser — the values a backend indexes — so that the result is the native one by construction:
+ * the same sort semantics ({@link GatewaySort}) and the same reducers ({@link AggregationPlan}).
+ */
+final class CompleteScan {
+    private final DocumentStore store;
+
+    CompleteScan(DocumentStore store) {
+        this.store = store;
+    }
+
+    /** A scanned match: its values, index order and score. */
+    private record Match(ValuesDoc doc, long position) {
+    }
+
+    /** The best {@code topN} hits in the request's order, the total, and the best score — as a native search. */
+    IndexHits hits(IndexMetadata index, SearchRequest request, int topN) {
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
+        boolean scores = request.needsScores();
+        List<GatewaySort.Key> keys = new ArrayList<>();
+        List<Match> matches = new ArrayList<>();
+        long[] total = {0};
+        float[] best = {Float.NaN};
+        Mappings mappings = index.mappings();
+        store.scan(index, new ScanRequest(request, true, Optional.empty(), sourcePaths(mappings, sort.fields()),
+                scores), scanned -> {
+                    total[0]++;
+                    if (scores && (Float.isNaN(best[0]) || scanned.score() > best[0])) {
+                        best[0] = scanned.score();
+                    }
+                    ValuesDoc doc = values(mappings, scanned.id(), scanned.score(), scanned.source(), i -> false);
+                    GatewaySort.Key key = sort.key(doc, scanned.position());
+                    if (after == null || sort.isAfter(key, after)) {
+                        keys.add(key);
+                        matches.add(new Match(doc, scanned.position()));
+                    }
+                });
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            order.add(i);
+        }
+        order.sort((a, b) -> sort.order().compare(keys.get(a), keys.get(b)));
+        List<FetchRef> refs = new ArrayList<>();
+        float pageBest = Float.NaN;
+        for (int i = 0; i < Math.min(topN, order.size()); i++) {
+            int at = order.get(i);
+            float score = scores ? matches.get(at).doc().score() : Float.NaN;
+            if (scores && (Float.isNaN(pageBest) || score > pageBest)) {
+                pageBest = score;
+            }
+            refs.add(new FetchRef(matches.get(at).doc().id(), score,
+                    request.sort().isEmpty() ? List.of() : sort.render(keys.get(at))));
+        }
+        List<Hit> hits = refs.isEmpty() ? List.of() : store.fetch(index, request, refs);
+        // ES's max_score: the best of all matches under a field sort with track_scores, else the best of the page
+        float maxScore = !request.sort().isEmpty() && request.trackScores() ? best[0] : pageBest;
+        return new IndexHits(total(request, total[0]), hits, maxScore);
+    }
+
+    /** The total alone, counted over a scan. */
+    Optional<IndexHits.Total> total(IndexMetadata index, SearchRequest request) {
+        if (request.trackTotalHits() instanceof TrackTotalHits.Disabled) {
+            return Optional.empty();
+        }
+        long[] count = {0};
+        store.scan(index, new ScanRequest(request, true, Optional.empty(), Set.of(), false), d -> count[0]++);
+        return total(request, count[0]);
+    }
+
+    private static Optional<IndexHits.Total> total(SearchRequest request, long count) {
+        return switch (request.trackTotalHits()) {
+            case TrackTotalHits.Disabled d -> Optional.empty();
+            case TrackTotalHits.Exact e -> Optional.of(new IndexHits.Total(count, true));
+            case TrackTotalHits.UpTo u -> count > u.threshold() ? Optional.of(new IndexHits.Total(u.threshold(), false))
+                    : Optional.of(new IndexHits.Total(count, true));
+        };
+    }
+
+    /** The partials of the plan's aggregations, collected in the gateway over a scan of the query's matches. */
+    NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan) {
+        List<Set<String>> filterMatches = new ArrayList<>();
+        for (Query filter : plan.filters()) {
+            Set<String> ids = new HashSet<>();
+            store.scan(index, new ScanRequest(request, false, Optional.of(filter), Set.of(), false),
+                    d -> ids.add(d.id()));
+            filterMatches.add(ids);
+        }
+        Set<String> fields = new LinkedHashSet<>();
+        plan.fields().forEach(f -> fields.add(f.name()));
+        Mappings mappings = index.mappings();
+        NamedCollectors collectors = plan.newCollectors();
+        store.scan(index, new ScanRequest(request, false, Optional.empty(), sourcePaths(mappings, fields),
+                plan.needsScores()), scanned -> collectors.collect(values(mappings, scanned.id(), scanned.score(),
+                scanned.source(), i -> filterMatches.get(i).contains(scanned.id()))));
+        return collectors.partial();
+    }
+
+    private static ValuesDoc values(Mappings mappings, String id, float score, JsonObject source,
+                                    java.util.function.IntPredicate filters) {
+        List<IndexedValue> values = DocumentParser.parse(mappings, source, id).values();
+        return new ValuesDoc(id, score, values, filters);
+    }
+
+    /**
+     * The source paths that hold these fields: a multi-field ({@code title.keyword}) is read from its parent's value.
+     */
+    static Set<String> sourcePaths(Mappings mappings, Set<String> fields) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String field : fields) {
+            String[] parts = field.split("\\.");
+            StringBuilder path = new StringBuilder();
+            java.util.SortedMap<String, FieldMapping> level = mappings.properties();
+            for (String part : parts) {
+                FieldMapping m = level == null ? null : level.get(part);
+                if (path.length() > 0) {
+                    path.append('.');
+                }
+                path.append(part);
+                if (!(m instanceof FieldMapping.ObjectField o)) {
+                    break;
+                }
+                level = o.properties();
+            }
+            out.add(path.toString());
+        }
+        return out;
+    }
+}

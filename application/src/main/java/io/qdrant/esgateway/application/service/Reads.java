@@ -1,0 +1,110 @@
+package io.qdrant.esgateway.application.service;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The backend reads of one request, run concurrently on virtual threads with at most {@code maxInFlight} of them
+ * running at once (a bound per request, so that one request with many indices and aggregations cannot flood the
+ * backend). A single read runs on the caller's thread.
+ */
+final class Reads {
+    private final Semaphore permits;
+
+    Reads(int maxInFlight) {
+        this.permits = new Semaphore(Math.max(1, maxInFlight));
+    }
+
+    /** A task's value or its failure. */
+    record Outcome<T>(T value, RuntimeException failure) {
+    }
+
+    /** Runs every task (unbounded: they are coordinators whose reads take permits) and reports each outcome. */
+    static <T> List<Outcome<T>> all(List<Callable<T>> tasks) {
+        List<Outcome<T>> out = new ArrayList<>();
+        if (tasks.size() == 1) {
+            out.add(outcome(tasks.get(0)));
+            return out;
+        }
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Outcome<T>>> futures = new ArrayList<>();
+            for (Callable<T> task : tasks) {
+                futures.add(executor.submit(() -> outcome(task)));
+            }
+            for (Future<Outcome<T>> f : futures) {
+                out.add(join(f));
+            }
+        }
+        return out;
+    }
+
+    /** Runs the reads, bounded; their values in task order, or the first failure (in task order) rethrown. */
+    List<Object> run(List<Callable<Object>> tasks) {
+        List<Outcome<Object>> outcomes = new ArrayList<>();
+        if (tasks.size() == 1) {
+            outcomes.add(bounded(tasks.get(0)));
+        } else {
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<Outcome<Object>>> futures = new ArrayList<>();
+                for (Callable<Object> task : tasks) {
+                    futures.add(executor.submit(() -> bounded(task)));
+                }
+                for (Future<Outcome<Object>> f : futures) {
+                    outcomes.add(join(f));
+                }
+            }
+        }
+        List<Object> values = new ArrayList<>();
+        for (Outcome<Object> o : outcomes) {
+            if (o.failure() != null) {
+                throw o.failure();
+            }
+            values.add(o.value());
+        }
+        return values;
+    }
+
+    private Outcome<Object> bounded(Callable<Object> task) {
+        try {
+            permits.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Outcome<>(null, new IllegalStateException("interrupted while waiting to read", e));
+        }
+        try {
+            return outcome(task);
+        } finally {
+            permits.release();
+        }
+    }
+
+    private static <T> Outcome<T> outcome(Callable<T> task) {
+        try {
+            return new Outcome<>(task.call(), null);
+        } catch (RuntimeException e) {
+            return new Outcome<>(null, e);
+        } catch (Exception e) {
+            return new Outcome<>(null, new IllegalStateException(e));
+        }
+    }
+
+    private static <T> T join(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+}

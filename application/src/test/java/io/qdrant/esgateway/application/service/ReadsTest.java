@@ -1,0 +1,71 @@
+package io.qdrant.esgateway.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ReadsTest {
+
+    @Test
+    void readsRunConcurrentlyButNeverMoreThanTheBound() {
+        Reads reads = new Reads(3);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        CountDownLatch threeStarted = new CountDownLatch(3);
+        List<Callable<Object>> tasks = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            int n = i;
+            tasks.add(() -> {
+                peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+                threeStarted.countDown();
+                // the first three wait for each other: they can only all arrive if they run at the same time
+                threeStarted.await(5, TimeUnit.SECONDS);
+                Thread.sleep(5);
+                running.decrementAndGet();
+                return n;
+            });
+        }
+        List<Object> values = reads.run(tasks);
+        assertThat(values).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+        assertThat(peak.get()).isEqualTo(3);
+    }
+
+    @Test
+    void theFirstFailureInTaskOrderIsRethrownAfterAllFinished() {
+        Reads reads = new Reads(2);
+        AtomicInteger finished = new AtomicInteger();
+        List<Callable<Object>> tasks = List.of(
+                () -> {
+                    finished.incrementAndGet();
+                    return 1;
+                },
+                () -> {
+                    finished.incrementAndGet();
+                    throw new IllegalArgumentException("second");
+                },
+                () -> {
+                    Thread.sleep(20);
+                    finished.incrementAndGet();
+                    throw new IllegalStateException("third");
+                });
+        assertThatThrownBy(() -> reads.run(tasks)).isInstanceOf(IllegalArgumentException.class).hasMessage("second");
+        assertThat(finished.get()).isEqualTo(3);
+    }
+
+    @Test
+    void outcomesOfCoordinatorsAreReportedPerTask() {
+        List<Callable<String>> tasks = List.of(() -> "a", () -> {
+            throw new IllegalArgumentException("b");
+        });
+        List<Reads.Outcome<String>> outcomes = Reads.all(tasks);
+        assertThat(outcomes.get(0).value()).isEqualTo("a");
+        assertThat(outcomes.get(1).failure()).hasMessage("b");
+    }
+}

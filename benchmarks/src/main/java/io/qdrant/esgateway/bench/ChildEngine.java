@@ -1,0 +1,281 @@
+package io.qdrant.esgateway.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * An engine in its own JVM, started by this runner with the same heap for all: the gateway from its packaged jar
+ * ({@code bootstrap/target/bootstrap.jar}, {@code --port 0}, a temp data directory), Elasticsearch and OpenSearch
+ * from the compat tests' oracle launchers (each {@code oracle-} module's {@code target/classes} and
+ * {@code target/oracle-classpath.txt}, the same command line as compat-tests' {@code EngineProcess}). Ready when
+ * {@code GET /} answers 200; stopped by its PID (SIGTERM, SIGKILL after 30 s), its temp home removed. Each also exits
+ * by itself once this JVM is gone, even after a kill -9: the oracles watch {@code -Doracle.parent.pid}, the gateway
+ * runs under {@link ParentWatch}.
+ */
+public final class ChildEngine implements RunningEngine {
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+    private static final Pattern GATEWAY_READY = Pattern.compile("API on http://([^:\\s]+):(\\d+)");
+
+    private final EngineSpec spec;
+    private final Process process;
+    private final Path home;
+    private final URI url;
+    private final long startupMillis;
+    private volatile boolean stopped;
+
+    private ChildEngine(EngineSpec spec, Process process, Path home, URI url, long startupMillis) {
+        this.spec = spec;
+        this.process = process;
+        this.home = home;
+        this.url = url;
+        this.startupMillis = startupMillis;
+    }
+
+    /** Starts the engine of {@code spec} (not a URL one) with the repository at {@code root}; logs go to logDir. */
+    public static ChildEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
+        Path home;
+        Path log = logDir.resolve(spec.name() + ".log");
+        try {
+            Files.createDirectories(logDir);
+            home = Files.createTempDirectory("qeg-bench-" + spec.name() + "-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> command;
+        int httpPort = spec.kind() == EngineSpec.Kind.GATEWAY ? 0 : freePort();
+        try {
+            command = command(spec, root, heap, home, httpPort);
+        } catch (RuntimeException e) {
+            deleteTree(home);
+            throw e;
+        }
+        long t0 = System.nanoTime();
+        Process process;
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().put("QEG_NODE_NAME", "bench-gateway");
+            process = builder.start();
+        } catch (IOException e) {
+            deleteTree(home);
+            throw new UncheckedIOException("cannot start " + spec.name(), e);
+        }
+        try {
+            URI url = waitUntilAnswering(spec, process, log, httpPort);
+            return new ChildEngine(spec, process, home, url, (System.nanoTime() - t0) / 1_000_000);
+        } catch (RuntimeException | Error e) {
+            stop(process);
+            deleteTree(home);
+            throw e;
+        }
+    }
+
+    /** Where {@link ParentWatch} is: this module's classes directory (or jar). */
+    private static String ownClasses() {
+        try {
+            return Path.of(ParentWatch.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The command line of the engine's JVM; fails, naming what to build, when its jar or launcher is missing. */
+    private static List<String> command(EngineSpec spec, Path root, String heap, Path home, int httpPort) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap,
+                "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
+        switch (spec.kind()) {
+            case GATEWAY -> {
+                Path jar = root.resolve("bootstrap/target/bootstrap.jar");
+                if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
+                    throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
+                            + "Build from the repository root (./qeg bench builds it).");
+                }
+                // the jar's manifest Class-Path (libs/) holds on the class path too; ParentWatch runs the gateway's Main
+                command.addAll(List.of("-Djava.io.tmpdir=" + tmp(home),
+                        "-cp", ownClasses() + File.pathSeparator + jar,
+                        ParentWatch.class.getName(), Long.toString(ProcessHandle.current().pid()),
+                        "io.qdrant.esgateway.bootstrap.Main",
+                        "--port", "0", "--host", "127.0.0.1", "--data", home.resolve("data").toString()));
+            }
+            case ELASTICSEARCH, OPENSEARCH -> {
+                String module = spec.kind() == EngineSpec.Kind.ELASTICSEARCH ? "oracle-elasticsearch" : "oracle-opensearch";
+                String main = spec.kind() == EngineSpec.Kind.ELASTICSEARCH
+                        ? "io.qdrant.esgateway.oracle.elasticsearch.ElasticsearchOracle"
+                        : "io.qdrant.esgateway.oracle.opensearch.OpenSearchOracle";
+                command.addAll(List.of("-Dio.netty.noUnsafe=true", "-Dlog4j2.disable.jmx=true",
+                        "-Djava.io.tmpdir=" + tmp(home), "-Doracle.parent.pid=" + ProcessHandle.current().pid(),
+                        "-cp", oracleClassPath(root.resolve(module).resolve("target"), module), main,
+                        home.toString(), Integer.toString(httpPort), Integer.toString(freePort())));
+            }
+            default -> throw new IllegalArgumentException("not started by the runner: " + spec);
+        }
+        return command;
+    }
+
+    private static Path tmp(Path home) {
+        try {
+            return Files.createDirectories(home.resolve("tmp"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static URI waitUntilAnswering(EngineSpec spec, Process process, Path log, int httpPort) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        Http http = null;
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException(spec.name() + " exited with code " + process.exitValue()
+                        + " before it answered; last lines of " + log + ":\n" + tail(log));
+            }
+            if (http == null) {
+                if (httpPort > 0) {
+                    http = new Http(URI.create("http://127.0.0.1:" + httpPort));
+                } else {
+                    Matcher m = GATEWAY_READY.matcher(read(log));
+                    if (m.find()) {
+                        http = new Http(URI.create("http://127.0.0.1:" + m.group(2)));
+                    }
+                }
+            }
+            if (http != null) {
+                try {
+                    if (http.send("GET", "/", null, null).status() == 200) {
+                        return http.base();
+                    }
+                } catch (UncheckedIOException notYet) {
+                    // not listening yet
+                }
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for " + spec.name(), e);
+            }
+        }
+        throw new IllegalStateException(spec.name() + " did not answer within " + START_TIMEOUT + "; last lines of "
+                + log + ":\n" + tail(log));
+    }
+
+    @Override
+    public EngineSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public URI url() {
+        return url;
+    }
+
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.of(process.pid());
+    }
+
+    @Override
+    public Optional<Long> startupMillis() {
+        return Optional.of(startupMillis);
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        stop(process);
+        deleteTree(home);
+    }
+
+    private static void stop(Process process) {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String oracleClassPath(Path target, String module) {
+        Path classes = target.resolve("classes");
+        Path file = target.resolve("oracle-classpath.txt");
+        if (!Files.isDirectory(classes) || !Files.isRegularFile(file)) {
+            throw new IllegalStateException("the " + module + " launcher is not built: expected " + classes + " and "
+                    + file + ". Build from the repository root (./qeg bench builds it).");
+        }
+        return classes + File.pathSeparator + read(file).trim();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A value in kB from /proc/PID/status (Linux), e.g. VmRSS (resident now) or VmHWM (peak resident). */
+    public static OptionalLong procStatusKib(long pid, String field) {
+        Path status = Path.of("/proc", Long.toString(pid), "status");
+        try (Stream<String> lines = Files.lines(status)) {
+            return lines.filter(l -> l.startsWith(field + ":"))
+                    .mapToLong(l -> Long.parseLong(l.substring(field.length() + 1).trim().split("\\s+")[0]))
+                    .findFirst();
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static String tail(Path log) {
+        List<String> lines = read(log).lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    static void deleteTree(Path dir) {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("bench: could not remove " + dir + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.qdrant.esgateway.bench;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * One engine of a run: either one the runner starts ({@link Kind#GATEWAY}, {@link Kind#ELASTICSEARCH},
+ * {@link Kind#OPENSEARCH}) or one already running at a URL ({@link Kind#URL}, given as {@code name=http://host:port}).
+ *
+ * @param name the column name in the report
+ * @param kind how it is started
+ * @param url  the base URL of a {@link Kind#URL} engine
+ */
+public record EngineSpec(String name, Kind kind, Optional<URI> url) {
+
+    /** How an engine comes to be running. */
+    public enum Kind { GATEWAY, ELASTICSEARCH, OPENSEARCH, URL }
+
+    /**
+     * Whether this is a native search engine (the baseline of the ratios) rather than the gateway: Elasticsearch and
+     * OpenSearch, started or by URL under a name that starts with theirs.
+     */
+    public boolean isNative() {
+        return switch (kind) {
+            case ELASTICSEARCH, OPENSEARCH -> true;
+            case GATEWAY -> false;
+            case URL -> name.startsWith("elasticsearch") || name.startsWith("opensearch") || name.startsWith("es")
+                    || name.startsWith("os");
+        };
+    }
+
+    static List<EngineSpec> parseList(String value) {
+        List<EngineSpec> specs = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            EngineSpec spec = parse(p);
+            if (specs.stream().anyMatch(s -> s.name().equals(spec.name()))) {
+                throw new IllegalArgumentException("engine [" + spec.name() + "] is listed twice in --engines");
+            }
+            specs.add(spec);
+        }
+        return specs;
+    }
+
+    static EngineSpec parse(String p) {
+        int eq = p.indexOf('=');
+        if (eq > 0) {
+            String name = p.substring(0, eq).trim();
+            String url = p.substring(eq + 1).trim();
+            if (!url.startsWith("http://") && !url.startsWith("https://")) {
+                throw new IllegalArgumentException("engine [" + name + "]: expected a URL such as http://127.0.0.1:9200,"
+                        + " got [" + url + "]");
+            }
+            return new EngineSpec(name, Kind.URL, Optional.of(URI.create(url.endsWith("/")
+                    ? url.substring(0, url.length() - 1) : url)));
+        }
+        return switch (p.toLowerCase(Locale.ROOT)) {
+            case "gateway" -> new EngineSpec("gateway", Kind.GATEWAY, Optional.empty());
+            case "elasticsearch", "es" -> new EngineSpec("elasticsearch", Kind.ELASTICSEARCH, Optional.empty());
+            case "opensearch", "os" -> new EngineSpec("opensearch", Kind.OPENSEARCH, Optional.empty());
+            default -> throw new IllegalArgumentException("unknown engine [" + p + "]; known: gateway, elasticsearch, "
+                    + "opensearch, or name=http://host:port");
+        };
+    }
+}

@@ -1,0 +1,116 @@
+package io.qdrant.esgateway.bench;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs one cell: {@code clients} threads, each with its own persistent connection, first their share of the warm-up
+ * (checked, not timed), then — all released together — their share of the measured steps. Each step returns its
+ * latency and checks its own answers; the first failure stops every thread and the cell is not timed.
+ */
+public final class Measurement {
+    private Measurement() {
+    }
+
+    /** One timed step of a client: sends its request(s), checks the answer(s), returns the latency in ns. */
+    @FunctionalInterface
+    public interface Step {
+        long run(Http http, int client, int iteration);
+    }
+
+    /**
+     * The outcome of a cell.
+     *
+     * @param status     valid, or why not
+     * @param detail     the first failure, or empty
+     * @param latencies  the measured latencies in ns (empty unless valid)
+     * @param wallNanos  from the release of the measured phase to the last client's end
+     */
+    public record Outcome(Status status, String detail, long[] latencies, long wallNanos) {
+        public double p(double quantile) {
+            return Stats.percentile(latencies, quantile) / 1e6;
+        }
+
+        public double throughput() {
+            return wallNanos == 0 ? 0 : latencies.length / (wallNanos / 1e9);
+        }
+    }
+
+    public static Outcome run(URI url, int clients, int warmup, int measured, Step step) {
+        int warmEach = (warmup + clients - 1) / clients;
+        int measuredEach = Math.max(1, (measured + clients - 1) / clients);
+        AtomicReference<CellFailure> failure = new AtomicReference<>();
+        CyclicBarrier start = new CyclicBarrier(clients + 1);
+        CyclicBarrier end = new CyclicBarrier(clients + 1);
+        long[][] perClient = new long[clients][];
+        List<Thread> threads = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            Thread t = Thread.ofPlatform().name("bench-client-" + c).daemon().start(() -> {
+                try (Http http = new Http(url)) {
+                    client(http, client, warmEach, measuredEach, step, failure, perClient, start);
+                    await(end); // before close: the measured wall time ends with the last answer
+                }
+            });
+            threads.add(t);
+        }
+        await(start);
+        long t0 = System.nanoTime();
+        await(end);
+        long wall = System.nanoTime() - t0;
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        CellFailure f = failure.get();
+        if (f != null) {
+            return new Outcome(f.status(), f.getMessage(), new long[0], 0);
+        }
+        long[] all = Arrays.stream(perClient).flatMapToLong(Arrays::stream).toArray();
+        return new Outcome(Status.VALID, "", all, wall);
+    }
+
+    private static void client(Http http, int client, int warmEach, int measuredEach, Step step,
+                               AtomicReference<CellFailure> failure, long[][] perClient, CyclicBarrier start) {
+        long[] own = new long[measuredEach];
+        int iteration = 0;
+        try {
+            for (int i = 0; i < warmEach && failure.get() == null; i++) {
+                step.run(http, client, iteration++);
+            }
+        } catch (CellFailure f) {
+            failure.compareAndSet(null, f);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
+        }
+        await(start);
+        try {
+            for (int i = 0; i < measuredEach && failure.get() == null; i++) {
+                own[i] = step.run(http, client, iteration++);
+            }
+        } catch (CellFailure f) {
+            failure.compareAndSet(null, f);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
+        }
+        perClient[client] = own;
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.BrokenBarrierException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

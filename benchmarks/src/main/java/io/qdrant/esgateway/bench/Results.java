@@ -1,0 +1,58 @@
+package io.qdrant.esgateway.bench;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a run produced, written as results.json and rendered as report.md and p50-ratios.svg.
+ *
+ * @param run       when, what command, which commit, the options
+ * @param machine   cores, memory, JDK, OS, load before and after
+ * @param engines   each engine: how it ran, its RSS at the end
+ * @param workloads name → what it measures
+ * @param trials    one row per (trial, engine, workload, clients)
+ * @param cells     the summary per (engine, workload, clients) over the trials
+ */
+public record Results(Map<String, Object> run, Map<String, Object> machine, List<EngineFacts> engines,
+                      Map<String, String> workloads, List<Trial> trials, List<Cell> cells) {
+
+    /**
+     * One engine of the run.
+     *
+     * @param name          its column name
+     * @param kind          gateway, elasticsearch, opensearch or url
+     * @param nativeEngine  whether it is a baseline of the ratios (Elasticsearch or OpenSearch)
+     * @param url           where it answered
+     * @param version       {@code version.number} (and distribution) from {@code GET /}
+     * @param pid           the process (started engines)
+     * @param startupMillis from process start to the first 200 on {@code GET /}
+     * @param rssKib        VmRSS at the end of the run
+     * @param peakRssKib    VmHWM at the end of the run
+     * @param notes         e.g. why its vector index could not be created
+     */
+    public record EngineFacts(String name, String kind, boolean nativeEngine, String url, String version, Long pid,
+                              Long startupMillis, Long rssKib, Long peakRssKib, List<String> notes) {
+    }
+
+    /**
+     * One trial of one cell.
+     *
+     * @param trial         1-based
+     * @param position      the engine's place in this trial's shuffled order (1-based)
+     * @param p50Ms         median latency (ingest: the whole ingest)
+     * @param docsPerSecond ingest only
+     */
+    public record Trial(int trial, int position, String engine, String workload, int clients, Status status,
+                        String detail, int requests, Double p50Ms, Double p95Ms, Double throughput,
+                        Double docsPerSecond) {
+    }
+
+    /**
+     * A cell over its trials: the median of the trial p50s and p95s, the median throughput and the min–max of the
+     * trial p50s; a cell with any wrong answer is {@link Status#INVALID} and has no timings.
+     */
+    public record Cell(String engine, String workload, int clients, Status status, String detail, int trials,
+                       Double p50Ms, Double p95Ms, Double p50MinMs, Double p50MaxMs, Double throughput,
+                       Double docsPerSecond) {
+    }
+}

@@ -1,0 +1,415 @@
+package io.qdrant.esgateway.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One benchmark run: start the engines (all at once), load the reference engine and compute every expected answer,
+ * then per trial, in an engine order shuffled with the seed, per engine: the bulk ingest, then every workload at every
+ * concurrency level. Then RSS, stop, summarise. The engines this runner started are stopped on every path.
+ */
+public final class Runner {
+    private static final String WRITE_INDEX = "bench-writes";
+    private static final int BULK_BATCH = 1000;
+
+    private final BenchOptions options;
+    private final Path root;
+    private final PrintStream log;
+    private final Corpus corpus;
+    private final List<Workload> workloads;
+    /** workload → expected checked answer per request; absent when the reference refused it. */
+    private final Map<String, List<JsonNode>> expected = new HashMap<>();
+    private final Map<String, String> refusedByReference = new HashMap<>();
+    private final Map<String, List<String>> notes = new HashMap<>();
+    private final Map<String, String> vectorsRefused = new HashMap<>();
+
+    public Runner(BenchOptions options, Path root, PrintStream log) {
+        this.options = options;
+        this.root = root;
+        this.log = log;
+        this.corpus = Corpus.generate(options.seed(), options.docs());
+        this.workloads = Workloads.all(corpus, options.seed(), options.distinct(), options.vectors());
+    }
+
+    public Results run() {
+        Map<String, Object> machine = Machine.facts();
+        Instant started = Instant.now();
+        List<RunningEngine> engines = startAll();
+        Thread hook = new Thread(() -> engines.forEach(RunningEngine::close), "bench-stop-engines");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            RunningEngine reference = engines.stream().filter(e -> e.spec().kind() == EngineSpec.Kind.ELASTICSEARCH)
+                    .findFirst().orElse(engines.getFirst());
+            say("reference engine: %s; corpus %,d documents, seed %d", reference.spec().name(), corpus.size(),
+                    options.seed());
+            computeExpected(reference);
+            List<Results.Trial> trials = new ArrayList<>();
+            for (int t = 1; t <= options.trials(); t++) {
+                List<RunningEngine> order = new ArrayList<>(engines);
+                Collections.shuffle(order, new Random(options.seed() * 7919 + t));
+                for (int position = 0; position < order.size(); position++) {
+                    trials.addAll(trial(order.get(position), t, position + 1));
+                }
+            }
+            List<Results.EngineFacts> facts = engines.stream().map(this::facts).toList();
+            machine.put("load_average_end", Machine.loadAverage());
+            Map<String, Object> run = new LinkedHashMap<>();
+            run.put("started", started.toString());
+            run.put("finished", Instant.now().toString());
+            run.put("command", options.command());
+            run.put("commit", System.getProperty("bench.commit", "unknown"));
+            run.put("profile", options.smoke() ? "smoke" : "custom/reference");
+            run.put("docs", options.docs());
+            run.put("clients", options.clients());
+            run.put("trials", options.trials());
+            run.put("requests_per_cell", options.requests());
+            run.put("warmup_per_cell", options.warmup());
+            run.put("distinct_requests", options.distinct());
+            run.put("seed", options.seed());
+            run.put("heap", options.heap());
+            run.put("reference_engine", reference.spec().name());
+            Map<String, String> titles = new LinkedHashMap<>();
+            workloads.forEach(w -> titles.put(w.name(), w.title()));
+            return new Results(run, machine, facts, titles, trials, Summary.cells(trials));
+        } finally {
+            engines.forEach(RunningEngine::close);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
+        }
+    }
+
+    /** Starts every engine in parallel; if one cannot start, the others are stopped and the run fails. */
+    private List<RunningEngine> startAll() {
+        Path logs = root.resolve("benchmarks/target/bench-logs");
+        List<CompletableFuture<RunningEngine>> starting = new ArrayList<>();
+        for (EngineSpec spec : options.engines()) {
+            starting.add(CompletableFuture.supplyAsync(() -> {
+                if (spec.kind() == EngineSpec.Kind.URL) {
+                    return RunningEngine.atUrl(spec);
+                }
+                RunningEngine e = ChildEngine.start(spec, root, options.heap(), logs);
+                say("%s: pid %d, %s, answered after %.1f s (heap %s)", spec.name(), e.pid().orElse(-1), e.url(),
+                        e.startupMillis().orElse(0L) / 1000.0, options.heap());
+                return e;
+            }));
+        }
+        List<RunningEngine> engines = new ArrayList<>();
+        RuntimeException failure = null;
+        for (CompletableFuture<RunningEngine> f : starting) {
+            try {
+                engines.add(f.join());
+            } catch (CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e);
+                if (failure == null) {
+                    failure = cause;
+                } else {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (failure != null) {
+            engines.forEach(RunningEngine::close);
+            throw new IllegalStateException("an engine could not be started: " + failure.getMessage(), failure);
+        }
+        return engines;
+    }
+
+    private void computeExpected(RunningEngine reference) {
+        try (Http http = new Http(reference.url())) {
+            computeExpected(reference, http);
+        }
+    }
+
+    private void computeExpected(RunningEngine reference, Http http) {
+        ingest(http, reference.spec().name());
+        for (Workload w : workloads) {
+            if (w.kind() != Workload.Kind.READ) {
+                continue;
+            }
+            List<JsonNode> answers = new ArrayList<>();
+            for (Request request : w.requests()) {
+                Http.Raw raw = http.send(request);
+                if (!raw.ok()) {
+                    refusedByReference.put(w.name(), "the reference engine (" + reference.spec().name() + ") answered "
+                            + raw.error());
+                    say("workload %s: refused by the reference engine: %s", w.name(), raw.error());
+                    break;
+                }
+                answers.add(Answers.canonical(w.shape(), raw.json()));
+            }
+            if (!refusedByReference.containsKey(w.name())) {
+                expected.put(w.name(), List.copyOf(answers));
+            }
+        }
+    }
+
+    private List<Results.Trial> trial(RunningEngine engine, int trial, int position) {
+        List<Results.Trial> rows = new ArrayList<>();
+        try (Http http = new Http(engine.url())) {
+            for (Workload w : workloads) {
+                rows.addAll(workload(engine, http, w, trial, position));
+            }
+        }
+        return rows;
+    }
+
+    /** One workload of one trial on one engine: the ingest once, every other workload at each concurrency level. */
+    private List<Results.Trial> workload(RunningEngine engine, Http http, Workload w, int trial, int position) {
+        String name = engine.spec().name();
+        if (w.kind() == Workload.Kind.INGEST) {
+            return List.of(timedIngest(http, name, trial, position, w));
+        }
+        List<Results.Trial> rows = new ArrayList<>();
+        for (int clients : options.clients()) {
+            Results.Trial row = cell(engine, http, w, clients, trial, position);
+            say("trial %d %-14s %-20s %d client(s): %s", trial, name, w.name(), clients, row.status() == Status.VALID
+                    ? String.format(Locale.ROOT, "p50 %.2f ms, p95 %.2f ms, %.0f req/s", row.p50Ms(), row.p95Ms(),
+                    row.throughput()) : row.status() + " - " + row.detail());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private Results.Trial timedIngest(Http http, String name, int trial, int position, Workload w) {
+        try {
+            long ns = ingest(http, name);
+            double docsPerSecond = corpus.size() / (ns / 1e9);
+            say("trial %d %-14s %-20s %,.0f docs/s (%.2f s)", trial, name, w.name(), docsPerSecond, ns / 1e9);
+            return new Results.Trial(trial, position, name, w.name(), 1, Status.VALID, "", corpus.size(), ns / 1e6,
+                    ns / 1e6, docsPerSecond, docsPerSecond);
+        } catch (CellFailure f) {
+            return new Results.Trial(trial, position, name, w.name(), 1, f.status(), f.getMessage(), 0, null, null,
+                    null, null);
+        }
+    }
+
+    /**
+     * Re-creates the main index and bulk-loads the corpus; returns the nanoseconds from the first {@code _bulk} until
+     * {@code _count} sees every document. The vector index is loaded afterwards, untimed (or noted as refused).
+     */
+    private long ingest(Http http, String engine) {
+        recreate(http, Corpus.INDEX, Corpus.mapping());
+        long t0 = System.nanoTime();
+        bulk(http, corpus, false);
+        http.ok("POST", "/" + Corpus.INDEX + "/_refresh", null);
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        long count = -1;
+        while (System.nanoTime() < deadline) {
+            count = http.ok("POST", "/" + Corpus.INDEX + "/_count", "{}").path("count").asLong();
+            if (count == corpus.size()) {
+                break;
+            }
+            sleep(10);
+        }
+        long ns = System.nanoTime() - t0;
+        if (count != corpus.size()) {
+            throw new CellFailure(Status.INVALID, "_count is " + count + " after ingest, expected " + corpus.size());
+        }
+        if (options.vectors()) {
+            http.send("DELETE", "/" + Corpus.VECTOR_INDEX, null, null);
+            Http.Raw created = http.send("PUT", "/" + Corpus.VECTOR_INDEX, Corpus.vectorMapping(), "application/json");
+            if (created.ok()) {
+                bulk(http, corpus, true);
+                http.ok("POST", "/" + Corpus.VECTOR_INDEX + "/_refresh", null);
+            } else if (vectorsRefused.putIfAbsent(engine, created.error()) == null) {
+                say("%s: the vector index was refused (%s); its kNN cells will show as unsupported", engine,
+                        created.error());
+                notes.computeIfAbsent(engine, k -> new ArrayList<>()).add("vector index refused: " + created.error());
+            }
+        }
+        return ns;
+    }
+
+    private static void bulk(Http http, Corpus corpus, boolean vectors) {
+        for (int n = 0; n < corpus.batches(BULK_BATCH); n++) {
+            Http.Raw raw = http.send("POST", "/_bulk", corpus.bulkBody(n, BULK_BATCH, vectors), "application/x-ndjson");
+            if (!raw.ok()) {
+                throw new CellFailure(Status.ERROR, "_bulk answered " + raw.error());
+            }
+            JsonNode json = raw.json();
+            if (json.path("errors").asBoolean(true)) {
+                String text = Json.compact(json);
+                throw new CellFailure(Status.INVALID, "_bulk reported errors: "
+                        + text.substring(0, Math.min(500, text.length())));
+            }
+        }
+    }
+
+    private static void recreate(Http http, String index, String mapping) {
+        Http.Raw deleted = http.send("DELETE", "/" + index, null, null);
+        if (!deleted.ok() && deleted.status() != 404) {
+            throw new IllegalStateException("DELETE /" + index + " answered " + deleted.error());
+        }
+        http.ok("PUT", "/" + index, mapping);
+    }
+
+    private Results.Trial cell(RunningEngine engine, Http http, Workload w, int clients, int trial, int position) {
+        String name = engine.spec().name();
+        if (refusedByReference.containsKey(w.name())) {
+            return row(trial, position, name, w, clients, Status.UNSUPPORTED, refusedByReference.get(w.name()), null);
+        }
+        if (w.name().equals("knn") && vectorsRefused.containsKey(name)) {
+            return row(trial, position, name, w, clients, Status.UNSUPPORTED,
+                    "its vector index was refused: " + vectorsRefused.get(name), null);
+        }
+        Measurement.Step step = switch (w.kind()) {
+            case READ -> readStep(w, expected.get(w.name()));
+            case WRITE_THEN_READ, WRITE_THEN_COUNT -> {
+                recreate(http, WRITE_INDEX, Corpus.mapping());
+                yield w.kind() == Workload.Kind.WRITE_THEN_READ ? Runner::writeThenRead : Runner::writeThenCount;
+            }
+            case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
+        };
+        Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step);
+        return row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
+                outcome.status() == Status.VALID ? outcome : null);
+    }
+
+    private static Results.Trial row(int trial, int position, String engine, Workload w, int clients, Status status,
+                                     String detail, Measurement.Outcome o) {
+        return new Results.Trial(trial, position, engine, w.name(), clients, status, detail,
+                o == null ? 0 : o.latencies().length, o == null ? null : o.p(0.50), o == null ? null : o.p(0.95),
+                o == null ? null : o.throughput(), null);
+    }
+
+    /** The client's request is one of the fixed set (clients interleave through it); its answer must be expected. */
+    static Measurement.Step readStep(Workload w, List<JsonNode> expected) {
+        List<Request> requests = w.requests();
+        return (http, client, iteration) -> {
+            int index = (iteration * 31 + client * 7) % requests.size();
+            Request request = requests.get(index);
+            long t0 = System.nanoTime();
+            Http.Raw raw = http.send(request);
+            long ns = System.nanoTime() - t0;
+            if (!raw.ok()) {
+                throw CellFailure.of(request, raw);
+            }
+            Optional<String> diff = Answers.difference(expected.get(index), Answers.canonical(w.shape(), raw.json()));
+            if (diff.isPresent()) {
+                throw new CellFailure(Status.INVALID, "wrong answer at " + diff.get() + " for " + request);
+            }
+            return ns;
+        };
+    }
+
+    private static ObjectNode writtenDoc(int client, int iteration) {
+        ObjectNode doc = Json.object();
+        doc.put("rank", iteration);
+        doc.put("price", 1 + (iteration * 37) % 1000);
+        doc.put("category", "w-" + client);
+        doc.put("title", "written " + client + " " + iteration);
+        doc.put("description", "a document written by client " + client);
+        doc.put("available", iteration % 2 == 0);
+        doc.put("created", "2024-01-01");
+        return doc;
+    }
+
+    private static long writeThenRead(Http http, int client, int iteration) {
+        ObjectNode doc = writtenDoc(client, iteration);
+        String id = "c" + client + "-" + iteration;
+        Request put = Request.json("PUT", "/" + WRITE_INDEX + "/_doc/" + id, Json.compact(doc));
+        Request get = Request.get("/" + WRITE_INDEX + "/_doc/" + id);
+        long t0 = System.nanoTime();
+        Http.Raw written = http.send(put);
+        Http.Raw read = written.ok() ? http.send(get) : written;
+        long ns = System.nanoTime() - t0;
+        if (!written.ok()) {
+            throw CellFailure.of(put, written);
+        }
+        if (!read.ok()) {
+            throw CellFailure.of(get, read);
+        }
+        ObjectNode want = Json.object();
+        want.put("found", true);
+        want.put("_id", id);
+        want.set("_source", doc);
+        Answers.difference(want, Answers.canonical(Answers.Shape.DOCUMENT, read.json())).ifPresent(d -> {
+            throw new CellFailure(Status.INVALID, "wrong answer at " + d + " for " + get + " after " + put);
+        });
+        return ns;
+    }
+
+    private static long writeThenCount(Http http, int client, int iteration) {
+        String id = "c" + client + "-" + iteration;
+        Request put = Request.json("PUT", "/" + WRITE_INDEX + "/_doc/" + id + "?refresh=true",
+                Json.compact(writtenDoc(client, iteration)));
+        Request count = Request.json("POST", "/" + WRITE_INDEX + "/_count",
+                "{\"query\":{\"term\":{\"category\":\"w-" + client + "\"}}}");
+        long t0 = System.nanoTime();
+        Http.Raw written = http.send(put);
+        Http.Raw counted = written.ok() ? http.send(count) : written;
+        long ns = System.nanoTime() - t0;
+        if (!written.ok()) {
+            throw CellFailure.of(put, written);
+        }
+        if (!counted.ok()) {
+            throw CellFailure.of(count, counted);
+        }
+        ObjectNode want = Json.object();
+        want.put("count", iteration + 1);
+        Answers.difference(want, Answers.canonical(Answers.Shape.COUNT, counted.json())).ifPresent(d -> {
+            throw new CellFailure(Status.INVALID, "wrong answer at " + d + " for " + count + " after " + put);
+        });
+        return ns;
+    }
+
+    private Results.EngineFacts facts(RunningEngine e) {
+        String version;
+        try (Http http = new Http(e.url())) {
+            JsonNode root = http.ok("GET", "/", null).path("version");
+            version = root.path("number").asText() + (root.has("distribution")
+                    ? " (" + root.path("distribution").asText() + ")" : "");
+        } catch (RuntimeException ex) {
+            version = "unknown (" + ex.getMessage() + ")";
+        }
+        Long pid = e.pid().isPresent() ? e.pid().getAsLong() : null;
+        Long rss = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmRSS"));
+        Long peak = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmHWM"));
+        List<String> engineNotes = new ArrayList<>();
+        if (e.spec().kind() == EngineSpec.Kind.GATEWAY) {
+            engineNotes.add("embedded store (Lucene documents, SQLite catalog), default settings, heap "
+                    + options.heap());
+        } else if (e.spec().kind() != EngineSpec.Kind.URL) {
+            engineNotes.add("single node, oracle launcher, heap " + options.heap());
+        }
+        engineNotes.addAll(notes.getOrDefault(e.spec().name(), List.of()));
+        return new Results.EngineFacts(e.spec().name(), e.spec().kind().name().toLowerCase(Locale.ROOT),
+                e.spec().isNative(), e.url().toString(), version, pid, e.startupMillis().orElse(null), rss, peak,
+                List.copyOf(engineNotes));
+    }
+
+    private static Long boxed(java.util.OptionalLong v) {
+        return v.isPresent() ? v.getAsLong() : null;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void say(String format, Object... args) {
+        log.println("bench: " + String.format(Locale.ROOT, format, args));
+        log.flush();
+    }
+}

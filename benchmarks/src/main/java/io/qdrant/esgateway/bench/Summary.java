@@ -1,0 +1,48 @@
+package io.qdrant.esgateway.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Folds the trials of each (engine, workload, clients) into one {@link Results.Cell}. */
+public final class Summary {
+    private Summary() {
+    }
+
+    public static List<Results.Cell> cells(List<Results.Trial> trials) {
+        Map<String, List<Results.Trial>> byCell = new LinkedHashMap<>();
+        for (Results.Trial t : trials) {
+            byCell.computeIfAbsent(t.engine() + "\u0000" + t.workload() + "\u0000" + t.clients(), k -> new ArrayList<>())
+                    .add(t);
+        }
+        List<Results.Cell> cells = new ArrayList<>();
+        for (List<Results.Trial> group : byCell.values()) {
+            cells.add(cell(group));
+        }
+        return cells;
+    }
+
+    /** Any wrong answer makes the cell invalid; else any refusal unsupported; else any error an error; else timed. */
+    static Results.Cell cell(List<Results.Trial> group) {
+        Results.Trial first = group.getFirst();
+        for (Status status : List.of(Status.INVALID, Status.UNSUPPORTED, Status.ERROR)) {
+            for (Results.Trial t : group) {
+                if (t.status() == status) {
+                    return new Results.Cell(first.engine(), first.workload(), first.clients(), status,
+                            "trial " + t.trial() + ": " + t.detail(), group.size(), null, null, null, null, null, null);
+                }
+            }
+        }
+        List<Double> p50 = group.stream().map(Results.Trial::p50Ms).filter(Objects::nonNull).toList();
+        List<Double> p95 = group.stream().map(Results.Trial::p95Ms).filter(Objects::nonNull).toList();
+        List<Double> thr = group.stream().map(Results.Trial::throughput).filter(Objects::nonNull).toList();
+        List<Double> dps = group.stream().map(Results.Trial::docsPerSecond).filter(Objects::nonNull).toList();
+        return new Results.Cell(first.engine(), first.workload(), first.clients(), Status.VALID, "", group.size(),
+                Stats.median(p50), Stats.median(p95),
+                p50.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
+                p50.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
+                Stats.median(thr), dps.isEmpty() ? null : Stats.median(dps));
+    }
+}

@@ -1,0 +1,32 @@
+package io.qdrant.esgateway.bench;
+
+import java.util.List;
+
+/**
+ * One workload: a fixed, seeded request set whose answers are checked with {@link #shape}. The write cycles and the
+ * bulk ingest have no fixed set (their requests depend on the client and the step); {@link Runner} drives them.
+ *
+ * @param name     short id (JSON, chart)
+ * @param title    what it measures (report)
+ * @param kind     how it is driven
+ * @param shape    what is checked in each answer (read workloads)
+ * @param requests the fixed request set (read workloads), cycled through by the clients
+ */
+public record Workload(String name, String title, Kind kind, Answers.Shape shape, List<Request> requests) {
+
+    /** How a workload is driven. */
+    public enum Kind {
+        /** Bulk ingest of the whole corpus into a fresh index, until every document is searchable. */
+        INGEST,
+        /** Requests from the fixed set, each answer compared with the reference engine's. */
+        READ,
+        /** Index one document (no refresh), then GET it: the source must come back (real-time get). */
+        WRITE_THEN_READ,
+        /** Index one document with {@code refresh=true}, then {@code _count} this client's documents: exact. */
+        WRITE_THEN_COUNT
+    }
+
+    public static Workload special(String name, String title, Kind kind) {
+        return new Workload(name, title, kind, Answers.Shape.COUNT, List.of());
+    }
+}

@@ -1,0 +1,52 @@
+package io.qdrant.esgateway.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+    @Test
+    void defaultsAreTheReferenceProfile() {
+        BenchOptions o = BenchOptions.parse(new String[0]);
+        assertThat(o.docs()).isEqualTo(10_000);
+        assertThat(o.clients()).containsExactly(1, 8);
+        assertThat(o.engines()).extracting(EngineSpec::name).containsExactly("gateway", "elasticsearch", "opensearch");
+        assertThat(o.heap()).isEqualTo("512m");
+        assertThat(o.out()).isEqualTo(Path.of("docs", "benchmarks"));
+        assertThat(o.smoke()).isFalse();
+    }
+
+    @Test
+    void smokeIsTinyAndLaterOptionsOverrideIt() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--smoke", "--docs=300"});
+        assertThat(o.docs()).isEqualTo(300);
+        assertThat(o.trials()).isEqualTo(1);
+        assertThat(o.clients()).containsExactly(1);
+        assertThat(o.engines()).extracting(EngineSpec::name).containsExactly("gateway", "elasticsearch");
+    }
+
+    @Test
+    void enginesByUrl() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--engines", "gateway,es9=http://127.0.0.1:9201/",
+            "--clients", "1,4,16", "--heap", "1g"});
+        assertThat(o.engines()).hasSize(2);
+        EngineSpec url = o.engines().get(1);
+        assertThat(url.kind()).isEqualTo(EngineSpec.Kind.URL);
+        assertThat(url.url()).contains(URI.create("http://127.0.0.1:9201"));
+        assertThat(url.isNative()).isTrue();
+        assertThat(o.clients()).isEqualTo(List.of(1, 4, 16));
+    }
+
+    @Test
+    void badOptionsAreNamed() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--doc", "5"})).hasMessageContaining("--doc");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--docs", "x"})).hasMessageContaining("--docs");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--engines", "solr"})).hasMessageContaining("solr");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--heap", "lots"})).hasMessageContaining("--heap");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--trials"})).hasMessageContaining("needs a value");
+    }
+}
