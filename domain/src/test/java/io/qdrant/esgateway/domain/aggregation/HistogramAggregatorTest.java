@@ -94,6 +94,20 @@ class HistogramAggregatorTest {
     }
 
     @Test
+    void termsCannotOrderByBucketAggregations() {
+        assertThatThrownBy(() -> render("{\"t\":{\"terms\":{\"field\":\"brand\",\"order\":{\"h>m\":\"desc\"}},"
+                + "\"aggs\":{\"h\":{\"histogram\":{\"field\":\"n\",\"interval\":1},"
+                + "\"aggs\":{\"m\":{\"max\":{\"field\":\"n\"}}}}}}}", List.of()))
+                .satisfies(e -> assertThat(((GatewayException) e).gatewayCause()).hasMessage("Invalid aggregation"
+                        + " order path [h>m]. Can't sort by a descendant of a [histogram] aggregation [m]"));
+        assertThatThrownBy(() -> render("{\"t\":{\"terms\":{\"field\":\"brand\",\"order\":{\"c\":\"desc\"}},"
+                + "\"aggs\":{\"c\":{\"composite\":{\"sources\":[{\"b\":{\"terms\":{\"field\":\"brand\"}}}]}}}}}",
+                List.of()))
+                .satisfies(e -> assertThat(((GatewayException) e).gatewayCause()).hasMessage("Invalid aggregation"
+                        + " order path [c]. Can't sort a [composite] aggregation [c]"));
+    }
+
+    @Test
     void badOptionsAreRefused() {
         assertThatThrownBy(() -> render("{\"h\":{\"histogram\":{\"field\":\"n\"}}}", List.of()))
                 .hasMessage("interval must be positive, got: 0.0");
