@@ -19,6 +19,7 @@ class AdapterVisibilityTest {
             .and().doNotHaveSimpleName("EsRestApi")
             .and().doNotHaveSimpleName("SqliteCatalogs")
             .and().doNotHaveSimpleName("LuceneStores")
+            .and().doNotHaveSimpleName("QdrantStores")
             .and().doNotHaveSimpleName("package-info")
             .should().notHaveModifier(JavaModifier.PUBLIC)
             .because("bootstrap wires adapters through their factories, never through implementation classes");

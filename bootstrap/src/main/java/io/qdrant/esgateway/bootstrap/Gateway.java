@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.qdrant.esgateway.adapter.in.http.EsRestApi;
 import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
+import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.SearchService;
@@ -42,9 +43,12 @@ final class Gateway implements AutoCloseable {
     static Gateway start(GatewayConfig config) {
         createDirectories(config.dataDir());
         SqliteCatalogs.Handle catalog = SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
-        LuceneStores.Handle store;
+        io.qdrant.esgateway.application.port.out.DocumentStore store;
         try {
-            store = LuceneStores.open(config.dataDir().resolve("lucene"));
+            store = config.backend().equals("qdrant")
+                    ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
+                            config.qdrantConnectTimeout(), config.qdrantRequestTimeout()))
+                    : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
             closeQuietly(catalog);
             throw e;
@@ -75,7 +79,7 @@ final class Gateway implements AutoCloseable {
                         registry::scrape))
                 .build()
                 .start();
-        return new Gateway(server, catalog, store);
+        return new Gateway(server, catalog, (AutoCloseable) store);
     }
 
     int port() {

@@ -15,7 +15,16 @@ import java.util.Optional;
  */
 record GatewayConfig(String host, int port, Path dataDir, String backend, String catalog, String clusterName,
                      String nodeName, String esVersion, long maxContentLength, java.util.Set<String> nativeAbsent,
-                     int maxReadsInFlight) {
+                     int maxReadsInFlight, java.net.URI qdrantUrl, Optional<String> qdrantApiKey,
+                     java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout) {
+
+    /** Never shows the Qdrant API key. */
+    @Override
+    public String toString() {
+        return "GatewayConfig[host=" + host + ", port=" + port + ", dataDir=" + dataDir + ", backend=" + backend
+                + ", catalog=" + catalog + ", qdrantUrl=" + qdrantUrl + ", qdrantApiKey="
+                + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + "]";
+    }
 
     /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
     static final class ConfigException extends RuntimeException {
@@ -82,7 +91,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
 
     private static GatewayConfig validate(Map<Setting, String> v, Map<Setting, String> from) {
         int port = integer(Setting.PORT, v, from, 0, 65535);
-        String backend = oneOf(Setting.BACKEND, v, from, "lucene");
+        String backend = oneOf(Setting.BACKEND, v, from, "lucene", "qdrant");
         String catalog = oneOf(Setting.CATALOG, v, from, "sqlite");
         String host = v.get(Setting.HOST);
         if (host.isBlank()) {
@@ -106,7 +115,48 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
         }
         return new GatewayConfig(host, port, Path.of(v.get(Setting.DATA_DIR)), backend, catalog,
                 v.get(Setting.CLUSTER_NAME), nodeName, version, byteSize(Setting.MAX_CONTENT_LENGTH, v, from),
-                java.util.Set.copyOf(absent), integer(Setting.MAX_READS_IN_FLIGHT, v, from, 1, 64));
+                java.util.Set.copyOf(absent), integer(Setting.MAX_READS_IN_FLIGHT, v, from, 1, 64),
+                qdrantUrl(v, from), Optional.of(v.get(Setting.QDRANT_API_KEY).trim()).filter(k -> !k.isEmpty()),
+                duration(Setting.QDRANT_CONNECT_TIMEOUT, v, from), duration(Setting.QDRANT_REQUEST_TIMEOUT, v, from));
+    }
+
+    /** An http(s) URL with a host; one with credentials is refused without echoing it. */
+    private static java.net.URI qdrantUrl(Map<Setting, String> v, Map<Setting, String> from) {
+        String text = v.get(Setting.QDRANT_URL).trim();
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(text);
+        } catch (java.net.URISyntaxException e) {
+            throw invalid(Setting.QDRANT_URL, v, from, "a URL such as http://127.0.0.1:6333");
+        }
+        if (uri.getRawUserInfo() != null) {
+            throw new ConfigException("invalid value for " + Setting.QDRANT_URL.env() + " (from "
+                    + from.get(Setting.QDRANT_URL) + "): the URL must not carry credentials; give the API key in "
+                    + Setting.QDRANT_API_KEY.env());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+            throw invalid(Setting.QDRANT_URL, v, from, "a URL such as http://127.0.0.1:6333");
+        }
+        return uri;
+    }
+
+    /** {@code 500ms}, {@code 5s}, {@code 2m}, or a plain number of milliseconds; positive. */
+    private static java.time.Duration duration(Setting s, Map<Setting, String> v, Map<Setting, String> from) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m)?")
+                .matcher(v.get(s).trim().toLowerCase(Locale.ROOT));
+        if (m.matches()) {
+            long n = Long.parseLong(m.group(1));
+            java.time.Duration d = switch (m.group(2) == null ? "ms" : m.group(2)) {
+                case "s" -> java.time.Duration.ofSeconds(n);
+                case "m" -> java.time.Duration.ofMinutes(n);
+                default -> java.time.Duration.ofMillis(n);
+            };
+            if (n > 0) {
+                return d;
+            }
+        }
+        throw invalid(s, v, from, "a positive duration such as 500ms, 5s or 2m");
     }
 
     private static int integer(Setting s, Map<Setting, String> v, Map<Setting, String> from, int min, int max) {
@@ -127,10 +177,6 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
             if (a.equals(value)) {
                 return a;
             }
-        }
-        if (s == Setting.BACKEND && value.equals("qdrant")) {
-            throw new ConfigException("the qdrant backend is not available in this build yet (" + from.get(s)
-                    + "=qdrant); use lucene");
         }
         throw invalid(s, v, from, "one of " + String.join(", ", allowed));
     }

@@ -11,7 +11,7 @@ enum Setting {
     HOST("host", "--host", "QEG_HOST", "127.0.0.1", "address to listen on"),
     PORT("port", "--port", "QEG_PORT", "9200", "port to listen on (0 = any free port)"),
     DATA_DIR("data-dir", "--data", "QEG_DATA_DIR", "./data", "directory of the SQLite catalog and the Lucene indices"),
-    BACKEND("backend", "--backend", "QEG_BACKEND", "lucene", "document backend: lucene"),
+    BACKEND("backend", "--backend", "QEG_BACKEND", "lucene", "document backend: lucene or qdrant"),
     CATALOG("catalog", "--catalog", "QEG_CATALOG", "sqlite", "catalog backend: sqlite"),
     CLUSTER_NAME("cluster-name", null, "QEG_CLUSTER_NAME", "qdrant-es-gateway", "cluster_name reported by GET /"),
     NODE_NAME("node-name", null, "QEG_NODE_NAME", "", "node name reported by GET / (default: the host name)"),
@@ -22,7 +22,15 @@ enum Setting {
             "native backend capabilities to declare absent, forcing the complete-scan path: a comma list of order,"
                     + " facet, count, or all (empty: trust the backend)"),
     MAX_READS_IN_FLIGHT("max-reads-in-flight", null, "QEG_MAX_READS_IN_FLIGHT", "4",
-            "most backend reads of one search running at once");
+            "most backend reads of one search running at once"),
+    QDRANT_URL("qdrant-url", "--qdrant-url", "QEG_QDRANT_URL", "http://127.0.0.1:6333",
+            "Qdrant REST endpoint (backend qdrant); no credentials in it"),
+    QDRANT_API_KEY("qdrant-api-key", null, "QEG_QDRANT_API_KEY", "",
+            "Qdrant API key, sent as the api-key header; never logged"),
+    QDRANT_CONNECT_TIMEOUT("qdrant-connect-timeout", null, "QEG_QDRANT_CONNECT_TIMEOUT", "5s",
+            "connect timeout to Qdrant (e.g. 500ms, 5s)"),
+    QDRANT_REQUEST_TIMEOUT("qdrant-request-timeout", null, "QEG_QDRANT_REQUEST_TIMEOUT", "30s",
+            "longest wait for one Qdrant response (e.g. 30s, 2m)");
 
     private final String key;
     private final String flag;

@@ -38,6 +38,23 @@ class GatewayConfigTest {
     }
 
     @Test
+    void theQdrantBackendIsConfiguredByFlagEnvironmentAndDefaults() {
+        GatewayConfig config = GatewayConfig.load(new String[] {"--backend", "qdrant", "--qdrant-url",
+                "http://10.0.0.7:6333"}, Map.of("QEG_QDRANT_API_KEY", "k3y", "QEG_QDRANT_CONNECT_TIMEOUT", "750ms"));
+        org.assertj.core.api.Assertions.assertThat(config.backend()).isEqualTo("qdrant");
+        org.assertj.core.api.Assertions.assertThat(config.qdrantUrl()).hasToString("http://10.0.0.7:6333");
+        org.assertj.core.api.Assertions.assertThat(config.qdrantApiKey()).contains("k3y");
+        org.assertj.core.api.Assertions.assertThat(config.qdrantConnectTimeout())
+                .isEqualTo(java.time.Duration.ofMillis(750));
+        org.assertj.core.api.Assertions.assertThat(config.qdrantRequestTimeout())
+                .isEqualTo(java.time.Duration.ofSeconds(30));
+        org.assertj.core.api.Assertions.assertThat(config.toString()).doesNotContain("k3y");
+        GatewayConfig defaults = GatewayConfig.load(new String[0], Map.of());
+        org.assertj.core.api.Assertions.assertThat(defaults.backend()).isEqualTo("lucene");
+        org.assertj.core.api.Assertions.assertThat(defaults.qdrantApiKey()).isEmpty();
+    }
+
+    @Test
     void badValuesNameTheSettingItsSourceAndWhatIsAllowed() {
         assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_PORT", "http")))
                 .hasMessage("invalid value [http] for QEG_PORT (from QEG_PORT): expected a whole number from 0 to 65535");
@@ -45,8 +62,13 @@ class GatewayConfigTest {
                 .hasMessageContaining("(from --port)");
         assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--backend", "elastic"}, Map.of()))
                 .hasMessageContaining("QEG_BACKEND").hasMessageContaining("one of lucene");
-        assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--backend", "qdrant"}, Map.of()))
-                .hasMessageContaining("qdrant backend is not available");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--qdrant-url", "ftp://x"}, Map.of()))
+                .hasMessageContaining("QEG_QDRANT_URL");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_QDRANT_URL",
+                "http://admin:s3cret@127.0.0.1:6333"))).hasMessageContaining("must not carry credentials")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_QDRANT_REQUEST_TIMEOUT", "soon")))
+                .hasMessageContaining("QEG_QDRANT_REQUEST_TIMEOUT");
         assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--colour", "x"}, Map.of()))
                 .hasMessageContaining("unknown option --colour");
         assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--port"}, Map.of()))

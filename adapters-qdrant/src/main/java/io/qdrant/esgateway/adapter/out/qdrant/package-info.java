@@ -1,6 +1,6 @@
 /**
- * The {@code DocumentStore} port over Qdrant's REST API, pinned to Qdrant 1.19 ({@code shared/qdrant/openapi.json}).
- * Empty until the Qdrant backend issue: the module exists so the build, the dependency rules and the wiring have
- * their final shape; {@code QEG_BACKEND=qdrant} is refused at start with a message saying so.
+ * The {@code DocumentStore} port over Qdrant's REST API, pinned to Qdrant 1.19 ({@code shared/qdrant/openapi.json}):
+ * {@link io.qdrant.esgateway.adapter.out.qdrant.QdrantStores} opens it; everything else (HTTP client, wire bodies,
+ * filter translation, payload layout) is package-private.
  */
 package io.qdrant.esgateway.adapter.out.qdrant;

@@ -1,0 +1,743 @@
+package io.qdrant.esgateway.adapter.out.qdrant;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
+import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
+import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
+import io.qdrant.esgateway.domain.aggregation.NamedCollectors;
+import io.qdrant.esgateway.domain.aggregation.NamedPartials;
+import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
+import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.document.IndexedValue;
+import io.qdrant.esgateway.domain.document.SourceFilter;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.plan.BackendCapabilities;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.GatewaySort;
+import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.IndexHits;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.search.TrackTotalHits;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The {@link io.qdrant.esgateway.application.port.out.DocumentStore} on Qdrant 1.19's REST API: one collection per
+ * concrete index ({@link QdrantLayout} has the naming, the point ids and the payload layout).
+ *
+ * <p>What is native: matching (every supported query becomes a Qdrant filter, {@link FilterTranslator}), exact
+ * counts ({@code count} with {@code exact:true}), and reads in index order (scroll by point id). Ordering by fields
+ * and aggregations are declared absent ({@link #CAPABILITIES}), so the gateway computes them over {@link #scan}.
+ * Relevance scoring is supported only where the score is the same constant for every match (filters,
+ * {@code constant_score}, {@code match_all}); anything needing real scores is refused with a 400.
+ *
+ * <p>Writes go as one {@code points/batch} request with {@code wait=true} (upserts and deletes in order, then the
+ * metadata point with the highest sequence number), split only when the body would exceed Qdrant's request limit.
+ */
+final class QdrantDocumentStore implements QdrantStores.Handle {
+    /**
+     * Honest capabilities: exact counts; no native ordering or aggregation yet (Qdrant's {@code order_by} repeats
+     * multi-valued points and leaves out points without the key; ties come by point id = index order).
+     */
+    static final BackendCapabilities CAPABILITIES = new BackendCapabilities(Set.of(), Set.of(), false, Set.of(),
+            true, true, false, true);
+    static final int PAGE = 256;
+    /** Qdrant's default {@code max_request_size_mb} is 32 MiB; batches stay well below it. */
+    static final int MAX_BATCH_BYTES = 16 << 20;
+    private static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
+            QdrantLayout.VERSION, QdrantLayout.SEQ_NO, QdrantLayout.PRIMARY_TERM);
+
+    /** What the adapter remembers of a collection: the vectors it has, and the sequence number (when known). */
+    private static final class State {
+        final ReentrantLock writing = new ReentrantLock();
+        volatile Set<String> vectors;
+        volatile Long maxSeqNo;
+    }
+
+    private final QdrantHttp http;
+    private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+
+    QdrantDocumentStore(QdrantHttp http) {
+        this.http = http;
+    }
+
+    @Override
+    public String name() {
+        return "qdrant";
+    }
+
+    String collection(IndexMetadata index) {
+        return QdrantLayout.collection(http.settings().collectionPrefix(), index);
+    }
+
+    @Override
+    public BackendCapabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    // ---------------------------------------------------------------- collections
+
+    @Override
+    public void createIndex(IndexMetadata index) {
+        String collection = collection(index);
+        ObjectNode body = QdrantHttp.object();
+        Map<String, FieldMapping.DenseVectorField> vectors = new LinkedHashMap<>();
+        denseVectors("", index.mappings().properties(), vectors);
+        if (!vectors.isEmpty()) {
+            ObjectNode config = body.putObject("vectors");
+            vectors.forEach((name, v) -> {
+                ObjectNode params = config.putObject(name);
+                params.put("size", v.dims());
+                params.put("distance", switch (v.similarity()) {
+                    case COSINE -> "Cosine";
+                    case DOT_PRODUCT, MAX_INNER_PRODUCT -> "Dot";
+                    case L2_NORM -> "Euclid";
+                });
+            });
+        }
+        body.put("on_disk_payload", true);
+        String what = "create the collection of index [" + index.name() + "]";
+        try {
+            http.call("PUT", "/collections/" + QdrantHttp.segment(collection), Map.of(), body, false, what);
+        } catch (QdrantError e) {
+            if (e.status == 409) {
+                throw GatewayException.alreadyExists(index.name(), index.uuid());
+            }
+            throw http.failure(e, what);
+        }
+        try {
+            Map<String, ObjectNode> indexes = new LinkedHashMap<>();
+            indexes.put(QdrantLayout.ID, keywordSchema());
+            FilterTranslator.payloadIndexes("", index.mappings().properties(), indexes);
+            for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
+                createPayloadIndex(index, collection, e.getKey(), e.getValue());
+            }
+        } catch (RuntimeException e) {
+            try {
+                http.call("DELETE", "/collections/" + QdrantHttp.segment(collection), Map.of(), null, false,
+                        "remove the half-created collection of index [" + index.name() + "]");
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+        State state = new State();
+        state.vectors = Set.copyOf(vectors.keySet());
+        state.maxSeqNo = -1L;
+        states.put(collection, state);
+    }
+
+    private static ObjectNode keywordSchema() {
+        ObjectNode s = QdrantHttp.object();
+        s.put("type", "keyword");
+        return s;
+    }
+
+    private void createPayloadIndex(IndexMetadata index, String collection, String field, ObjectNode schema) {
+        ObjectNode body = QdrantHttp.object();
+        String key = field.equals(QdrantLayout.ID) ? QdrantLayout.ID : QdrantLayout.fieldPath(field);
+        body.put("field_name", key);
+        body.set("field_schema", schema);
+        call(index, "PUT", collection, "/index", Map.of("wait", "true"), body, false,
+                "create the payload index of [" + field + "] of index [" + index.name() + "]");
+    }
+
+    private static void denseVectors(String prefix, Map<String, FieldMapping> fields,
+                                     Map<String, FieldMapping.DenseVectorField> out) {
+        fields.forEach((name, mapping) -> {
+            switch (mapping) {
+                case FieldMapping.DenseVectorField v -> out.put(prefix + name, v);
+                case FieldMapping.ObjectField o -> denseVectors(prefix + name + ".", o.properties(), out);
+                default -> {
+                }
+            }
+        });
+    }
+
+    @Override
+    public void dropIndex(IndexMetadata index) {
+        String collection = collection(index);
+        String what = "delete the collection of index [" + index.name() + "]";
+        try {
+            // a missing collection answers 200 with result false: not an error
+            http.call("DELETE", "/collections/" + QdrantHttp.segment(collection), Map.of(), null, false, what);
+        } catch (QdrantError e) {
+            if (e.status != 404) {
+                throw http.failure(e, what);
+            }
+        } finally {
+            states.remove(collection);
+        }
+    }
+
+    /** Creates the payload indexes of fields the collection does not index yet (read from its payload schema). */
+    @Override
+    public void updateMappings(IndexMetadata index) {
+        String collection = collection(index);
+        JsonNode info = call(index, "GET", collection, "", Map.of(), null, true,
+                "read the collection of index [" + index.name() + "]");
+        JsonNode schema = info.path("payload_schema");
+        Map<String, ObjectNode> indexes = new LinkedHashMap<>();
+        FilterTranslator.payloadIndexes("", index.mappings().properties(), indexes);
+        for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
+            if (!schema.has(QdrantLayout.fieldPath(e.getKey()))) {
+                createPayloadIndex(index, collection, e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+        String collection = collection(index);
+        State state = state(index, collection);
+        state.writing.lock();
+        try {
+            long current = currentMaxSeqNo(index, collection, state);
+            long recorded = Math.max(current, maxSeqNo);
+            if (writes.isEmpty() && recorded == current) {
+                return;
+            }
+            Set<String> vectors = vectors(index, collection, state);
+            List<ObjectNode> operations = new ArrayList<>();
+            ArrayNode run = null;
+            boolean runIsUpsert = false;
+            for (DocumentWrite write : writes) {
+                boolean upsert = write instanceof DocumentWrite.Upsert;
+                if (run == null || runIsUpsert != upsert) {
+                    ObjectNode op = QdrantHttp.object();
+                    run = upsert ? op.putObject("upsert").putArray("points")
+                            : op.putObject("delete").putArray("points");
+                    runIsUpsert = upsert;
+                    operations.add(op);
+                }
+                switch (write) {
+                    case DocumentWrite.Upsert u -> run.add(point(index, u.document(), vectors));
+                    case DocumentWrite.Delete d -> run.add(QdrantLayout.pointId(index, d.id()));
+                }
+            }
+            ObjectNode meta = QdrantHttp.object();
+            ObjectNode metaPoint = meta.putObject("upsert").putArray("points").addObject();
+            metaPoint.put("id", QdrantLayout.META_POINT);
+            metaPoint.putObject("vector");
+            metaPoint.putObject("payload").put(QdrantLayout.MAX_SEQ_NO, recorded);
+            operations.add(meta);
+            for (ObjectNode batch : batches(operations)) {
+                call(index, "POST", collection, "/points/batch", Map.of("wait", "true"), batch, false,
+                        "write to the collection of index [" + index.name() + "]");
+            }
+            state.maxSeqNo = recorded;
+        } catch (RuntimeException e) {
+            // the outcome may be partial or unknown: read the sequence number again next time
+            state.maxSeqNo = null;
+            throw e;
+        } finally {
+            state.writing.unlock();
+        }
+    }
+
+    /** The operations as few {@code points/batch} bodies as Qdrant's request limit allows (usually one). */
+    static List<ObjectNode> batches(List<ObjectNode> operations) {
+        List<ObjectNode> out = new ArrayList<>();
+        ObjectNode body = QdrantHttp.object();
+        ArrayNode ops = body.putArray("operations");
+        long size = 0;
+        for (ObjectNode op : operations) {
+            long opSize = op.toString().length() * 2L;
+            if (size > 0 && size + opSize > MAX_BATCH_BYTES) {
+                out.add(body);
+                body = QdrantHttp.object();
+                ops = body.putArray("operations");
+                size = 0;
+            }
+            ops.add(op);
+            size += opSize;
+        }
+        out.add(body);
+        return out;
+    }
+
+    private static ObjectNode point(IndexMetadata index, IndexableDocument document, Set<String> vectors) {
+        ObjectNode point = QdrantHttp.object();
+        point.put("id", QdrantLayout.pointId(index, document.id()));
+        ObjectNode vector = point.putObject("vector");
+        ObjectNode payload = point.putObject("payload");
+        payload.put(QdrantLayout.ID, document.id());
+        payload.put(QdrantLayout.SOURCE_TEXT, QdrantJson.exactText(document.source()));
+        payload.set(QdrantLayout.SOURCE, QdrantJson.toNode(document.source()));
+        payload.put(QdrantLayout.VERSION, document.version().version());
+        payload.put(QdrantLayout.SEQ_NO, document.version().seqNo());
+        payload.put(QdrantLayout.PRIMARY_TERM, document.version().primaryTerm());
+        ObjectNode fields = payload.putObject(QdrantLayout.FIELDS);
+        for (IndexedValue value : document.values()) {
+            switch (value) {
+                case IndexedValue.Vector v -> {
+                    if (vectors.contains(v.field())) {
+                        ArrayNode array = vector.putArray(v.field());
+                        for (float f : v.values()) {
+                            array.add(f);
+                        }
+                    }
+                }
+                case IndexedValue.Keyword k -> values(fields, k.field()).add(k.value());
+                case IndexedValue.Text t -> values(fields, t.field()).add(t.value());
+                case IndexedValue.LongValue l -> values(fields, l.field()).add(l.value());
+                case IndexedValue.DoubleValue d -> values(fields, d.field()).add(d.value());
+                case IndexedValue.FloatValue f -> values(fields, f.field()).add((double) f.value());
+                case IndexedValue.BooleanValue b -> values(fields, b.field()).add(b.value());
+                case IndexedValue.DateValue d -> values(fields, d.field()).add(d.epochMillis());
+            }
+        }
+        return point;
+    }
+
+    private static ArrayNode values(ObjectNode fields, String field) {
+        JsonNode existing = fields.get(field);
+        return existing instanceof ArrayNode a ? a : fields.putArray(field);
+    }
+
+    // ---------------------------------------------------------------- reads by id
+
+    @Override
+    public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
+        Set<String> wanted = new LinkedHashSet<>(ids);
+        if (wanted.isEmpty()) {
+            collection(index);
+            return Map.of();
+        }
+        Map<String, StoredDocument> found = retrieve(index, wanted);
+        Map<String, StoredDocument> ordered = new LinkedHashMap<>();
+        for (String id : wanted) {
+            StoredDocument d = found.get(id);
+            if (d != null) {
+                ordered.put(id, d);
+            }
+        }
+        return ordered;
+    }
+
+    /** One batched retrieve of these documents' ids, version triples and exact sources. */
+    private Map<String, StoredDocument> retrieve(IndexMetadata index, Set<String> ids) {
+        String collection = collection(index);
+        ObjectNode body = QdrantHttp.object();
+        ArrayNode list = body.putArray("ids");
+        ids.forEach(id -> list.add(QdrantLayout.pointId(index, id)));
+        ArrayNode include = body.putArray("with_payload");
+        STORED.forEach(include::add);
+        body.put("with_vector", false);
+        JsonNode result = call(index, "POST", collection, "/points", Map.of(), body, true,
+                "get documents of index [" + index.name() + "]");
+        Map<String, StoredDocument> found = new HashMap<>();
+        for (JsonNode record : result) {
+            StoredDocument d = stored(index, record.path("payload"));
+            if (ids.contains(d.id())) {
+                found.put(d.id(), d);
+            }
+        }
+        return found;
+    }
+
+    private static StoredDocument stored(IndexMetadata index, JsonNode payload) {
+        JsonNode id = payload.get(QdrantLayout.ID);
+        JsonNode text = payload.get(QdrantLayout.SOURCE_TEXT);
+        if (id == null || !id.isTextual() || text == null || !text.isTextual()) {
+            throw new GatewayException(ErrorKind.BACKEND_FAILURE, "a point of the collection of index ["
+                    + index.name() + "] has no [_id] or [_src] payload: it was not written by the gateway",
+                    Map.of(), null);
+        }
+        return new StoredDocument(id.asText(), new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
+                payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1)),
+                (JsonObject) Json.parse(text.asText()));
+    }
+
+    @Override
+    public long maxSeqNo(IndexMetadata index) {
+        String collection = collection(index);
+        State state = state(index, collection);
+        Long known = state.maxSeqNo;
+        return known != null ? known : currentMaxSeqNo(index, collection, state);
+    }
+
+    private long currentMaxSeqNo(IndexMetadata index, String collection, State state) {
+        Long known = state.maxSeqNo;
+        if (known != null) {
+            return known;
+        }
+        ObjectNode body = QdrantHttp.object();
+        body.putArray("ids").add(QdrantLayout.META_POINT);
+        body.putArray("with_payload").add(QdrantLayout.MAX_SEQ_NO);
+        body.put("with_vector", false);
+        JsonNode result = call(index, "POST", collection, "/points", Map.of(), body, true,
+                "read the sequence number of index [" + index.name() + "]");
+        long value = -1;
+        for (JsonNode record : result) {
+            value = record.path("payload").path(QdrantLayout.MAX_SEQ_NO).asLong(-1);
+        }
+        state.maxSeqNo = value;
+        return value;
+    }
+
+    private State state(IndexMetadata index, String collection) {
+        return states.computeIfAbsent(collection, c -> new State());
+    }
+
+    private Set<String> vectors(IndexMetadata index, String collection, State state) {
+        Set<String> known = state.vectors;
+        if (known != null) {
+            return known;
+        }
+        JsonNode info = call(index, "GET", collection, "", Map.of(), null, true,
+                "read the collection of index [" + index.name() + "]");
+        Set<String> names = new HashSet<>();
+        JsonNode vectors = info.path("config").path("params").path("vectors");
+        if (vectors.isObject() && !vectors.has("size")) {
+            vectors.fieldNames().forEachRemaining(names::add);
+        }
+        state.vectors = Set.copyOf(names);
+        return state.vectors;
+    }
+
+    // ---------------------------------------------------------------- counting
+
+    @Override
+    public long count(IndexMetadata index, Optional<Query> query) {
+        FilterTranslator translator = new FilterTranslator(index, now());
+        Translated matches = query.map(translator::query).orElse(new FilterTranslator.Always());
+        return count(index, matches);
+    }
+
+    private long count(IndexMetadata index, Translated matches) {
+        String collection = collection(index);
+        if (matches instanceof FilterTranslator.Never) {
+            return 0;
+        }
+        ObjectNode body = QdrantHttp.object();
+        body.set("filter", filter(matches));
+        body.put("exact", true);
+        JsonNode result = call(index, "POST", collection, "/points/count", Map.of(), body, true,
+                "count the documents of index [" + index.name() + "]");
+        return result.path("count").asLong();
+    }
+
+    @Override
+    public StoreStats stats(IndexMetadata index) {
+        return new StoreStats(count(index, new FilterTranslator.Always()), 0, 0);
+    }
+
+    @Override
+    public void ping() {
+        try {
+            http.call("GET", "/collections", Map.of(), null, true, "reach Qdrant");
+        } catch (QdrantError e) {
+            GatewayException g = http.failure(e, "reach Qdrant");
+            throw GatewayException.backendUnavailable(g.getMessage(), e);
+        } catch (GatewayException e) {
+            throw e.kind() == ErrorKind.BACKEND_UNAVAILABLE ? e : GatewayException.backendUnavailable(e.getMessage(),
+                    e);
+        }
+    }
+
+    /** A Qdrant {@code Filter} of a translation, always leaving out the metadata point. */
+    static ObjectNode filter(Translated matches) {
+        ObjectNode filter = QdrantHttp.object();
+        if (matches instanceof FilterTranslator.Condition c) {
+            filter.putArray("must").add(c.node());
+        }
+        ObjectNode meta = QdrantHttp.object();
+        meta.putArray("has_id").add(QdrantLayout.META_POINT);
+        filter.putArray("must_not").add(meta);
+        return filter;
+    }
+
+    // ---------------------------------------------------------------- search
+
+    /** Everything a request's hits must match: query (kNN refused), post_filter when asked, an extra filter. */
+    private static Translated matches(IndexMetadata index, SearchRequest search, boolean postFilter,
+                                      Optional<Query> extra, FilterTranslator translator) {
+        if (!search.knn().isEmpty()) {
+            throw FilterTranslator.unsupported("[knn] search");
+        }
+        if (search.minScore().isPresent()) {
+            throw FilterTranslator.unsupported("[min_score]");
+        }
+        List<Translated> parts = new ArrayList<>();
+        search.query().ifPresent(q -> parts.add(translator.query(q)));
+        if (postFilter) {
+            search.postFilter().ifPresent(q -> parts.add(translator.query(q)));
+        }
+        extra.ifPresent(q -> parts.add(translator.query(q)));
+        return FilterTranslator.and(parts);
+    }
+
+    @Override
+    public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
+        FilterTranslator translator = new FilterTranslator(index, now());
+        Translated matches = matches(index, scan.search(), scan.postFilter(), scan.filter(), translator);
+        float score = scan.scores() ? ConstantScores.of(scan.search().query()) : Float.NaN;
+        if (matches instanceof FilterTranslator.Never) {
+            return;
+        }
+        SourceFilter projection = scan.fields().isEmpty() ? SourceFilter.NONE
+                : new SourceFilter(true, List.copyOf(scan.fields()), List.of());
+        List<String> include = new ArrayList<>();
+        include.add(QdrantLayout.ID);
+        include.addAll(QdrantJson.sourceIncludes(scan.fields()));
+        scroll(index, matches, include, Integer.MAX_VALUE, record -> {
+            JsonNode payload = record.path("payload");
+            JsonObject source = projection.fetch()
+                    ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)))
+                    : JsonObject.of();
+            sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(),
+                    QdrantLayout.position(record.path("id").asText()), score, source));
+            return true;
+        });
+    }
+
+    /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
+    private void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
+                        java.util.function.Predicate<JsonNode> sink) {
+        String collection = collection(index);
+        JsonNode offset = null;
+        int seen = 0;
+        ObjectNode filter = filter(matches);
+        while (seen < limit) {
+            ObjectNode body = QdrantHttp.object();
+            body.set("filter", filter);
+            body.put("limit", Math.min(PAGE, limit - seen));
+            ArrayNode with = body.putArray("with_payload");
+            include.forEach(with::add);
+            body.put("with_vector", false);
+            if (offset != null) {
+                body.set("offset", offset);
+            }
+            JsonNode result = call(index, "POST", collection, "/points/scroll", Map.of(), body, true,
+                    "scroll the documents of index [" + index.name() + "]");
+            for (JsonNode record : result.path("points")) {
+                seen++;
+                if (!sink.test(record) || seen >= limit) {
+                    return;
+                }
+            }
+            offset = result.get("next_page_offset");
+            if (offset == null || offset.isNull()) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
+        if (request.highlight().isPresent()) {
+            throw FilterTranslator.unsupported("[highlight]");
+        }
+        FilterTranslator translator = new FilterTranslator(index, now());
+        Translated matches = matches(index, request, true, Optional.empty(), translator);
+        float score = request.needsScores() ? ConstantScores.of(request.query()) : Float.NaN;
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        // every match scores the same, so relevance order is index order
+        boolean indexOrder = request.searchAfter().isEmpty()
+                && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
+        Optional<IndexHits.Total> total = Optional.empty();
+        if (!(request.trackTotalHits() instanceof TrackTotalHits.Disabled)) {
+            long count = count(index, matches);
+            total = Optional.of(switch (request.trackTotalHits()) {
+                case TrackTotalHits.UpTo u -> count > u.threshold() ? new IndexHits.Total(u.threshold(), false)
+                        : new IndexHits.Total(count, true);
+                default -> new IndexHits.Total(count, true);
+            });
+        }
+        if (topN <= 0 || matches instanceof FilterTranslator.Never) {
+            return new IndexHits(total, List.of(), Float.NaN);
+        }
+        List<Hit> hits = new ArrayList<>();
+        if (indexOrder) {
+            // every match scores the same: the best topN are the first topN in index (point id) order
+            scroll(index, matches, STORED, topN, record -> {
+                StoredDocument d = stored(index, record.path("payload"));
+                hits.add(new Hit(index.name(), d.id(), score, request.sort().stream().map(s -> floatValue(score))
+                        .toList(), d.source(), d.version()));
+                return true;
+            });
+        } else {
+            hits.addAll(sortedHits(index, request, topN, matches, score, sort));
+        }
+        return new IndexHits(total, hits, hits.isEmpty() ? Float.NaN : score);
+    }
+
+    private static JsonValue floatValue(float f) {
+        return new JsonValue.JsonNumber(Double.parseDouble(Float.toString(f)));
+    }
+
+    /** Any other order: the gateway's own sort over a scan of the sort fields, then one retrieve of the page. */
+    private List<Hit> sortedHits(IndexMetadata index, SearchRequest request, int topN, Translated matches,
+                                 float score, GatewaySort sort) {
+        Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
+        Mappings mappings = index.mappings();
+        Set<String> fields = sourcePaths(mappings, sort.fields());
+        SourceFilter projection = fields.isEmpty() ? SourceFilter.NONE
+                : new SourceFilter(true, List.copyOf(fields), List.of());
+        List<String> include = new ArrayList<>();
+        include.add(QdrantLayout.ID);
+        include.addAll(QdrantJson.sourceIncludes(fields));
+        List<GatewaySort.Key> keys = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        scroll(index, matches, include, Integer.MAX_VALUE, record -> {
+            JsonNode payload = record.path("payload");
+            String id = payload.path(QdrantLayout.ID).asText();
+            JsonObject source = projection.fetch()
+                    ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
+            ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
+            GatewaySort.Key key = sort.key(doc, QdrantLayout.position(record.path("id").asText()));
+            if (after == null || sort.isAfter(key, after)) {
+                keys.add(key);
+                ids.add(id);
+            }
+            return true;
+        });
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            order.add(i);
+        }
+        order.sort((a, b) -> sort.order().compare(keys.get(a), keys.get(b)));
+        List<FetchRef> refs = new ArrayList<>();
+        for (int i = 0; i < Math.min(topN, order.size()); i++) {
+            int at = order.get(i);
+            refs.add(new FetchRef(ids.get(at), score, request.sort().isEmpty() ? List.of()
+                    : sort.render(keys.get(at))));
+        }
+        return refs.isEmpty() ? List.of() : fetch(index, request, refs);
+    }
+
+    /** The source paths that hold these fields: a multi-field ({@code title.keyword}) is read from its parent. */
+    static Set<String> sourcePaths(Mappings mappings, Set<String> fields) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String field : fields) {
+            String[] parts = field.split("\\.");
+            StringBuilder path = new StringBuilder();
+            java.util.SortedMap<String, FieldMapping> level = mappings.properties();
+            for (String part : parts) {
+                FieldMapping m = level == null ? null : level.get(part);
+                if (path.length() > 0) {
+                    path.append('.');
+                }
+                path.append(part);
+                if (!(m instanceof FieldMapping.ObjectField o)) {
+                    break;
+                }
+                level = o.properties();
+            }
+            out.add(path.toString());
+        }
+        return out;
+    }
+
+    @Override
+    public List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs) {
+        if (request.highlight().isPresent()) {
+            throw FilterTranslator.unsupported("[highlight]");
+        }
+        Set<String> ids = new LinkedHashSet<>();
+        refs.forEach(r -> ids.add(r.id()));
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        Map<String, StoredDocument> found = retrieve(index, ids);
+        List<Hit> hits = new ArrayList<>();
+        for (FetchRef ref : refs) {
+            StoredDocument d = found.get(ref.id());
+            if (d != null) {
+                hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version()));
+            }
+        }
+        return hits;
+    }
+
+    /** The plan's collectors fed from a scan (as the gateway's complete scan does); not reached while
+     * {@link #CAPABILITIES} declares no facetable kind. */
+    @Override
+    public NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan) {
+        List<Set<String>> filterMatches = new ArrayList<>();
+        for (Query filter : plan.filters()) {
+            Set<String> matched = new HashSet<>();
+            scan(index, new ScanRequest(request, false, Optional.of(filter), Set.of(), false),
+                    d -> matched.add(d.id()));
+            filterMatches.add(matched);
+        }
+        Set<String> fields = new LinkedHashSet<>();
+        plan.fields().forEach(f -> fields.add(f.name()));
+        Mappings mappings = index.mappings();
+        NamedCollectors collectors = plan.newCollectors();
+        scan(index, new ScanRequest(request, false, Optional.empty(), sourcePaths(mappings, fields),
+                plan.needsScores()), d -> collectors.collect(new ValuesDoc(d.id(), d.score(),
+                DocumentParser.parse(mappings, d.source(), d.id()).values(),
+                i -> filterMatches.get(i).contains(d.id()))));
+        return collectors.partial();
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    /** A collection-scoped call; a missing collection is a backend fault (the catalog says the index exists). */
+    private JsonNode call(IndexMetadata index, String method, String collection, String rest,
+                          Map<String, String> query, JsonNode body, boolean idempotentRead, String what) {
+        try {
+            return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
+                    idempotentRead, what);
+        } catch (QdrantError e) {
+            if (e.status == 404) {
+                states.remove(collection);
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": its Qdrant collection ["
+                        + collection + "] does not exist (" + e.qdrantMessage + ")", meta(index), e);
+            }
+            throw http.failure(e, what);
+        }
+    }
+
+    private static Map<String, String> meta(IndexMetadata index) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("index_uuid", index.uuid());
+        m.put("index", index.name());
+        return m;
+    }
+
+    static LongSupplier now() {
+        long[] memo = {Long.MIN_VALUE};
+        return () -> {
+            if (memo[0] == Long.MIN_VALUE) {
+                memo[0] = System.currentTimeMillis();
+            }
+            return memo[0];
+        };
+    }
+
+    @Override
+    public void close() {
+        http.close();
+    }
+
+}

@@ -1,0 +1,125 @@
+package io.qdrant.esgateway.adapter.out.qdrant;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * How an index lives in Qdrant: collection names, point ids and payload keys.
+ *
+ * <p>Payload of a document point:
+ * <ul>
+ *   <li>{@code _id} — the Elasticsearch {@code _id} (keyword index);</li>
+ *   <li>{@code _src} — the {@code _source} as its exact JSON text (big numbers, key order and lone surrogates survive,
+ *       which a JSON payload would not guarantee); read by {@code get} and {@code fetch};</li>
+ *   <li>{@code _source} — the same source as a JSON object, so that the complete scan can ask Qdrant for only the
+ *       top-level keys it needs ({@code with_payload} include lists);</li>
+ *   <li>{@code _version}, {@code _seq_no}, {@code _primary_term} — the version triple;</li>
+ *   <li>{@code _f} — the values as Elasticsearch indexes them, one array per field path ({@code _f."title.raw"}),
+ *       already converted to the mapped type by the domain (keywords past {@code ignore_above} left out, dates as epoch
+ *       milliseconds, numbers rounded to float/half_float precision); filters run on these, so that they see what an
+ *       Elasticsearch query sees, arrays flattened as Elasticsearch flattens them.</li>
+ * </ul>
+ * One more point per collection, with the fixed id {@link #META_POINT}, holds the highest sequence number written
+ * ({@code _qeg_max_seq_no}); every read excludes it with {@code must_not has_id}.
+ */
+final class QdrantLayout {
+    static final String ID = "_id";
+    static final String SOURCE_TEXT = "_src";
+    static final String SOURCE = "_source";
+    static final String VERSION = "_version";
+    static final String SEQ_NO = "_seq_no";
+    static final String PRIMARY_TERM = "_primary_term";
+    static final String FIELDS = "_f";
+    static final String MAX_SEQ_NO = "_qeg_max_seq_no";
+    /** The metadata point: the nil UUID, which no version-5 id can be. */
+    static final String META_POINT = "00000000-0000-0000-0000-000000000000";
+
+    private static final Pattern BARE = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final Pattern UNSAFE_NAME = Pattern.compile("[^a-z0-9_-]");
+
+    private QdrantLayout() {
+    }
+
+    /** The collection of a concrete index with the default prefix. */
+    static String collection(IndexMetadata index) {
+        return collection(QdrantStores.Settings.DEFAULT_PREFIX, index);
+    }
+
+    /**
+     * The collection of a concrete index: the prefix, its (sanitised) name and its uuid, so a re-created index
+     * starts empty.
+     */
+    static String collection(String prefix, IndexMetadata index) {
+        String uuid = index.uuid();
+        if (uuid == null || !BARE.matcher(uuid).matches()) {
+            throw new IllegalArgumentException("index [" + index.name() + "] has uuid [" + uuid
+                    + "], which is not URL-safe base64");
+        }
+        String name = UNSAFE_NAME.matcher(index.name().toLowerCase(Locale.ROOT)).replaceAll("_");
+        if (name.length() > 100) {
+            name = name.substring(0, 100);
+        }
+        return prefix + name + "-" + uuid;
+    }
+
+    /** The point id of a document: a version-5 (SHA-1, name-based) UUID of the index uuid and the {@code _id}. */
+    static String pointId(IndexMetadata index, String id) {
+        try {
+            MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+            sha1.update(index.uuid().getBytes(StandardCharsets.UTF_8));
+            sha1.update((byte) 0);
+            sha1.update(id.getBytes(StandardCharsets.UTF_8));
+            byte[] hash = sha1.digest();
+            hash[6] = (byte) ((hash[6] & 0x0f) | 0x50);
+            hash[8] = (byte) ((hash[8] & 0x3f) | 0x80);
+            long msb = 0;
+            long lsb = 0;
+            for (int i = 0; i < 8; i++) {
+                msb = (msb << 8) | (hash[i] & 0xff);
+                lsb = (lsb << 8) | (hash[8 + i] & 0xff);
+            }
+            return new UUID(msb, lsb).toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is part of every JDK", e);
+        }
+    }
+
+    /**
+     * A position that orders points as Qdrant's scroll does (by id; UUIDs compare as unsigned 128-bit numbers):
+     * the top 63 bits of the UUID.
+     */
+    static long position(String pointId) {
+        return UUID.fromString(pointId).getMostSignificantBits() >>> 1;
+    }
+
+    /**
+     * One payload-path segment: bare when it is only letters, digits, {@code _} and {@code -}; otherwise
+     * double-quoted (guide §11.2: {@code @timestamp}, dots, spaces, brackets).
+     */
+    static String segment(String key) {
+        if (BARE.matcher(key).matches()) {
+            return key;
+        }
+        if (key.indexOf('"') >= 0 || key.indexOf('\\') >= 0) {
+            throw GatewayException.unsupported("a field name with a double quote or backslash ([" + key
+                    + "]) on the Qdrant backend");
+        }
+        return "\"" + key + "\"";
+    }
+
+    /** The payload path of an Elasticsearch field's indexed values: {@code _f.<field>} with the field quoted. */
+    static String fieldPath(String field) {
+        return FIELDS + "." + segment(field);
+    }
+
+    /** The payload path of a top-level key of the source. */
+    static String sourcePath(String topLevelKey) {
+        return SOURCE + "." + segment(topLevelKey);
+    }
+}

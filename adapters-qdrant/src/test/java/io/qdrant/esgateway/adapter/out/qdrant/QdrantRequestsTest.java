@@ -1,0 +1,244 @@
+package io.qdrant.esgateway.adapter.out.qdrant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
+import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.search.SearchRequestParser;
+import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the adapter sends to Qdrant, counted and inspected on the fake: batched writes and reads, projections, no call
+ * for what can be answered without one, the API key header.
+ */
+class QdrantRequestsTest {
+    private FakeQdrant fake;
+    private DocumentStore store;
+    private final IndexMetadata index = QdrantFilterTranslatorTest.INDEX;
+
+    @BeforeEach
+    void setUp() {
+        fake = new FakeQdrant();
+        store = QdrantStores.open(new QdrantStores.Settings(fake.uri(), Optional.of("s3cret-key"),
+                Duration.ofSeconds(2), Duration.ofSeconds(10)));
+        store.createIndex(index);
+        List<DocumentWrite> writes = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            writes.add(new DocumentWrite.Upsert(doc("d" + i, "{\"tag\": \"t" + (i % 3) + "\", \"count\": " + i
+                    + ", \"author\": {\"name\": \"n" + i + "\"}, \"title\": \"x\"}", i)));
+        }
+        store.write(index, writes, 59);
+        fake.requests.clear();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        try {
+            assertThat(fake.violations).isEmpty();
+        } finally {
+            ((AutoCloseable) store).close();
+            fake.close();
+        }
+    }
+
+    private IndexableDocument doc(String id, String json, long seqNo) {
+        JsonObject source = (JsonObject) Json.parse(json);
+        return new IndexableDocument(id, new DocumentVersion(1, seqNo, 1), source,
+                DocumentParser.parse(index.mappings(), source, id).values());
+    }
+
+    private static SearchRequest request(String body) {
+        return SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of());
+    }
+
+    @Test
+    void createIndexMakesTheCollectionWithNamedVectorsAndThePayloadIndexesOfTheMapping() {
+        FakeQdrant other = new FakeQdrant();
+        try {
+            DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
+                    Duration.ofSeconds(2), Duration.ofSeconds(10)));
+            s.createIndex(index);
+            JsonNode create = other.requests("PUT", "/collections/" + QdrantLayout.collection(index)).get(0).body();
+            assertThat(create.at("/vectors/embedding/size").asInt()).isEqualTo(3);
+            assertThat(create.at("/vectors/embedding/distance").asText()).isEqualTo("Cosine");
+            Map<String, String> indexes = new java.util.TreeMap<>();
+            other.requests("PUT", "/index").forEach(r -> indexes.put(r.body().get("field_name").asText(),
+                    r.body().get("field_schema").toString()));
+            assertThat(indexes).containsEntry("_id", "{\"type\":\"keyword\"}")
+                    .containsEntry("_f.tag", "{\"type\":\"keyword\"}")
+                    .containsEntry("_f.\"title.raw\"", "{\"type\":\"keyword\"}")
+                    .containsEntry("_f.count", "{\"type\":\"integer\",\"lookup\":true,\"range\":true}")
+                    .containsEntry("_f.price", "{\"type\":\"float\"}")
+                    .containsEntry("_f.active", "{\"type\":\"bool\"}")
+                    .containsEntry("_f.\"@timestamp\"", "{\"type\":\"integer\",\"lookup\":true,\"range\":true}")
+                    .containsEntry("_f.\"author.age\"", "{\"type\":\"integer\",\"lookup\":true,\"range\":true}")
+                    .containsEntry("_f.title", "{\"type\":\"text\",\"tokenizer\":\"word\",\"lowercase\":true}")
+                    .doesNotContainKey("_f.embedding");
+            other.requests("PUT", "/index").forEach(r -> assertThat(r.query()).containsEntry("wait", "true"));
+            assertThatThrownBy(() -> s.createIndex(index)).isInstanceOf(GatewayException.class)
+                    .satisfies(e -> assertThat(((GatewayException) e).kind()).isEqualTo(ErrorKind.RESOURCE_ALREADY_EXISTS));
+            // a mapping addition creates only the new payload index
+            other.requests.clear();
+            IndexMetadata more = index.withMappings(index.mappings().merge(io.qdrant.esgateway.domain.index.Mappings
+                    .parse(Json.parse("{\"properties\": {\"color\": {\"type\": \"keyword\"}}}"))));
+            s.updateMappings(more);
+            assertThat(other.requests("PUT", "/index")).hasSize(1)
+                    .allSatisfy(r -> assertThat(r.body().get("field_name").asText()).isEqualTo("_f.color"));
+            assertThat(other.violations).isEmpty();
+        } finally {
+            other.close();
+        }
+    }
+
+    @Test
+    void aWriteBatchIsOneBatchRequestWithWaitTrue() {
+        store.write(index, List.of(new DocumentWrite.Upsert(doc("a", "{}", 60)), new DocumentWrite.Delete("d1"),
+                new DocumentWrite.Upsert(doc("b", "{}", 62))), 62);
+        assertThat(fake.requests).hasSize(1);
+        FakeQdrant.Request batch = fake.requests.get(0);
+        assertThat(batch.path()).endsWith("/points/batch");
+        assertThat(batch.query()).containsEntry("wait", "true");
+        assertThat(batch.body().get("operations")).hasSize(4); // upsert, delete, upsert, metadata point
+        assertThat(store.maxSeqNo(index)).isEqualTo(62);
+    }
+
+    @Test
+    void getOfManyIdsIsOneBatchedRetrieve() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ids.add("d" + i);
+        }
+        ids.add("missing");
+        assertThat(store.get(index, ids)).hasSize(40);
+        assertThat(fake.requests).hasSize(1);
+        assertThat(fake.requests.get(0).path()).endsWith("/points");
+        assertThat(fake.requests.get(0).body().get("ids")).hasSize(41);
+        assertThat(fake.requests.get(0).body().get("with_payload").toString())
+                .isEqualTo("[\"_id\",\"_src\",\"_version\",\"_seq_no\",\"_primary_term\"]");
+    }
+
+    @Test
+    void aRequestThatFailsValidationMakesNoQdrantCall() {
+        for (String body : List.of("{\"query\": {\"match\": {\"title\": \"x\"}}}",
+                "{\"query\": {\"wildcard\": {\"tag\": \"t*\"}}}",
+                "{\"query\": {\"term\": {\"tag\": \"t1\"}}}",
+                "{\"query\": {\"match_all\": {}}, \"highlight\": {\"fields\": {\"title\": {}}}}")) {
+            assertThatThrownBy(() -> store.search(index, request(body), 10)).as(body)
+                    .isInstanceOf(GatewayException.class)
+                    .satisfies(e -> assertThat(((GatewayException) e).kind()).isEqualTo(ErrorKind.UNSUPPORTED));
+        }
+        assertThatThrownBy(() -> store.count(index, Optional.of(QueryDsl.parse(Json.parse(
+                "{\"fuzzy\": {\"tag\": \"t\"}}"))))).isInstanceOf(GatewayException.class);
+        assertThat(fake.requests).isEmpty();
+    }
+
+    @Test
+    void aQueryThatCanMatchNothingMakesNoQdrantCall() {
+        assertThat(store.count(index, Optional.of(QueryDsl.parse(Json.parse("{\"term\": {\"nope\": \"x\"}}")))))
+                .isZero();
+        assertThat(store.count(index, Optional.of(QueryDsl.parse(Json.parse("{\"term\": {\"count\": 1.5}}")))))
+                .isZero();
+        assertThat(fake.requests).isEmpty();
+    }
+
+    @Test
+    void aCountOnlySearchCountsAndFetchesNoDocument() {
+        var hits = store.search(index, request("{\"size\": 0, \"query\": {\"constant_score\": {\"filter\":"
+                + " {\"term\": {\"tag\": \"t1\"}}}}}"), 0);
+        assertThat(hits.total().orElseThrow().value()).isEqualTo(20);
+        assertThat(fake.requests).hasSize(1);
+        assertThat(fake.requests.get(0).path()).endsWith("/points/count");
+        assertThat(fake.requests.get(0).body().get("exact").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aPageOfTenMovesTenPayloadsAndCountsTheTotal() {
+        var hits = store.search(index, request("{\"query\": {\"range\": {\"count\": {\"gte\": 5}}}}"), 10);
+        assertThat(hits.hits()).hasSize(10);
+        assertThat(hits.total().orElseThrow().value()).isEqualTo(55);
+        assertThat(fake.requests).hasSize(2);
+        JsonNode scroll = fake.requests("POST", "/points/scroll").get(0).body();
+        assertThat(scroll.get("limit").asInt()).isEqualTo(10);
+    }
+
+    @Test
+    void aScanAsksOnlyForTheTopLevelKeysOfTheFieldsItNeedsAndTheId() {
+        List<String> seen = new ArrayList<>();
+        store.scan(index, new DocumentStore.ScanRequest(request("{}"), false, Optional.empty(),
+                Set.of("author.name"), false), d -> {
+                    seen.add(d.id());
+                    assertThat(Json.write(d.source())).startsWith("{\"author\":{\"name\":\"n");
+                });
+        assertThat(seen).hasSize(60);
+        List<FakeQdrant.Request> scrolls = fake.requests("POST", "/points/scroll");
+        assertThat(scrolls).hasSize(1);
+        assertThat(scrolls.get(0).body().get("with_payload").toString())
+                .isEqualTo("[\"_id\",\"_source.author\",\"_source.\\\"author.name\\\"\"]");
+        // index order is point-id order, with positions that grow with it
+        List<Long> positions = new ArrayList<>();
+        store.scan(index, new DocumentStore.ScanRequest(request("{}"), false, Optional.empty(), Set.of(), false),
+                d -> positions.add(d.position()));
+        assertThat(positions).isSorted();
+    }
+
+    @Test
+    void aFieldSortedPageOfTwentyMovesTwentySourcesAndOnlyTheSortFieldOfTheOthers() throws Exception {
+        FakeQdrant other = new FakeQdrant();
+        DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
+                Duration.ofSeconds(2), Duration.ofSeconds(10)));
+        try {
+            QdrantVersusLuceneTest.Backend backend = QdrantVersusLuceneTest.backend(s);
+            other.requests.clear();
+            var result = backend.search().search("products", request("{\"sort\": [{\"count\": \"desc\"}],"
+                    + " \"size\": 20, \"query\": {\"range\": {\"price\": {\"gte\": 0}}}}"),
+                    io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN);
+            assertThat(result.hits()).hasSize(20);
+            List<FakeQdrant.Request> retrieves = other.requests("POST", "/points");
+            assertThat(retrieves).hasSize(1);
+            assertThat(retrieves.get(0).body().get("ids")).hasSize(20);
+            List<FakeQdrant.Request> scrolls = other.requests("POST", "/points/scroll");
+            assertThat(scrolls).isNotEmpty().allSatisfy(r -> assertThat(r.body().get("with_payload").toString())
+                    .isEqualTo("[\"_id\",\"_source.count\"]"));
+            // the complete scan counts the total itself: no separate count
+            assertThat(other.requests("POST", "/points/count")).isEmpty();
+            assertThat(result.total().orElseThrow().value()).isEqualTo(49);
+            assertThat(other.violations).isEmpty();
+        } finally {
+            ((AutoCloseable) s).close();
+            other.close();
+        }
+    }
+
+    @Test
+    void theApiKeyIsSentAsTheApiKeyHeader() {
+        store.count(index, Optional.empty());
+        assertThat(fake.requests.get(0).headers().get("Api-key")).containsExactly("s3cret-key");
+    }
+
+    @Test
+    void droppingTwiceIsFine() {
+        store.dropIndex(index);
+        store.dropIndex(index);
+        assertThat(fake.requests("DELETE", "")).hasSize(2);
+    }
+}

@@ -1,0 +1,119 @@
+package io.qdrant.esgateway.bootstrap;
+
+import static io.qdrant.esgateway.bootstrap.EsClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stateful scenario through the whole gateway with {@code QEG_BACKEND=qdrant}: Elasticsearch requests over HTTP,
+ * documents in the spec-checked fake Qdrant (adapters-qdrant's test jar): create index → bulk → get → search
+ * (filters, field sort, aggregations) → update → search → count → what is refused → delete. Every body the adapter
+ * sent and every answer it got validated against Qdrant's {@code openapi.json}.
+ */
+class QdrantHttpScenarioTest {
+    @TempDir
+    static Path data;
+    static FakeQdrant qdrant;
+    static RunningGateway gateway;
+    static EsClient es;
+
+    @BeforeAll
+    static void start() {
+        qdrant = new FakeQdrant();
+        gateway = RunningGateway.start(data, "QEG_BACKEND", "qdrant", "QEG_QDRANT_URL", qdrant.uri().toString(),
+                "QEG_QDRANT_API_KEY", "scenario-key");
+        es = gateway.client;
+    }
+
+    @AfterAll
+    static void stop() {
+        gateway.close();
+        qdrant.close();
+    }
+
+    private static List<String> ids(JsonNode search) {
+        List<String> out = new ArrayList<>();
+        search.path("hits").path("hits").forEach(h -> out.add(h.path("_id").asText()));
+        return out;
+    }
+
+    @Test
+    void createBulkSearchAggregateUpdateSearchDelete() {
+        assertThat(es.get("/").json().path("version").path("number").asText()).isNotEmpty();
+        assertThat(es.get("/_cluster/health").status()).isEqualTo(200);
+        assertThat(es.put("/books", json("{'mappings':{'properties':{'title':{'type':'text'},'tag':{'type':'keyword'},"
+                + "'year':{'type':'integer'},'price':{'type':'double'}}}}")).status()).isEqualTo(200);
+        assertThat(qdrant.collectionNames()).hasSize(1);
+
+        StringBuilder bulk = new StringBuilder();
+        String[][] rows = {{"1", "fox", "animals", "1999", "10.5"}, {"2", "dogs", "animals", "2005", "7"},
+            {"3", "thinking", "business", "2010", "20"}, {"4", "cooking", "food", "2010", "15"},
+            {"5", "kitchen", "food", "2020", "12.25"}};
+        for (String[] r : rows) {
+            bulk.append("{\"index\":{\"_index\":\"books\",\"_id\":\"").append(r[0]).append("\"}}\n")
+                    .append("{\"title\":\"").append(r[1]).append("\",\"tag\":\"").append(r[2]).append("\",\"year\":")
+                    .append(r[3]).append(",\"price\":").append(r[4]).append("}\n");
+        }
+        EsClient.Reply bulked = es.send("POST", "/_bulk?refresh=true", bulk.toString(), "application/x-ndjson");
+        assertThat(bulked.json().path("errors").asBoolean()).as(bulked.body()).isFalse();
+
+        JsonNode doc = es.get("/books/_doc/3").json();
+        assertThat(doc.path("found").asBoolean()).isTrue();
+        assertThat(doc.path("_source").path("title").asText()).isEqualTo("thinking");
+
+        JsonNode food = es.post("/books/_search", json("{'query':{'bool':{'filter':[{'term':{'tag':'food'}}]}}}")).json();
+        assertThat(food.path("hits").path("total").path("value").asInt()).isEqualTo(2);
+        assertThat(ids(food)).containsExactlyInAnyOrder("4", "5");
+        assertThat(food.path("hits").path("hits").get(0).path("_score").asDouble()).isZero();
+
+        JsonNode sorted = es.post("/books/_search", json("{'size':3,'sort':[{'year':'desc'},{'price':'asc'}],"
+                + "'query':{'range':{'price':{'gte':10}}},'aggs':{'tags':{'terms':{'field':'tag'}},"
+                + "'avg_price':{'avg':{'field':'price'}}}}")).json();
+        assertThat(ids(sorted)).containsExactly("5", "4", "3");
+        assertThat(sorted.path("hits").path("total").path("value").asInt()).isEqualTo(4);
+        JsonNode buckets = sorted.path("aggregations").path("tags").path("buckets");
+        assertThat(buckets.get(0).path("key").asText()).isEqualTo("food");
+        assertThat(buckets.get(0).path("doc_count").asInt()).isEqualTo(2);
+        assertThat(sorted.path("aggregations").path("avg_price").path("value").asDouble()).isEqualTo(14.4375);
+
+        assertThat(es.post("/books/_update/2?refresh=true", json("{'doc':{'tag':'food'}}")).status()).isEqualTo(200);
+        JsonNode after = es.post("/books/_search", json("{'query':{'constant_score':{'filter':{'term':{'tag':'food'}}}}}"))
+                .json();
+        assertThat(ids(after)).containsExactlyInAnyOrder("2", "4", "5");
+        assertThat(es.get("/books/_doc/2").json().path("_version").asInt()).isEqualTo(2);
+        assertThat(es.get("/books/_count").json().path("count").asInt()).isEqualTo(5);
+        assertThat(es.post("/books/_count", json("{'query':{'bool':{'must_not':[{'terms':{'tag':['food']}}]}}}"))
+                .json().path("count").asInt()).isEqualTo(2);
+
+        // a dynamically mapped field gets its payload index and is filterable
+        int indexCalls = qdrant.requests("PUT", "/index").size();
+        assertThat(es.put("/books/_doc/6?refresh=true", json("{'title':'new','tag':'food','colour':'red'}")).status())
+                .isEqualTo(201);
+        assertThat(qdrant.requests("PUT", "/index").size()).isGreaterThan(indexCalls);
+        assertThat(ids(es.post("/books/_search", json("{'query':{'bool':{'filter':{'term':{'colour.keyword':'red'}}}}}"))
+                .json())).containsExactly("6");
+        assertThat(es.delete("/books/_doc/6?refresh=true").status()).isEqualTo(200);
+
+        EsClient.Reply refused = es.post("/books/_search", json("{'query':{'match':{'title':'fox'}}}"));
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body()).contains("[match]").contains("Qdrant backend");
+
+        JsonNode cat = es.get("/_cat/indices/books?format=json").json();
+        assertThat(cat.get(0).path("docs.count").asText()).isEqualTo("5");
+
+        assertThat(es.delete("/books").status()).isEqualTo(200);
+        assertThat(qdrant.collectionNames()).isEmpty();
+        assertThat(qdrant.requests).allSatisfy(r -> assertThat(r.headers().get("Api-key"))
+                .containsExactly("scenario-key"));
+        assertThat(qdrant.violations).isEmpty();
+    }
+}
