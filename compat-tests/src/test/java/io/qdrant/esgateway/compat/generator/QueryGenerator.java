@@ -19,15 +19,15 @@ import java.util.Set;
  * that always end with the unique {@code sku} as tiebreaker (so every engine must agree on the order; with
  * {@code missing: _first} and min/max {@code mode} on multi-valued fields), {@code from}/{@code size} pagination,
  * {@code search_after}, {@code track_total_hits} thresholds, {@code _source} filtering, and terms/min/max/avg
- * aggregations. Extend it by adding a {@link Feature} and its branch; the coverage test then asks
- * for it.
+ * aggregations with a range, histogram, date_histogram or composite aggregation beside them. Extend it by adding a
+ * {@link Feature} and its branch; the coverage test then asks for it.
  */
 public final class QueryGenerator {
     /** What a generated query exercises; used by the coverage test. */
     public enum Feature {
         TERM, TERMS, RANGE, MATCH, BOOL, MATCH_ALL, SORT, PAGINATION, TERMS_AGG, METRIC_AGG,
         EXISTS, IDS, PREFIX, WILDCARD, FUZZY, MATCH_PHRASE, MULTI_MATCH, QUERY_STRING, SIMPLE_QUERY_STRING,
-        CONSTANT_SCORE, DIS_MAX, MISSING_FIRST, SORT_MODE, SEARCH_AFTER, TOTAL_THRESHOLD, SOURCE_FILTER
+        CONSTANT_SCORE, DIS_MAX, MISSING_FIRST, SORT_MODE, SEARCH_AFTER, TOTAL_THRESHOLD, SOURCE_FILTER, BUCKET_AGG
     }
 
     public record GeneratedQuery(String name, ObjectNode body, Set<Feature> features) {
@@ -244,5 +244,44 @@ public final class QueryGenerator {
         features.add(Feature.METRIC_AGG);
         String metric = pick(random, List.of("min", "max", "avg"));
         aggs.putObject(metric + "_price").putObject(metric).put("field", "price");
+        bucketAggregation(aggs, Math.floorMod(body.toString().hashCode(), 4), features);
+    }
+
+    /**
+     * A range, histogram, date_histogram or composite aggregation with a sub-aggregation, chosen by {@code kind}
+     * (derived from the body, not drawn from the generator's random stream, so the other generated queries stay as
+     * they were).
+     */
+    private static void bucketAggregation(ObjectNode aggs, int kind, Set<Feature> features) {
+        features.add(Feature.BUCKET_AGG);
+        ObjectNode agg = aggs.putObject("buckets");
+        switch (kind) {
+            case 0 -> {
+                ObjectNode h = agg.putObject("histogram").put("field", "price").put("interval", 25);
+                h.put("offset", 5);
+                agg.putObject("aggs").putObject("max_stock").putObject("max").put("field", "stock");
+            }
+            case 1 -> {
+                ArrayNode ranges = agg.putObject("range").put("field", "stock").putArray("ranges");
+                ranges.addObject().put("to", 3);
+                ranges.addObject().put("from", 3).put("to", 7);
+                ranges.addObject().put("from", 5);
+                agg.putObject("aggs").putObject("brands").putObject("terms").put("field", "brand");
+            }
+            case 2 -> {
+                agg.putObject("date_histogram").put("field", "released").put("calendar_interval", "month")
+                        .put("time_zone", "Europe/Berlin");
+                agg.putObject("aggs").putObject("stock").putObject("histogram").put("field", "stock")
+                        .put("interval", 4);
+            }
+            default -> {
+                ArrayNode sources = agg.putObject("composite").put("size", 7).putArray("sources");
+                sources.addObject().putObject("brand").putObject("terms").put("field", "brand")
+                        .put("missing_bucket", true);
+                sources.addObject().putObject("in_stock").putObject("terms").put("field", "in_stock")
+                        .put("order", "desc");
+                agg.putObject("aggs").putObject("avg_price").putObject("avg").put("field", "price");
+            }
+        }
     }
 }

@@ -12,7 +12,8 @@ import java.util.Optional;
  */
 public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric, Aggregation.Filter,
         Aggregation.Filters, Aggregation.Missing, Aggregation.Global, Aggregation.Stats, Aggregation.Cardinality,
-        Aggregation.Percentiles, Aggregation.TopHits {
+        Aggregation.Percentiles, Aggregation.TopHits, RangeAggregation, HistogramAggregation,
+        DateHistogramAggregation, CompositeAggregation {
 
     /** The sub-aggregations, by name, in request order (empty for metrics). */
     Map<String, Aggregation> subs();

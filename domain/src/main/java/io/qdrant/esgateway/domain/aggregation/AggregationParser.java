@@ -21,8 +21,7 @@ import java.util.Set;
  */
 public final class AggregationParser {
     /** Aggregation types Elasticsearch 8 has that the gateway does not implement (yet): rejected by name. */
-    private static final Set<String> NOT_IMPLEMENTED = Set.of("range", "date_range",
-            "histogram", "date_histogram", "composite",
+    private static final Set<String> NOT_IMPLEMENTED = Set.of(
             "percentile_ranks", "nested", "reverse_nested", "significant_terms",
             "significant_text", "rare_terms", "multi_terms", "auto_date_histogram", "variable_width_histogram",
             "geo_distance", "geohash_grid", "geotile_grid", "geo_bounds", "geo_centroid", "ip_range", "sampler",
@@ -91,6 +90,10 @@ public final class AggregationParser {
             case "cardinality" -> MetricsParser.cardinality(name, options);
             case "percentiles" -> MetricsParser.percentiles(name, options);
             case "top_hits" -> MetricsParser.topHits(name, options);
+            case "range", "date_range" -> RangeHistogramParser.range(name, type, options, subs);
+            case "histogram" -> RangeHistogramParser.histogram(name, options, subs);
+            case "date_histogram" -> RangeHistogramParser.dateHistogram(name, options, subs);
+            case "composite" -> RangeHistogramParser.composite(name, options, subs);
             case "filter", "filters", "missing", "global" -> BucketAggregationParser.parse(name, type, options, subs);
             default -> {
                 if (NOT_IMPLEMENTED.contains(type)) {

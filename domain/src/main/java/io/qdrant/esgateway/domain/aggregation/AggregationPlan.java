@@ -201,6 +201,36 @@ public final class AggregationPlan {
                 needsScores |= TopHitsAggregator.needsScores(t);
                 yield () -> TopHitsAggregator.collector(t, index, keys);
             }
+            case RangeAggregation r -> {
+                FieldRef field = field(r.field());
+                RangeAggregator.Setup setup = RangeAggregator.setup(r, field, System::currentTimeMillis);
+                Supplier<NamedCollectors> subs = level(name, r.subs());
+                yield () -> RangeAggregator.collector(r, field, setup, subs);
+            }
+            case HistogramAggregation h -> {
+                FieldRef field = field(h.field());
+                HistogramAggregator.validate(h, field);
+                Supplier<NamedCollectors> subs = level(name, h.subs());
+                yield () -> HistogramAggregator.histogram(h, field, subs);
+            }
+            case DateHistogramAggregation d -> {
+                FieldRef field = field(d.field());
+                HistogramAggregator.DateSetup setup = HistogramAggregator.dateSetup(d, field,
+                        System::currentTimeMillis);
+                Supplier<NamedCollectors> subs = level(name, d.subs());
+                yield () -> HistogramAggregator.dateHistogram(d, field, setup, subs);
+            }
+            case CompositeAggregation c -> {
+                List<CompositeAggregator.Resolved> sources = new ArrayList<>();
+                for (CompositeAggregation.Source s : c.sources()) {
+                    FieldRef field = field(s.field());
+                    CompositeAggregator.validate(s, field);
+                    sources.add(new CompositeAggregator.Resolved(s, field));
+                }
+                List<Object> after = CompositeAggregator.after(c, sources);
+                Supplier<NamedCollectors> subs = level(name, c.subs());
+                yield () -> CompositeAggregator.collector(c, sources, after, subs);
+            }
             case Aggregation.Filter f -> {
                 int number = filters.size();
                 filters.add(f.query());

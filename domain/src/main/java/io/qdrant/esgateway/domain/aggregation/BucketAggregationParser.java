@@ -24,7 +24,7 @@ final class BucketAggregationParser {
     /** The types the gateway implements, for suggestions (with the ones it names as not implemented). */
     private static final Set<String> IMPLEMENTED = Set.of("terms", "min", "max", "avg", "sum", "value_count",
             "filter", "filters", "missing", "global", "stats", "extended_stats", "cardinality", "percentiles",
-            "top_hits");
+            "top_hits", "range", "date_range", "histogram", "date_histogram", "composite");
 
     private BucketAggregationParser() {
     }

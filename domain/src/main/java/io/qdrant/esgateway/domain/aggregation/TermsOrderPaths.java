@@ -75,6 +75,18 @@ final class TermsOrderPaths {
                 case Aggregation.Missing m -> level = singleBucket(path, name, key, m.subs());
                 case Aggregation.Global g -> level = singleBucket(path, name, key, g.subs());
                 case Aggregation.Filters f -> throw invalid(path, "Can't sort a [filters] aggregation [" + name + "]");
+                case RangeAggregation _, HistogramAggregation _, DateHistogramAggregation _,
+                     CompositeAggregation _ -> {
+                    if (last) {
+                        throw invalid(path, "Can't sort a [" + agg.type() + "] aggregation [" + name + "]");
+                    }
+                    String next = elements[i + 1];
+                    if (i + 1 == elements.length - 1 && next.indexOf('.') >= 0) {
+                        next = next.substring(0, next.indexOf('.'));
+                    }
+                    throw invalid(path, "Can't sort by a descendant of a [" + agg.type() + "] aggregation [" + next
+                            + "]");
+                }
                 case Aggregation.Terms t -> {
                     FieldRef.ValueKind kind = FieldRef.of(index, t.field(), mappings).kind();
                     String type = switch (kind) {

@@ -53,5 +53,10 @@ public enum ErrorKind {
     /** The document backend did not answer in time. */
     BACKEND_TIMEOUT,
     /** The document backend answered with an error we did not expect: our bug or a backend fault. */
-    BACKEND_FAILURE
+    BACKEND_FAILURE,
+    /**
+     * An aggregation answer with more than {@code search.max_buckets} (65,536) buckets: Elasticsearch's
+     * {@code too_many_buckets_exception}, raised in the final reduce (400; see {@link GatewayException#reduceFailed}).
+     */
+    TOO_MANY_BUCKETS
 }

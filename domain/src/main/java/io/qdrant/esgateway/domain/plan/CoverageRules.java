@@ -1,8 +1,12 @@
 package io.qdrant.esgateway.domain.plan;
 
 import io.qdrant.esgateway.domain.aggregation.Aggregation;
+import io.qdrant.esgateway.domain.aggregation.CompositeAggregation;
+import io.qdrant.esgateway.domain.aggregation.DateHistogramAggregation;
 import io.qdrant.esgateway.domain.aggregation.FieldRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
+import io.qdrant.esgateway.domain.aggregation.HistogramAggregation;
+import io.qdrant.esgateway.domain.aggregation.RangeAggregation;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.search.SearchRequest;
@@ -142,6 +146,11 @@ public final class CoverageRules {
             case Aggregation.Filter f -> { }
             case Aggregation.Filters f -> { }
             case Aggregation.Global g -> { }
+            // range, histogram, date_histogram, composite: computed from their fields' values like terms
+            case RangeAggregation r -> out.add(r.field());
+            case HistogramAggregation h -> out.add(h.field());
+            case DateHistogramAggregation d -> out.add(d.field());
+            case CompositeAggregation c -> c.sources().forEach(s -> out.add(s.field()));
         }
         agg.subs().values().forEach(sub -> fieldsOf(sub, out));
     }

@@ -24,7 +24,7 @@ final class ErrorBodies {
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
-            case SEARCH_PHASE_EXECUTION -> 400;
+            case SEARCH_PHASE_EXECUTION, TOO_MANY_BUCKETS -> 400;
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
             case BACKEND_FAILURE -> 502;
@@ -55,6 +55,7 @@ final class ErrorBodies {
             case BACKEND_UNAVAILABLE -> "backend_unavailable_exception";
             case BACKEND_TIMEOUT -> "backend_timeout_exception";
             case BACKEND_FAILURE -> "backend_failure_exception";
+            case TOO_MANY_BUCKETS -> "too_many_buckets_exception";
         };
     }
 
@@ -89,7 +90,12 @@ final class ErrorBodies {
 
     static JsonObject cause(GatewayException e, boolean withCausedBy) {
         JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
-        e.metadata().forEach(b::put);
+        if (e.kind() == ErrorKind.TOO_MANY_BUCKETS) {
+            // ES renders max_buckets as a number
+            e.metadata().forEach((k, v) -> b.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));
+        } else {
+            e.metadata().forEach(b::put);
+        }
         if (withCausedBy && e.gatewayCause() != null) {
             b.put("caused_by", cause(e.gatewayCause(), true));
         }
