@@ -205,10 +205,24 @@ final class LuceneAggregations {
     private static final double[] NO_DOUBLES = new double[0];
 
     /** One field's doc values in a segment, decoded for the current document. */
+    /**
+     * One field's doc values in a segment, decoded for the current document. Keyword ordinals are decoded to strings
+     * once per segment (the same String instance each time, so collectors' hash lookups reuse its cached hash), and
+     * the value arrays of the usual small lengths are reused from document to document, as {@link AggregationDoc}
+     * allows: this changes the cost of collecting, never the values.
+     */
     private static final class Column {
+        private static final int REUSED_LENGTHS = 8;
+        private static final int ORD_ARRAY_LIMIT = 1 << 16;
+
         private final FieldRef field;
         private final SortedSetDocValues ords;
         private final SortedNumericDocValues numbers;
+        private final String[] byOrd;
+        private final Map<Long, String> byOrdLarge;
+        private final String[][] keywordBuffers = new String[REUSED_LENGTHS + 1][];
+        private final long[][] longBuffers = new long[REUSED_LENGTHS + 1][];
+        private final double[][] doubleBuffers = new double[REUSED_LENGTHS + 1][];
         boolean loaded;
         String[] keywords = NO_KEYWORDS;
         long[] longs = NO_LONGS;
@@ -219,10 +233,32 @@ final class LuceneAggregations {
             if (field.kind() == FieldRef.ValueKind.KEYWORD) {
                 ords = DocValues.getSortedSet(context.reader(), field.name());
                 numbers = null;
+                long count = ords.getValueCount();
+                byOrd = count <= ORD_ARRAY_LIMIT ? new String[(int) count] : null;
+                byOrdLarge = byOrd == null ? new HashMap<>() : null;
             } else {
                 ords = null;
                 numbers = DocValues.getSortedNumeric(context.reader(), field.name());
+                byOrd = null;
+                byOrdLarge = null;
             }
+        }
+
+        private String term(long ord) throws IOException {
+            if (byOrd != null) {
+                String s = byOrd[(int) ord];
+                if (s == null) {
+                    s = ords.lookupOrd(ord).utf8ToString();
+                    byOrd[(int) ord] = s;
+                }
+                return s;
+            }
+            String s = byOrdLarge.get(ord);
+            if (s == null) {
+                s = ords.lookupOrd(ord).utf8ToString();
+                byOrdLarge.put(ord, s);
+            }
+            return s;
         }
 
         void load(int doc) throws IOException {
@@ -236,9 +272,9 @@ final class LuceneAggregations {
                     return;
                 }
                 int n = ords.docValueCount();
-                keywords = new String[n];
+                keywords = n <= REUSED_LENGTHS ? reuse(keywordBuffers, n) : new String[n];
                 for (int i = 0; i < n; i++) {
-                    keywords[i] = ords.lookupOrd(ords.nextOrd()).utf8ToString();
+                    keywords[i] = term(ords.nextOrd());
                 }
                 return;
             }
@@ -248,8 +284,17 @@ final class LuceneAggregations {
                 return;
             }
             int n = numbers.docValueCount();
-            longs = new long[n];
-            doubles = new double[n];
+            if (n <= REUSED_LENGTHS) {
+                if (longBuffers[n] == null) {
+                    longBuffers[n] = new long[n];
+                    doubleBuffers[n] = new double[n];
+                }
+                longs = longBuffers[n];
+                doubles = doubleBuffers[n];
+            } else {
+                longs = new long[n];
+                doubles = new double[n];
+            }
             for (int i = 0; i < n; i++) {
                 long raw = numbers.nextValue();
                 switch (field.kind()) {
@@ -267,6 +312,13 @@ final class LuceneAggregations {
                     }
                 }
             }
+        }
+
+        private static String[] reuse(String[][] buffers, int n) {
+            if (buffers[n] == null) {
+                buffers[n] = new String[n];
+            }
+            return buffers[n];
         }
     }
 }
