@@ -9,7 +9,6 @@ import io.qdrant.esgateway.domain.aggregation.NamedPartials;
 import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
 import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.IndexedValue;
-import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
@@ -53,7 +52,7 @@ final class CompleteScan {
         long[] total = {0};
         float[] best = {Float.NaN};
         Mappings mappings = index.mappings();
-        store.scan(index, new ScanRequest(request, true, Optional.empty(), sourcePaths(mappings, sort.fields()),
+        store.scan(index, new ScanRequest(request, true, Optional.empty(), mappings.sourcePaths(sort.fields()),
                 scores), scanned -> {
                     total[0]++;
                     if (scores && (Float.isNaN(best[0]) || scanned.score() > best[0])) {
@@ -120,7 +119,7 @@ final class CompleteScan {
         plan.fields().forEach(f -> fields.add(f.name()));
         Mappings mappings = index.mappings();
         NamedCollectors collectors = plan.newCollectors();
-        store.scan(index, new ScanRequest(request, false, Optional.empty(), sourcePaths(mappings, fields),
+        store.scan(index, new ScanRequest(request, false, Optional.empty(), mappings.sourcePaths(fields),
                 plan.needsScores()), scanned -> {
                     List<IndexedValue> values = DocumentParser.parse(mappings, scanned.source(), scanned.id()).values();
                     // top_hits loads the full source of the documents it keeps, and only theirs, by id
@@ -143,28 +142,4 @@ final class CompleteScan {
         return new ValuesDoc(id, score, values, filters);
     }
 
-    /**
-     * The source paths that hold these fields: a multi-field ({@code title.keyword}) is read from its parent's value.
-     */
-    static Set<String> sourcePaths(Mappings mappings, Set<String> fields) {
-        Set<String> out = new LinkedHashSet<>();
-        for (String field : fields) {
-            String[] parts = field.split("\\.");
-            StringBuilder path = new StringBuilder();
-            java.util.SortedMap<String, FieldMapping> level = mappings.properties();
-            for (String part : parts) {
-                FieldMapping m = level == null ? null : level.get(part);
-                if (path.length() > 0) {
-                    path.append('.');
-                }
-                path.append(part);
-                if (!(m instanceof FieldMapping.ObjectField o)) {
-                    break;
-                }
-                level = o.properties();
-            }
-            out.add(path.toString());
-        }
-        return out;
-    }
 }

@@ -64,6 +64,22 @@ public sealed interface FieldMapping {
         }
     }
 
+    /**
+     * The mapping a sort's {@code unmapped_type} stands for, on an index without the field (ES's error for an unknown
+     * type).
+     */
+    static FieldMapping ofUnmappedType(String type) {
+        return switch (type) {
+            case "keyword", "string" -> new KeywordField(Optional.empty(), new java.util.TreeMap<>());
+            case "long", "integer", "short", "byte", "double", "float", "half_float" ->
+                    new NumberField(NumberType.valueOf(type.toUpperCase(java.util.Locale.ROOT)));
+            case "date" -> new DateField(Optional.empty());
+            case "boolean" -> new BooleanField();
+            default -> throw io.qdrant.esgateway.domain.error.GatewayException.illegalArgument(
+                    "No mapper found for type [" + type + "]");
+        };
+    }
+
     enum NumberType {
         LONG, INTEGER, SHORT, BYTE, DOUBLE, FLOAT, HALF_FLOAT;
 

@@ -112,6 +112,31 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
         return value instanceof Optional<?> o ? o.map(String::valueOf).orElse("null") : String.valueOf(value);
     }
 
+    /**
+     * The source paths that hold these fields' values: an object path as it is; a multi-field ({@code title.keyword})
+     * is read from its parent's value ({@code title}); an unmapped path as it is.
+     */
+    public java.util.Set<String> sourcePaths(java.util.Collection<String> fields) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (String field : fields) {
+            StringBuilder path = new StringBuilder();
+            SortedMap<String, FieldMapping> level = properties;
+            for (String part : field.split("\\.")) {
+                FieldMapping m = level == null ? null : level.get(part);
+                if (path.length() > 0) {
+                    path.append('.');
+                }
+                path.append(part);
+                if (!(m instanceof ObjectField o)) {
+                    break;
+                }
+                level = o.properties();
+            }
+            out.add(path.toString());
+        }
+        return out;
+    }
+
     /** The field at a dotted path ({@code a.b}, or {@code title.keyword} for a multi-field), if mapped. */
     public Optional<FieldMapping> field(String path) {
         SortedMap<String, FieldMapping> level = properties;

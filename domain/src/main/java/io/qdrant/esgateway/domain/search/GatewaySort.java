@@ -283,7 +283,7 @@ public final class GatewaySort {
             if (f.unmappedType().isEmpty()) {
                 throw GatewayException.illegalArgument("No mapping found for [" + name + "] in order to sort on");
             }
-            mapping = Optional.of(unmappedAs(f.unmappedType().get()));
+            mapping = Optional.of(FieldMapping.ofUnmappedType(f.unmappedType().get()));
         }
         boolean reverse = f.order() == SortSpec.Order.DESC;
         SortSpec.Mode mode = f.effectiveMode();
@@ -355,14 +355,4 @@ public final class GatewaySort {
         return new Column(field, kind, reverse, mode, naturalHigh, missing, format);
     }
 
-    private static FieldMapping unmappedAs(String type) {
-        return switch (type) {
-            case "keyword", "string" -> new FieldMapping.KeywordField(Optional.empty(), new java.util.TreeMap<>());
-            case "long", "integer", "short", "byte", "double", "float", "half_float" -> new FieldMapping.NumberField(
-                    FieldMapping.NumberType.valueOf(type.toUpperCase(java.util.Locale.ROOT)));
-            case "date" -> new FieldMapping.DateField(Optional.empty());
-            case "boolean" -> new FieldMapping.BooleanField();
-            default -> throw GatewayException.illegalArgument("No mapper found for type [" + type + "]");
-        };
-    }
 }

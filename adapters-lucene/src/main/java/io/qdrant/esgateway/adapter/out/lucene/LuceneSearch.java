@@ -384,7 +384,7 @@ final class LuceneSearch {
             if (f.unmappedType().isEmpty()) {
                 throw GatewayException.illegalArgument("No mapping found for [" + name + "] in order to sort on");
             }
-            mapping = Optional.of(unmappedAs(f.unmappedType().get(), name));
+            mapping = Optional.of(FieldMapping.ofUnmappedType(f.unmappedType().get()));
         }
         boolean reverse = f.order() == SortSpec.Order.DESC;
         SortSpec.Mode mode = f.effectiveMode();
@@ -500,14 +500,4 @@ final class LuceneSearch {
         return new SortKey(field, kind, format);
     }
 
-    private static FieldMapping unmappedAs(String type, String field) {
-        return switch (type) {
-            case "keyword", "string" -> new FieldMapping.KeywordField(Optional.empty(), new java.util.TreeMap<>());
-            case "long", "integer", "short", "byte", "double", "float", "half_float" ->
-                    new FieldMapping.NumberField(NumberType.valueOf(type.toUpperCase(java.util.Locale.ROOT)));
-            case "date" -> new FieldMapping.DateField(Optional.empty());
-            case "boolean" -> new FieldMapping.BooleanField();
-            default -> throw GatewayException.illegalArgument("No mapper found for type [" + type + "]");
-        };
-    }
 }

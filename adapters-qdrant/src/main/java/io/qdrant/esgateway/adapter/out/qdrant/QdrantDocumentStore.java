@@ -599,7 +599,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                                  float score, GatewaySort sort) {
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         Mappings mappings = index.mappings();
-        Set<String> fields = sourcePaths(mappings, sort.fields());
+        Set<String> fields = mappings.sourcePaths(sort.fields());
         SourceFilter projection = fields.isEmpty() ? SourceFilter.NONE
                 : new SourceFilter(true, List.copyOf(fields), List.of());
         List<String> include = new ArrayList<>();
@@ -634,28 +634,6 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return refs.isEmpty() ? List.of() : fetch(index, request, refs);
     }
 
-    /** The source paths that hold these fields: a multi-field ({@code title.keyword}) is read from its parent. */
-    static Set<String> sourcePaths(Mappings mappings, Set<String> fields) {
-        Set<String> out = new LinkedHashSet<>();
-        for (String field : fields) {
-            String[] parts = field.split("\\.");
-            StringBuilder path = new StringBuilder();
-            java.util.SortedMap<String, FieldMapping> level = mappings.properties();
-            for (String part : parts) {
-                FieldMapping m = level == null ? null : level.get(part);
-                if (path.length() > 0) {
-                    path.append('.');
-                }
-                path.append(part);
-                if (!(m instanceof FieldMapping.ObjectField o)) {
-                    break;
-                }
-                level = o.properties();
-            }
-            out.add(path.toString());
-        }
-        return out;
-    }
 
     @Override
     public List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs) {
@@ -693,7 +671,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         plan.fields().forEach(f -> fields.add(f.name()));
         Mappings mappings = index.mappings();
         NamedCollectors collectors = plan.newCollectors();
-        scan(index, new ScanRequest(request, false, Optional.empty(), sourcePaths(mappings, fields),
+        scan(index, new ScanRequest(request, false, Optional.empty(), mappings.sourcePaths(fields),
                 plan.needsScores()), d -> collectors.collect(new ValuesDoc(d.id(), d.score(),
                 DocumentParser.parse(mappings, d.source(), d.id()).values(),
                 i -> filterMatches.get(i).contains(d.id()))));
