@@ -85,10 +85,21 @@ public final class SearchService implements SearchOperations {
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
         int window = request.from() + request.size();
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
+        List<IndexMetadata> runnable = new ArrayList<>();
         for (IndexMetadata index : indices) {
             if (request.searchAfterProblem().isPresent()) {
                 failures.add(new GatewayException.ShardFailure(index.name(),
                         GatewayException.illegalArgument(request.searchAfterProblem().get())));
+                continue;
+            }
+            try {
+                // ES reads the sort before it checks the window: a sort the index cannot do is its failure
+                io.qdrant.esgateway.domain.search.GatewaySort.of(index.name(), request.sort(), index.mappings());
+            } catch (GatewayException e) {
+                if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
+                    throw e;
+                }
+                failures.add(new GatewayException.ShardFailure(index.name(), e));
                 continue;
             }
             int max = index.settings().maxResultWindow();
@@ -98,14 +109,16 @@ public final class SearchService implements SearchOperations {
                                 + "] but was [" + window + "]. See the scroll api for a more efficient way to request"
                                 + " large data sets. This limit can be set by changing the [index.max_result_window]"
                                 + " index level setting.")));
+                continue;
             }
+            runnable.add(index);
         }
-        if (!failures.isEmpty()) {
+        if (runnable.isEmpty() && !failures.isEmpty()) {
             throw GatewayException.allShardsFailed(failures);
         }
         Reads reads = new Reads(maxInFlight);
         List<Callable<IndexAnswer>> perIndex = new ArrayList<>();
-        for (IndexMetadata index : indices) {
+        for (IndexMetadata index : runnable) {
             perIndex.add(() -> answer(index, request, window, reads));
         }
         List<Reads.Outcome<IndexAnswer>> outcomes = Reads.all(perIndex);
@@ -119,12 +132,14 @@ public final class SearchService implements SearchOperations {
                 }
                 // a query that cannot run on an index (sorting on text, a bad value for the field's type) fails that
                 // index, as a shard failure in Elasticsearch
-                failures.add(new GatewayException.ShardFailure(indices.get(i).name(), g));
+                failures.add(new GatewayException.ShardFailure(runnable.get(i).name(), g));
             } else {
                 answers.add(outcome.value());
             }
         }
-        if (!failures.isEmpty()) {
+        // as Elasticsearch (allow_partial_search_results defaults to true): an error only when every index failed;
+        // otherwise the answer of the others, with the failures under _shards
+        if (answers.isEmpty() && !failures.isEmpty()) {
             throw GatewayException.allShardsFailed(failures);
         }
         List<Hit> all = new ArrayList<>();
@@ -164,7 +179,7 @@ public final class SearchService implements SearchOperations {
         indices.forEach(i -> mappings.put(i.name(), i.mappings()));
         Optional<NamedPartials> aggs = request.aggregations().isEmpty() || indices.isEmpty() ? Optional.empty()
                 : Optional.of(NamedPartials.mergeAll(aggregations));
-        return new SearchResult(merged, maxScore, page, indices.size(), mappings, aggs);
+        return new SearchResult(merged, maxScore, page, indices.size(), mappings, aggs, failures);
     }
 
     /**
@@ -217,7 +232,7 @@ public final class SearchService implements SearchOperations {
                 1f));
         SearchResult matching = search(target, request.withMatching(union, knns, 0), options);
         return new SearchResult(matching.total(), Float.NaN, page, matching.indices(), matching.mappings(),
-                matching.aggregations());
+                matching.aggregations(), matching.failures());
     }
 
     private record Fused(Hit hit, List<Integer> ranks) {

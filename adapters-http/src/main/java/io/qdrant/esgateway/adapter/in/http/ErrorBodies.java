@@ -122,8 +122,7 @@ final class ErrorBodies {
             if (seen.add(f.reason().reason())) {
                 roots.add(reason);
             }
-            shards.add(JsonObjectBuilder.object().put("shard", 0).put("index", f.index()).put("node", NODE_ID)
-                    .put("reason", reason).build());
+            shards.add(shardFailure(f));
         }
         GatewayException first = e.shardFailures().get(0).reason();
         JsonObjectBuilder causedBy = JsonObjectBuilder.object();
@@ -138,6 +137,12 @@ final class ErrorBodies {
                 .put("failed_shards", new JsonValue.JsonArray(shards))
                 .put("caused_by", causedBy)
                 .build();
+    }
+
+    /** One entry of {@code failed_shards} or of a partial answer's {@code _shards.failures}. */
+    static JsonObject shardFailure(GatewayException.ShardFailure f) {
+        return JsonObjectBuilder.object().put("shard", 0).put("index", f.index()).put("node", NODE_ID)
+                .put("reason", cause(f.reason(), true)).build();
     }
 
     /** The node id the gateway reports in shard failures (it is one node). */

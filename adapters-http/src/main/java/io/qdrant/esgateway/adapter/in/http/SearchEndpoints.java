@@ -145,7 +145,7 @@ final class SearchEndpoints {
         JsonObjectBuilder out = JsonObjectBuilder.object()
                 .put("took", (System.nanoTime() - start) / 1_000_000)
                 .put("timed_out", false)
-                .put("_shards", shards(result.indices()))
+                .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
         result.aggregations().ifPresent(a -> out.put("aggregations", a.render()));
         return out.build();
@@ -180,6 +180,18 @@ final class SearchEndpoints {
 
     private static String target(EsRequest request) {
         return request.optionalPathParam("index").orElse("_all");
+    }
+
+    /** {@code _shards} of a search: one shard per index; the failed ones listed as Elasticsearch lists them. */
+    private static JsonObjectBuilder shards(int indices, List<GatewayException.ShardFailure> failures) {
+        JsonObjectBuilder out = JsonObjectBuilder.object().put("total", indices)
+                .put("successful", indices - failures.size()).put("skipped", 0).put("failed", failures.size());
+        if (!failures.isEmpty()) {
+            List<JsonValue> list = new ArrayList<>();
+            failures.forEach(f -> list.add(ErrorBodies.shardFailure(f)));
+            out.put("failures", new JsonArray(list));
+        }
+        return out;
     }
 
     private static JsonObjectBuilder shards(int indices) {

@@ -18,12 +18,15 @@ public interface SearchOperations {
     /**
      * The page of hits ({@code from} already applied), the merged total and best score, how many indices answered,
      * the mappings of those indices (to render {@code fields} per hit), and the aggregations merged over all indices
-     * (absent when the request has none).
+     * (absent when the request has none), and the indices that failed while others answered (Elasticsearch's
+     * partial results: rendered under {@code _shards.failures}).
      */
     record SearchResult(Optional<IndexHits.Total> total, float maxScore, List<Hit> hits, int indices,
                         java.util.Map<String, io.qdrant.esgateway.domain.index.Mappings> mappings,
-                        Optional<io.qdrant.esgateway.domain.aggregation.NamedPartials> aggregations) {
+                        Optional<io.qdrant.esgateway.domain.aggregation.NamedPartials> aggregations,
+                        List<io.qdrant.esgateway.domain.error.GatewayException.ShardFailure> failures) {
         public SearchResult {
+            failures = List.copyOf(failures);
             hits = List.copyOf(hits);
             mappings = java.util.Map.copyOf(mappings);
         }
