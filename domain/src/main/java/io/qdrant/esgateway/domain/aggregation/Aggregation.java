@@ -107,7 +107,8 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
      * {@code value_count}; {@code missing} is the value a document without one counts as (a number, or a date in the
      * field's format; for {@code value_count} any value).
      */
-    record Metric(MetricKind kind, String field, Optional<JsonValue> missing) implements Aggregation {
+    record Metric(MetricKind kind, String field, Optional<JsonValue> missing, Optional<String> format)
+            implements Aggregation {
         @Override
         public Map<String, Aggregation> subs() {
             return Map.of();

@@ -220,6 +220,7 @@ public final class AggregationParser {
     private static Aggregation.Metric metric(String name, String type, JsonObject options) {
         String field = null;
         Optional<JsonValue> missing = Optional.empty();
+        Optional<String> format = Optional.empty();
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -229,7 +230,7 @@ public final class AggregationParser {
                     metricString(type, "missing", v);
                     missing = Optional.of(v);
                 }
-                case "format" -> string(type, "format", v);
+                case "format" -> format = Optional.of(string(type, "format", v));
                 case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
                 // ES: x_content_parse_exception, as for every metric (checked against the oracle)
                 default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] unknown field ["
@@ -241,7 +242,7 @@ public final class AggregationParser {
                     + " none were specified. ");
         }
         Aggregation.MetricKind kind = Aggregation.MetricKind.valueOf(type.toUpperCase(java.util.Locale.ROOT));
-        return new Aggregation.Metric(kind, field, missing);
+        return new Aggregation.Metric(kind, field, missing, format);
     }
 
     /** A metric's scalar option: an object or array is ES's x_content_parse_exception. */

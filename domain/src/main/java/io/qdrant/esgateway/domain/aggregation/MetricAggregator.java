@@ -116,7 +116,12 @@ final class MetricAggregator {
                 return out.put("value", JsonNull.INSTANCE).build();
             }
             out.put("value", new JsonNumber(v));
-            if (StatsAggregator.formats(field)) {
+            if (metric.format().isPresent() && (field.kind().numeric() && field.kind() != ValueKind.BOOLEAN)) {
+                // a custom format: a DecimalFormat pattern for numbers, a date pattern for dates
+                out.put("value_as_string", field.kind() == ValueKind.DATE
+                        ? io.qdrant.esgateway.domain.time.DateFormat.of(metric.format().get()).format((long) v)
+                        : BucketValues.decimal(metric.format().get()).format(v));
+            } else if (StatsAggregator.formats(field)) {
                 // ES formats every one of them, the sum of dates too; a boolean field's as "true"/"false"
                 out.put("value_as_string", StatsAggregator.formatted(field, v, true));
             }
