@@ -74,6 +74,12 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     private final DSLContext dsl;
     private final ReentrantLock lock = new ReentrantLock();
     private boolean closed;
+    /**
+     * The last view read (guarded by {@code lock}), valid while this connection changed nothing since and SQLite's
+     * {@code data_version} (which moves when another connection commits to the file) is the one it was read at.
+     */
+    private CatalogView cachedView;
+    private long cachedDataVersion;
 
     private SqliteCatalog(Path file, Connection connection) {
         this.file = file;
@@ -126,8 +132,40 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         return file;
     }
 
+    /**
+     * The catalog as one consistent snapshot. Read from the file only when it changed: every request reads the view,
+     * and reading every row (and parsing every mapping) each time was most of the cost of a document GET.
+     */
     @Override
     public CatalogView view() {
+        lock.lock();
+        try {
+            requireOpen();
+            long dataVersion = dataVersion();
+            if (cachedView != null && cachedDataVersion == dataVersion) {
+                return cachedView;
+            }
+            CatalogView view = readView();
+            cachedView = view;
+            cachedDataVersion = dataVersion;
+            return view;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** SQLite's {@code PRAGMA data_version}: changes when another connection commits to the database file. */
+    private long dataVersion() {
+        try (java.sql.Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery("PRAGMA data_version")) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw unavailable("reading the catalog's data version", e);
+        }
+    }
+
+    private CatalogView readView() {
         return inTransaction("reading the catalog", trx -> {
             long version = readVersion(trx);
             TreeMap<String, IndexMetadata> indices = new TreeMap<>();
@@ -156,7 +194,7 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         }
         String settings = writeSettings(index.settings());
         String mappings = Json.write(index.mappings().toJson());
-        inTransaction("creating index [" + index.name() + "]", trx -> {
+        inWriteTransaction("creating index [" + index.name() + "]", trx -> {
             trx.select(INDEX_UUID).from(INDICES).where(INDEX_NAME.eq(index.name()))
                     .fetchOptional(INDEX_UUID)
                     .ifPresent(uuid -> {
@@ -181,7 +219,7 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
             return;
         }
         Set<String> distinct = Set.copyOf(names);
-        inTransaction("deleting indices " + distinct, trx -> {
+        inWriteTransaction("deleting indices " + distinct, trx -> {
             // the aliases go with them: foreign key ON DELETE CASCADE
             if (trx.deleteFrom(INDICES).where(INDEX_NAME.in(distinct)).execute() > 0) {
                 bumpVersion(trx);
@@ -193,7 +231,7 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     @Override
     public void updateMappings(String index, Mappings mappings) {
         String json = Json.write(mappings.toJson());
-        inTransaction("updating the mappings of [" + index + "]", trx -> {
+        inWriteTransaction("updating the mappings of [" + index + "]", trx -> {
             if (trx.update(INDICES).set(INDEX_MAPPINGS, json).where(INDEX_NAME.eq(index)).execute() == 0) {
                 throw GatewayException.indexNotFound(index);
             }
@@ -205,7 +243,7 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     @Override
     public boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
         requireDistinct(plan.aliases());
-        return inTransaction("applying alias actions", trx -> {
+        return inWriteTransaction("applying alias actions", trx -> {
             if (readVersion(trx) != expectedVersion) {
                 return false;
             }
@@ -285,6 +323,17 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     }
 
     /** Runs {@code work} in one transaction on the connection, holding the lock; SQL failures become unavailable. */
+    /** A transaction that changes the view: the cached view is dropped, whether it commits or not. */
+    private <T> T inWriteTransaction(String operation, Work<T> work) {
+        lock.lock();
+        try {
+            return inTransaction(operation, work);
+        } finally {
+            cachedView = null;
+            lock.unlock();
+        }
+    }
+
     private <T> T inTransaction(String operation, Work<T> work) {
         lock.lock();
         try {

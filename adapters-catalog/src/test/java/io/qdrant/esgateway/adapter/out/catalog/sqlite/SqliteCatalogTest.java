@@ -135,6 +135,25 @@ class SqliteCatalogTest extends CatalogContract {
         }
 
         @Test
+        void aCachedViewSeesChangesThisAndAnotherConnectionCommitted() {
+            Path file = dir.resolve("shared.db");
+            try (SqliteCatalogs.Handle first = SqliteCatalogs.open(file);
+                 SqliteCatalogs.Handle second = SqliteCatalogs.open(file)) {
+                CatalogView before = first.view();
+                assertThat(first.view()).isSameAs(before);
+                // another connection's commit moves SQLite's data_version: the cached view is read again
+                second.createIndex(index("from-elsewhere"), List.of());
+                assertThat(first.view().index("from-elsewhere")).isPresent();
+                // this connection's own change drops the cached view
+                first.updateMappings("from-elsewhere", mappings(RICH_MAPPINGS));
+                assertThat(first.view().index("from-elsewhere").get().mappings()).isEqualTo(mappings(RICH_MAPPINGS));
+                first.deleteIndices(List.of("from-elsewhere"));
+                assertThat(first.view().indices()).isEmpty();
+                assertThat(second.view().indices()).isEmpty();
+            }
+        }
+
+        @Test
         void theStoredRowsAreReadableJsonAndMillis() throws SQLException {
             Path file = dir.resolve("rows.db");
             try (SqliteCatalogs.Handle catalog = SqliteCatalogs.open(file)) {
