@@ -49,12 +49,7 @@ public record FieldRef(String name, ValueKind kind, DateFormat format) {
                     : n.numberType() == FieldMapping.NumberType.DOUBLE ? ValueKind.DOUBLE : ValueKind.FLOAT;
             case FieldMapping.DateField d -> ValueKind.DATE;
             case FieldMapping.BooleanField b -> ValueKind.BOOLEAN;
-            case FieldMapping.TextField t -> throw GatewayException.illegalArgument("Fielddata is disabled on ["
-                    + field + "] in [" + index + "]. Text fields are not optimised for operations that require"
-                    + " per-document field data like aggregations and sorting, so these operations are disabled by"
-                    + " default. Please use a keyword field instead. Alternatively, set fielddata=true on [" + field
-                    + "] in order to load field data by uninverting the inverted index. Note that this can use"
-                    + " significant memory.");
+            case FieldMapping.TextField t -> throw GatewayException.fielddataDisabled(index, field);
             case FieldMapping.DenseVectorField v -> throw GatewayException.illegalArgument("Field [" + field
                     + "] of type [dense_vector] is not supported for aggregation");
             case FieldMapping.ObjectField o -> throw GatewayException.illegalArgument("Field [" + field

@@ -47,19 +47,17 @@ public final class ValuesDoc implements AggregationDoc {
         this.score = score;
         this.filters = filters;
         Map<String, TreeSet<String>> kw = new HashMap<>();
-        Map<String, List<Double>> nums = new HashMap<>();
-        Map<String, Boolean> integral = new HashMap<>();
+        Map<String, List<Long>> ints = new HashMap<>();
+        Map<String, List<Double>> floats = new HashMap<>();
         for (IndexedValue v : values) {
             switch (v) {
                 case IndexedValue.Keyword k -> kw.computeIfAbsent(k.field(),
                         f -> new TreeSet<>(Keys::compareCodePoints)).add(k.value());
-                case IndexedValue.LongValue l -> addLong(l.field(), l.value());
-                case IndexedValue.DateValue d -> addLong(d.field(), d.epochMillis());
-                case IndexedValue.BooleanValue b -> addLong(b.field(), b.value() ? 1 : 0);
-                case IndexedValue.DoubleValue d -> nums.computeIfAbsent(d.field(), f -> new java.util.ArrayList<>())
-                        .add(d.value());
-                case IndexedValue.FloatValue f -> nums.computeIfAbsent(f.field(), x -> new java.util.ArrayList<>())
-                        .add((double) f.value());
+                case IndexedValue.LongValue l -> listOf(ints, l.field()).add(l.value());
+                case IndexedValue.DateValue d -> listOf(ints, d.field()).add(d.epochMillis());
+                case IndexedValue.BooleanValue b -> listOf(ints, b.field()).add(b.value() ? 1L : 0L);
+                case IndexedValue.DoubleValue d -> listOf(floats, d.field()).add(d.value());
+                case IndexedValue.FloatValue f -> listOf(floats, f.field()).add((double) f.value());
                 case IndexedValue.Text t -> {
                 }
                 case IndexedValue.Vector vec -> {
@@ -67,25 +65,21 @@ public final class ValuesDoc implements AggregationDoc {
             }
         }
         kw.forEach((f, set) -> keywords.put(f, set.toArray(String[]::new)));
-        nums.forEach((f, list) -> {
+        // a floating field's longs are its doubles truncated; an integral field's doubles are its longs widened
+        floats.forEach((f, list) -> {
             double[] d = list.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             doubles.put(f, d);
             longs.put(f, Arrays.stream(d).mapToLong(x -> (long) x).toArray());
         });
-        for (Map.Entry<String, long[]> e : longs.entrySet()) {
-            if (!nums.containsKey(e.getKey())) {
-                Arrays.sort(e.getValue());
-                doubles.put(e.getKey(), Arrays.stream(e.getValue()).asDoubleStream().toArray());
-            }
-        }
-        integral.clear();
+        ints.forEach((f, list) -> {
+            long[] l = list.stream().mapToLong(Long::longValue).sorted().toArray();
+            longs.put(f, l);
+            doubles.put(f, Arrays.stream(l).asDoubleStream().toArray());
+        });
     }
 
-    private void addLong(String field, long value) {
-        long[] old = longs.get(field);
-        long[] next = old == null ? new long[1] : Arrays.copyOf(old, old.length + 1);
-        next[next.length - 1] = value;
-        longs.put(field, next);
+    private static <T> List<T> listOf(Map<String, List<T>> lists, String field) {
+        return lists.computeIfAbsent(field, f -> new java.util.ArrayList<>());
     }
 
     public String id() {

@@ -126,6 +126,15 @@ public final class GatewayException extends RuntimeException {
         return new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, reason.toString());
     }
 
+    /** Elasticsearch's refusal to sort or aggregate on a {@code text} field. */
+    public static GatewayException fielddataDisabled(String index, String field) {
+        return illegalArgument("Fielddata is disabled on [" + field + "] in [" + index + "]. Text fields are not"
+                + " optimised for operations that require per-document field data like aggregations and sorting, so"
+                + " these operations are disabled by default. Please use a keyword field instead. Alternatively, set"
+                + " fielddata=true on [" + field + "] in order to load field data by uninverting the inverted index."
+                + " Note that this can use significant memory.");
+    }
+
     public static GatewayException illegalArgument(String reason) {
         return new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, reason);
     }

@@ -96,12 +96,7 @@ public final class FieldValues {
                         if (IndexName.isWildcard(r.pattern())) {
                             continue;
                         }
-                        throw GatewayException.illegalArgument("Fielddata is disabled on [" + leaf.getKey() + "] in ["
-                                + index + "]. Text fields are not optimised for operations that require per-document"
-                                + " field data like aggregations and sorting, so these operations are disabled by"
-                                + " default. Please use a keyword field instead. Alternatively, set fielddata=true on ["
-                                + leaf.getKey() + "] in order to load field data by uninverting the inverted index."
-                                + " Note that this can use significant memory.");
+                        throw GatewayException.fielddataDisabled(index, leaf.getKey());
                     }
                     wanted.merge(leaf.getKey(), r.format(), (a, b) -> a.isPresent() ? a : b);
                 }

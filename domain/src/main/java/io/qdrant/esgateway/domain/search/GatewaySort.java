@@ -11,7 +11,6 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.time.DateFormat;
 import io.qdrant.esgateway.domain.time.DateMath;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -209,7 +208,7 @@ public final class GatewaySort {
             Column col = columns.get(i);
             Object v = key.values[i];
             out.add(switch (col.kind) {
-                case SCORE, FLOAT -> floatNumber((Float) v);
+                case SCORE, FLOAT -> SortValues.floatNumber((Float) v);
                 case DOC, LONG, BOOLEAN -> new JsonNumber((Long) v);
                 case DATE -> {
                     long millis = (Long) v;
@@ -217,22 +216,13 @@ public final class GatewaySort {
                     yield col.format.isPresent()
                             ? new JsonString(col.format.get().format(millis)) : new JsonNumber(millis);
                 }
-                case DOUBLE -> {
-                    double d = (Double) v;
-                    yield Double.isFinite(d) ? new JsonNumber(d) : new JsonString(Double.toString(d));
-                }
+                case DOUBLE -> SortValues.doubleNumber((Double) v);
                 case KEYWORD -> v == null ? JsonNull.INSTANCE : new JsonString((String) v);
             });
         }
         return out;
     }
 
-    private static JsonValue floatNumber(float f) {
-        if (!Float.isFinite(f)) {
-            return new JsonString(Float.toString(f));
-        }
-        return new JsonNumber(Double.valueOf(Float.toString(f)));
-    }
 
     /** The {@code search_after} values read as keys (ES's error for a value that does not fit its key). */
     public Object[] parseAfter(List<JsonValue> values) {
@@ -243,15 +233,15 @@ public final class GatewaySort {
             String name = col.field != null ? col.field : col.kind == Kind.SCORE ? "_score" : "_doc";
             try {
                 out[i] = switch (col.kind) {
-                    case SCORE -> Float.parseFloat(text(v));
-                    case DOC -> (long) (int) Long.parseLong(text(v));
-                    case KEYWORD -> v == JsonNull.INSTANCE ? null : text(v);
-                    case LONG -> longOf(v);
-                    case BOOLEAN -> JsonReads.bool(v).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(v));
-                    case DATE -> v instanceof JsonNumber ? longOf(v) : DateMath.parse(text(v),
+                    case SCORE -> Float.parseFloat(SortValues.text(v));
+                    case DOC -> (long) (int) Long.parseLong(SortValues.text(v));
+                    case KEYWORD -> v == JsonNull.INSTANCE ? null : SortValues.text(v);
+                    case LONG -> SortValues.longOf(v);
+                    case BOOLEAN -> JsonReads.bool(v).map(b -> b ? 1L : 0L).orElseGet(() -> SortValues.longOf(v));
+                    case DATE -> v instanceof JsonNumber ? SortValues.longOf(v) : DateMath.parse(SortValues.text(v),
                             col.format.orElse(DateFormat.defaultFormat()), null, false, System::currentTimeMillis);
-                    case DOUBLE -> Double.parseDouble(text(v));
-                    case FLOAT -> Float.parseFloat(text(v));
+                    case DOUBLE -> Double.parseDouble(SortValues.text(v));
+                    case FLOAT -> Float.parseFloat(SortValues.text(v));
                 };
             } catch (NumberFormatException | ArithmeticException e) {
                 throw GatewayException.illegalArgument("Failed to parse search_after value [" + JsonReads.text(v)
@@ -261,16 +251,7 @@ public final class GatewaySort {
         return out;
     }
 
-    private static String text(JsonValue value) {
-        return JsonReads.text(value).orElseThrow(() -> new NumberFormatException(value.tokenName()));
-    }
 
-    private static long longOf(JsonValue value) {
-        if (value instanceof JsonNumber n && !n.isIntegral()) {
-            return new BigDecimal(n.value().toString()).longValue();
-        }
-        return new BigDecimal(text(value).trim()).longValueExact();
-    }
 
     private static Column column(String index, SortSpec.Field f, Mappings mappings) {
         String name = f.field();
@@ -300,7 +281,7 @@ public final class GatewaySort {
         }
         return switch (m) {
             case FieldMapping.KeywordField k -> new Column(field, Kind.KEYWORD, reverse, mode, naturalHigh,
-                    f.missing() instanceof SortSpec.Missing.Value v ? text(v.value()) : null, Optional.empty());
+                    f.missing() instanceof SortSpec.Missing.Value v ? SortValues.text(v.value()) : null, Optional.empty());
             case FieldMapping.NumberField n when n.numberType().isIntegral() -> longColumn(field, name, Kind.LONG,
                     reverse, mode, naturalHigh, f, Optional.empty(), DateFormat.defaultFormat());
             case FieldMapping.BooleanField b -> longColumn(field, name, Kind.BOOLEAN, reverse, mode, naturalHigh, f,
@@ -312,18 +293,13 @@ public final class GatewaySort {
             }
             case FieldMapping.NumberField n when n.numberType() == FieldMapping.NumberType.DOUBLE -> new Column(field,
                     Kind.DOUBLE, reverse, mode, naturalHigh, f.missing() instanceof SortSpec.Missing.Value v
-                    ? (Object) Double.parseDouble(text(v.value()))
+                    ? (Object) Double.parseDouble(SortValues.text(v.value()))
                     : (Object) (naturalHigh ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY), Optional.empty());
             case FieldMapping.NumberField n -> new Column(field, Kind.FLOAT, reverse, mode, naturalHigh,
-                    f.missing() instanceof SortSpec.Missing.Value v ? (Object) Float.parseFloat(text(v.value()))
+                    f.missing() instanceof SortSpec.Missing.Value v ? (Object) Float.parseFloat(SortValues.text(v.value()))
                             : (Object) (naturalHigh ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY),
                     Optional.empty());
-            case FieldMapping.TextField t -> throw GatewayException.illegalArgument("Fielddata is disabled on [" + name
-                    + "] in [" + index + "]. Text fields are not optimised for"
-                    + " operations that require per-document field data like aggregations and sorting, so these"
-                    + " operations are disabled by default. Please use a keyword field instead. Alternatively, set"
-                    + " fielddata=true on [" + name + "] in order to load field data by uninverting the inverted"
-                    + " index. Note that this can use significant memory.");
+            case FieldMapping.TextField t -> throw GatewayException.fielddataDisabled(index, name);
             case FieldMapping.DenseVectorField v -> throw GatewayException.illegalArgument("Field [" + name
                     + "] of type [dense_vector] doesn't support sort");
             case FieldMapping.ObjectField o -> throw GatewayException.illegalArgument("No mapping found for [" + name
@@ -336,19 +312,11 @@ public final class GatewaySort {
                                      DateFormat input) {
         long missing;
         if (f.missing() instanceof SortSpec.Missing.Value v) {
-            missing = switch (kind) {
-                case DATE -> v.value() instanceof JsonNumber ? longOf(v.value())
-                        : DateMath.parse(text(v.value()), input, null, false, System::currentTimeMillis);
-                case BOOLEAN -> JsonReads.bool(v.value()).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(v.value()));
-                default -> {
-                    try {
-                        yield longOf(v.value());
-                    } catch (NumberFormatException | ArithmeticException e) {
-                        throw GatewayException.illegalArgument("failed to parse sort [missing] value ["
-                                + JsonReads.text(v.value()).orElse("") + "] for [" + name + "]");
-                    }
-                }
-            };
+            missing = SortValues.missingLong(v.value(), switch (kind) {
+                case DATE -> SortValues.IntegralKind.DATE;
+                case BOOLEAN -> SortValues.IntegralKind.BOOLEAN;
+                default -> SortValues.IntegralKind.LONG;
+            }, input, name);
         } else {
             missing = naturalHigh ? Long.MAX_VALUE : Long.MIN_VALUE;
         }

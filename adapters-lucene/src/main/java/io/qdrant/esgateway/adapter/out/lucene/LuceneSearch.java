@@ -16,6 +16,7 @@ import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.IndexHits;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.search.SortValues;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import io.qdrant.esgateway.domain.time.DateFormat;
 import io.qdrant.esgateway.domain.time.DateMath;
@@ -300,7 +301,7 @@ final class LuceneSearch {
     private record SortKey(SortField field, Kind kind, Optional<DateFormat> format) {
         JsonValue render(Object value, int doc) {
             return switch (kind) {
-                case SCORE -> floatNumber((Float) value);
+                case SCORE -> SortValues.floatNumber((Float) value);
                 case DOC -> new JsonNumber((long) (value instanceof Integer i ? i : doc));
                 case KEYWORD -> value == null ? JsonNull.INSTANCE : new JsonString(((BytesRef) value).utf8ToString());
                 case LONG, BOOLEAN -> new JsonNumber((Long) value);
@@ -312,8 +313,8 @@ final class LuceneSearch {
                     }
                     yield new JsonNumber(millis);
                 }
-                case DOUBLE -> doubleNumber((Double) value);
-                case FLOAT -> floatNumber((Float) value);
+                case DOUBLE -> SortValues.doubleNumber((Double) value);
+                case FLOAT -> SortValues.floatNumber((Float) value);
             };
         }
 
@@ -321,16 +322,16 @@ final class LuceneSearch {
             String name = field.getField() == null ? (kind == Kind.SCORE ? "_score" : "_doc") : field.getField();
             try {
                 return switch (kind) {
-                    case SCORE -> Float.parseFloat(text(value));
-                    case DOC -> (int) Long.parseLong(text(value));
-                    case KEYWORD -> value == JsonNull.INSTANCE ? null : new BytesRef(text(value));
-                    case LONG -> longOf(value);
-                    case BOOLEAN -> JsonReads.bool(value).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(value));
-                    case DATE -> value instanceof JsonNumber ? longOf(value)
-                            : DateMath.parse(text(value), format.orElse(DateFormat.defaultFormat()), null, false,
+                    case SCORE -> Float.parseFloat(SortValues.text(value));
+                    case DOC -> (int) Long.parseLong(SortValues.text(value));
+                    case KEYWORD -> value == JsonNull.INSTANCE ? null : new BytesRef(SortValues.text(value));
+                    case LONG -> SortValues.longOf(value);
+                    case BOOLEAN -> JsonReads.bool(value).map(b -> b ? 1L : 0L).orElseGet(() -> SortValues.longOf(value));
+                    case DATE -> value instanceof JsonNumber ? SortValues.longOf(value)
+                            : DateMath.parse(SortValues.text(value), format.orElse(DateFormat.defaultFormat()), null, false,
                             System::currentTimeMillis);
-                    case DOUBLE -> Double.parseDouble(text(value));
-                    case FLOAT -> Float.parseFloat(text(value));
+                    case DOUBLE -> Double.parseDouble(SortValues.text(value));
+                    case FLOAT -> Float.parseFloat(SortValues.text(value));
                 };
             } catch (NumberFormatException | ArithmeticException e) {
                 throw GatewayException.illegalArgument("Failed to parse search_after value [" + JsonReads.text(value)
@@ -339,30 +340,9 @@ final class LuceneSearch {
         }
     }
 
-    private static String text(JsonValue value) {
-        return JsonReads.text(value).orElseThrow(() -> new NumberFormatException(value.tokenName()));
-    }
 
-    private static long longOf(JsonValue value) {
-        if (value instanceof JsonNumber n && !n.isIntegral()) {
-            return new java.math.BigDecimal(n.value().toString()).longValue();
-        }
-        return new java.math.BigDecimal(text(value).trim()).longValueExact();
-    }
 
-    static JsonValue floatNumber(float f) {
-        if (Float.isNaN(f) || Float.isInfinite(f)) {
-            return new JsonString(Float.toString(f));
-        }
-        return new JsonNumber(Double.valueOf(Float.toString(f)));
-    }
 
-    static JsonValue doubleNumber(double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return new JsonString(Double.toString(d));
-        }
-        return new JsonNumber(d);
-    }
 
     private static SortKey sortKey(IndexMetadata index, SortSpec spec) {
         return switch (spec) {
@@ -415,7 +395,7 @@ final class LuceneSearch {
                 SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.DOUBLE, reverse,
                         max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
                 field.setMissingValue(f.missing() instanceof SortSpec.Missing.Value v
-                        ? Double.parseDouble(text(v.value()))
+                        ? Double.parseDouble(SortValues.text(v.value()))
                         : naturalHigh ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
                 yield new SortKey(field, Kind.DOUBLE, Optional.empty());
             }
@@ -423,16 +403,11 @@ final class LuceneSearch {
                 SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.FLOAT, reverse,
                         max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
                 field.setMissingValue(f.missing() instanceof SortSpec.Missing.Value v
-                        ? Float.parseFloat(text(v.value()))
+                        ? Float.parseFloat(SortValues.text(v.value()))
                         : naturalHigh ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY);
                 yield new SortKey(field, Kind.FLOAT, Optional.empty());
             }
-            case FieldMapping.TextField t -> throw GatewayException.illegalArgument("Fielddata is disabled on [" + name
-                    + "] in [" + index.name() + "]. Text fields are not optimised for"
-                    + " operations that require per-document field data like aggregations and sorting, so these"
-                    + " operations are disabled by default. Please use a keyword field instead. Alternatively, set"
-                    + " fielddata=true on [" + name + "] in order to load field data by uninverting the inverted"
-                    + " index. Note that this can use significant memory.");
+            case FieldMapping.TextField t -> throw GatewayException.fielddataDisabled(index.name(), name);
             case FieldMapping.DenseVectorField v -> throw GatewayException.illegalArgument("Field [" + name
                     + "] of type [dense_vector] doesn't support sort");
             case FieldMapping.ObjectField o -> throw GatewayException.illegalArgument("No mapping found for [" + name
@@ -455,7 +430,7 @@ final class LuceneSearch {
         }
         ReducedNumericSortField field = new ReducedNumericSortField(name, isDouble, reverse, mode);
         if (missing instanceof SortSpec.Missing.Value v) {
-            field.setMissingValue(isDouble ? (Object) Double.parseDouble(text(v.value())) : (Object) longOf(v.value()));
+            field.setMissingValue(isDouble ? (Object) Double.parseDouble(SortValues.text(v.value())) : (Object) SortValues.longOf(v.value()));
         } else if (isDouble) {
             field.setMissingValue(naturalHigh ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
         } else {
@@ -479,20 +454,11 @@ final class LuceneSearch {
                 max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
         long missingValue;
         if (missing instanceof SortSpec.Missing.Value v) {
-            missingValue = switch (kind) {
-                case DATE -> v.value() instanceof JsonNumber ? longOf(v.value())
-                        : DateMath.parse(text(v.value()), input, null, false,
-                        System::currentTimeMillis);
-                case BOOLEAN -> JsonReads.bool(v.value()).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(v.value()));
-                default -> {
-                    try {
-                        yield longOf(v.value());
-                    } catch (NumberFormatException | ArithmeticException e) {
-                        throw GatewayException.illegalArgument("failed to parse sort [missing] value ["
-                                + JsonReads.text(v.value()).orElse("") + "] for [" + name + "]");
-                    }
-                }
-            };
+            missingValue = SortValues.missingLong(v.value(), switch (kind) {
+                case DATE -> SortValues.IntegralKind.DATE;
+                case BOOLEAN -> SortValues.IntegralKind.BOOLEAN;
+                default -> SortValues.IntegralKind.LONG;
+            }, input, name);
         } else {
             missingValue = naturalHigh ? Long.MAX_VALUE : Long.MIN_VALUE;
         }

@@ -20,14 +20,10 @@ import io.qdrant.esgateway.domain.query.Fuzziness;
 import io.qdrant.esgateway.domain.query.MinimumShouldMatch;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.QueryStringParser;
-import io.qdrant.esgateway.domain.time.DateFormat;
-import io.qdrant.esgateway.domain.time.DateMath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.DateTimeException;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -241,8 +237,7 @@ final class QueryTranslator {
     }
 
     private static String text(JsonValue value, String field) {
-        return JsonReads.text(value).orElseThrow(() -> GatewayException.parse("[" + field
-                + "] value must be a string, number or boolean, got [" + value.tokenName() + "]"));
+        return io.qdrant.esgateway.domain.query.DateRange.text(value, field);
     }
 
     // ---------------------------------------------------------------- term level
@@ -479,42 +474,13 @@ final class QueryTranslator {
     private org.apache.lucene.search.Query dateRange(String field, DateField mapping, Optional<Query.Bound> lo,
                                                      Optional<Query.Bound> hi, Optional<String> format,
                                                      Optional<String> timeZone) {
-        DateFormat dateFormat = DateFormat.of(format.orElse(mapping.format().orElse(DateFormat.DEFAULT_PATTERN)));
-        ZoneId zone = null;
-        if (timeZone.isPresent()) {
-            try {
-                zone = ZoneId.of(timeZone.get());
-            } catch (DateTimeException e) {
-                throw illegal("Invalid time zone [" + timeZone.get() + "]: " + e.getMessage());
-            }
+        Optional<io.qdrant.esgateway.domain.query.DateRange> range = io.qdrant.esgateway.domain.query.DateRange.of(
+                field, mapping, lo, hi, format, timeZone, now);
+        if (range.isEmpty()) {
+            return new MatchNoDocsQuery();
         }
-        long l = Long.MIN_VALUE;
-        long h = Long.MAX_VALUE;
-        if (lo.isPresent()) {
-            String v = text(lo.get().value(), field);
-            if (lo.get().inclusive()) {
-                l = DateMath.parse(v, dateFormat, zone, false, now);
-            } else {
-                l = DateMath.parse(v, dateFormat, zone, true, now);
-                if (l == Long.MAX_VALUE) {
-                    return new MatchNoDocsQuery();
-                }
-                l++;
-            }
-        }
-        if (hi.isPresent()) {
-            String v = text(hi.get().value(), field);
-            if (hi.get().inclusive()) {
-                h = DateMath.parse(v, dateFormat, zone, true, now);
-            } else {
-                h = DateMath.parse(v, dateFormat, zone, false, now);
-                if (h == Long.MIN_VALUE) {
-                    return new MatchNoDocsQuery();
-                }
-                h--;
-            }
-        }
-        return LongPoint.newRangeQuery(field, l, h);
+        return LongPoint.newRangeQuery(field, range.get().from().orElse(Long.MIN_VALUE),
+                range.get().to().orElse(Long.MAX_VALUE));
     }
 
     /** {@code _field_names} holds every leaf path with a value; an object exists when one of its leaves does. */

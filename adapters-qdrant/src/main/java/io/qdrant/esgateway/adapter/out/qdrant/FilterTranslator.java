@@ -15,12 +15,8 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.predicate.Predicate;
 import io.qdrant.esgateway.domain.predicate.QueryNormalizer;
 import io.qdrant.esgateway.domain.query.Query;
-import io.qdrant.esgateway.domain.time.DateFormat;
-import io.qdrant.esgateway.domain.time.DateMath;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.DateTimeException;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -403,45 +399,16 @@ final class FilterTranslator {
      */
     private Translated dateRange(String field, FieldMapping.DateField mapping, Optional<Query.Bound> lo,
                                  Optional<Query.Bound> hi, Optional<String> format, Optional<String> timeZone) {
-        DateFormat dateFormat = DateFormat.of(format.orElse(mapping.format().orElse(DateFormat.DEFAULT_PATTERN)));
-        ZoneId zone = null;
-        if (timeZone.isPresent()) {
-            try {
-                zone = ZoneId.of(timeZone.get());
-            } catch (DateTimeException e) {
-                throw GatewayException.illegalArgument("Invalid time zone [" + timeZone.get() + "]: "
-                        + e.getMessage());
-            }
+        Optional<io.qdrant.esgateway.domain.query.DateRange> bounds = io.qdrant.esgateway.domain.query.DateRange.of(
+                field, mapping, lo, hi, format, timeZone, now);
+        if (bounds.isEmpty()) {
+            return new Never();
         }
         if (lo.isEmpty() && hi.isEmpty()) {
             return exists(field);
         }
-        Long l = null;
-        Long h = null;
-        if (lo.isPresent()) {
-            String v = text(lo.get().value(), field);
-            if (lo.get().inclusive()) {
-                l = DateMath.parse(v, dateFormat, zone, false, now);
-            } else {
-                l = DateMath.parse(v, dateFormat, zone, true, now);
-                if (l == Long.MAX_VALUE) {
-                    return new Never();
-                }
-                l++;
-            }
-        }
-        if (hi.isPresent()) {
-            String v = text(hi.get().value(), field);
-            if (hi.get().inclusive()) {
-                h = DateMath.parse(v, dateFormat, zone, true, now);
-            } else {
-                h = DateMath.parse(v, dateFormat, zone, false, now);
-                if (h == Long.MIN_VALUE) {
-                    return new Never();
-                }
-                h--;
-            }
-        }
+        Long l = bounds.get().from().orElse(null);
+        Long h = bounds.get().to().orElse(null);
         if (l != null && h != null && l > h) {
             return new Never();
         }
@@ -610,8 +577,7 @@ final class FilterTranslator {
     }
 
     private static String text(JsonValue value, String field) {
-        return JsonReads.text(value).orElseThrow(() -> GatewayException.parse("[" + field
-                + "] value must be a string, number or boolean, got [" + value.tokenName() + "]"));
+        return io.qdrant.esgateway.domain.query.DateRange.text(value, field);
     }
 
     private static boolean bool(String field, JsonValue value) {
