@@ -14,16 +14,15 @@ import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonBool;
-import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.query.Fuzziness;
 import io.qdrant.esgateway.domain.query.MinimumShouldMatch;
+import io.qdrant.esgateway.domain.query.NumberBounds;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.QueryStringParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -333,38 +332,12 @@ final class QueryTranslator {
     }
 
     private static BigDecimal decimal(String field, JsonValue value) {
-        String s = switch (value) {
-            case JsonNumber n -> n.value().toString();
-            case JsonString str -> str.value().trim();
-            default -> throw illegal("failed to create query: [" + field + "] expects a number, got ["
-                    + value.tokenName() + "]");
-        };
-        try {
-            return new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            if (value instanceof JsonNumber n && n.value() instanceof Double dbl && (dbl.isNaN() || dbl.isInfinite())) {
-                throw illegal("failed to create query: [" + field + "] cannot be [" + s + "]");
-            }
-            throw illegal("failed to create query: For input string: \"" + s + "\"");
-        }
+        return NumberBounds.decimal(field, value);
     }
 
-    private static long[] bounds(NumberType type) {
-        return switch (type) {
-            case BYTE -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
-            case SHORT -> new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
-            case INTEGER -> new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE};
-            default -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
-        };
-    }
 
     private static long integral(String field, NumberType type, BigDecimal value) {
-        long[] b = bounds(type);
-        if (value.compareTo(BigDecimal.valueOf(b[0])) < 0 || value.compareTo(BigDecimal.valueOf(b[1])) > 0) {
-            throw illegal("Value [" + value.toPlainString() + "] is out of range for "
-                    + (type == NumberType.INTEGER ? "an " : "a ") + type.esName());
-        }
-        return value.longValueExact();
+        return NumberBounds.integral(type, value);
     }
 
     private static org.apache.lucene.search.Query numberTerm(String field, NumberType type, JsonValue value) {
@@ -419,26 +392,9 @@ final class QueryTranslator {
     private static org.apache.lucene.search.Query numberRange(String field, NumberType type, Optional<Query.Bound> lo,
                                                               Optional<Query.Bound> hi) {
         if (type.isIntegral()) {
-            long[] b = bounds(type);
-            BigDecimal min = BigDecimal.valueOf(b[0]);
-            BigDecimal max = BigDecimal.valueOf(b[1]);
-            BigDecimal l = min;
-            BigDecimal h = max;
-            if (lo.isPresent()) {
-                BigDecimal v = decimal(field, lo.get().value());
-                boolean whole = v.stripTrailingZeros().scale() <= 0;
-                l = whole ? (lo.get().inclusive() ? v : v.add(BigDecimal.ONE)) : v.setScale(0, RoundingMode.CEILING);
-            }
-            if (hi.isPresent()) {
-                BigDecimal v = decimal(field, hi.get().value());
-                boolean whole = v.stripTrailingZeros().scale() <= 0;
-                h = whole ? (hi.get().inclusive() ? v : v.subtract(BigDecimal.ONE))
-                        : v.setScale(0, RoundingMode.FLOOR);
-            }
-            if (l.compareTo(h) > 0 || l.compareTo(max) > 0 || h.compareTo(min) < 0) {
-                return new MatchNoDocsQuery();
-            }
-            return LongPoint.newRangeQuery(field, l.max(min).longValueExact(), h.min(max).longValueExact());
+            Optional<NumberBounds.Integral> range = NumberBounds.range(field, type, lo, hi);
+            return range.isEmpty() ? new MatchNoDocsQuery()
+                    : LongPoint.newRangeQuery(field, range.get().from(), range.get().to());
         }
         if (type == NumberType.DOUBLE) {
             double l = Double.NEGATIVE_INFINITY;

@@ -10,13 +10,12 @@ import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonBool;
-import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.predicate.Predicate;
 import io.qdrant.esgateway.domain.predicate.QueryNormalizer;
+import io.qdrant.esgateway.domain.query.NumberBounds;
 import io.qdrant.esgateway.domain.query.Query;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -337,32 +336,17 @@ final class FilterTranslator {
     private Translated numberRange(String field, String path, NumberType type, Optional<Query.Bound> lo,
                                    Optional<Query.Bound> hi) {
         if (type.isIntegral()) {
-            long[] b = bounds(type);
-            BigDecimal min = BigDecimal.valueOf(b[0]);
-            BigDecimal max = BigDecimal.valueOf(b[1]);
-            BigDecimal l = min;
-            BigDecimal h = max;
-            if (lo.isPresent()) {
-                BigDecimal v = decimal(field, lo.get().value());
-                boolean whole = v.stripTrailingZeros().scale() <= 0;
-                l = whole ? (lo.get().inclusive() ? v : v.add(BigDecimal.ONE)) : v.setScale(0, RoundingMode.CEILING);
-            }
-            if (hi.isPresent()) {
-                BigDecimal v = decimal(field, hi.get().value());
-                boolean whole = v.stripTrailingZeros().scale() <= 0;
-                h = whole ? (hi.get().inclusive() ? v : v.subtract(BigDecimal.ONE))
-                        : v.setScale(0, RoundingMode.FLOOR);
-            }
-            if (l.compareTo(h) > 0 || l.compareTo(max) > 0 || h.compareTo(min) < 0) {
+            Optional<NumberBounds.Integral> bounds = NumberBounds.range(field, type, lo, hi);
+            if (bounds.isEmpty()) {
                 return new Never();
             }
             ObjectNode c = fieldCondition(path);
             ObjectNode range = c.putObject("range");
             if (lo.isPresent()) {
-                range.put("gte", l.max(min).longValueExact());
+                range.put("gte", bounds.get().from());
             }
             if (hi.isPresent()) {
-                range.put("lte", h.min(max).longValueExact());
+                range.put("lte", bounds.get().to());
             }
             return lo.isEmpty() && hi.isEmpty() ? exists(field) : new Condition(c);
         }
@@ -591,39 +575,12 @@ final class FilterTranslator {
     }
 
     private static BigDecimal decimal(String field, JsonValue value) {
-        String s = switch (value) {
-            case JsonNumber n -> n.value().toString();
-            case JsonString str -> str.value().trim();
-            default -> throw GatewayException.illegalArgument("failed to create query: [" + field
-                    + "] expects a number, got [" + value.tokenName() + "]");
-        };
-        try {
-            return new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            if (value instanceof JsonNumber n && n.value() instanceof Double dbl && (dbl.isNaN() || dbl.isInfinite())) {
-                throw GatewayException.illegalArgument("failed to create query: [" + field + "] cannot be [" + s
-                        + "]");
-            }
-            throw GatewayException.illegalArgument("failed to create query: For input string: \"" + s + "\"");
-        }
+        return NumberBounds.decimal(field, value);
     }
 
-    private static long[] bounds(NumberType type) {
-        return switch (type) {
-            case BYTE -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
-            case SHORT -> new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
-            case INTEGER -> new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE};
-            default -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
-        };
-    }
 
     private static long integral(NumberType type, BigDecimal value) {
-        long[] b = bounds(type);
-        if (value.compareTo(BigDecimal.valueOf(b[0])) < 0 || value.compareTo(BigDecimal.valueOf(b[1])) > 0) {
-            throw GatewayException.illegalArgument("Value [" + value.toPlainString() + "] is out of range for "
-                    + (type == NumberType.INTEGER ? "an " : "a ") + type.esName());
-        }
-        return value.longValueExact();
+        return NumberBounds.integral(type, value);
     }
 
     /** Every field path of the mapping with the payload index it needs (multi-fields included). */
