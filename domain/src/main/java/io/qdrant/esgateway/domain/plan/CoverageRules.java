@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.aggregation.FieldRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
 import io.qdrant.esgateway.domain.aggregation.HistogramAggregation;
 import io.qdrant.esgateway.domain.aggregation.RangeAggregation;
+import io.qdrant.esgateway.domain.aggregation.TermsCounts;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.search.SearchRequest;
@@ -90,6 +91,12 @@ public final class CoverageRules {
             return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
                     .toLowerCase(java.util.Locale.ROOT) + "] is not native on this backend"));
         }
+        if (capabilities.firstValueOrderOnly()
+                && mode != (f.order() == SortSpec.Order.ASC ? SortSpec.Mode.MIN : SortSpec.Mode.MAX)) {
+            return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
+                    .toLowerCase(java.util.Locale.ROOT) + "] with order [" + f.order().name()
+                    .toLowerCase(java.util.Locale.ROOT) + "] is not native on this backend"));
+        }
         if (kind.get() == ValueKind.KEYWORD && f.missing() instanceof SortSpec.Missing.Value
                 && !capabilities.keywordMissingValue()) {
             return Optional.of(new ExecutionPath.Scan("keyword_missing", "a [missing] value for the keyword sort on ["
@@ -114,8 +121,17 @@ public final class CoverageRules {
                                              BackendCapabilities capabilities) {
         List<String> fields = new ArrayList<>();
         fieldsOf(agg, fields);
+        if (agg instanceof Aggregation.Terms t && TermsCounts.countable(t)
+                && kind(index, t.field(), mappings).filter(capabilities.termsCounted()::contains).isPresent()) {
+            return ExecutionPath.NATIVE;
+        }
         if (capabilities.facetable().isEmpty()) {
-            return new ExecutionPath.Scan("facet", "the backend computes no aggregation natively");
+            return capabilities.termsCounted().isEmpty()
+                    ? new ExecutionPath.Scan("facet", "the backend computes no aggregation natively")
+                    : new ExecutionPath.Scan("facet_shape", "only top-level [terms] counts on "
+                    + capabilities.termsCounted().stream().map(k -> k.name().toLowerCase(java.util.Locale.ROOT))
+                    .sorted().toList() + " fields (no sub-aggregations, ordered by [_count] or [_key],"
+                    + " [min_doc_count] of at least 1) are native on this backend");
         }
         for (String field : fields) {
             Optional<ValueKind> kind = kind(index, field, mappings);
