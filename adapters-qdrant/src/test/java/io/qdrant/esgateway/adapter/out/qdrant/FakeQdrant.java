@@ -59,6 +59,8 @@ public final class FakeQdrant implements AutoCloseable {
     }
 
     public final List<Request> requests = new CopyOnWriteArrayList<>();
+    /** How many points each {@code points/query} answer carried, in order (payloads moved by the order_by path). */
+    public final List<Integer> queryAnswerSizes = new CopyOnWriteArrayList<>();
     /** Every request or response body that broke {@code openapi.json}, and every failure of the fake itself. */
     public final List<String> violations = new CopyOnWriteArrayList<>();
     final Deque<Injected> injected = new ArrayDeque<>();
@@ -296,8 +298,140 @@ public final class FakeQdrant implements AutoCloseable {
                 r.put("count", n);
                 yield r;
             }
+            case "POST facet" -> facet(c, body);
+            case "POST points/query" -> orderedQuery(c, body);
             default -> throw new Answer(404, "Not found: the fake does not serve " + method + " " + path);
         };
+    }
+
+    /**
+     * {@code facet} (guide §7): needs a keyword, integer (lookup), uuid or bool index on the key; counts each matching
+     * point once per distinct value of the index's type (array elements that did not match the filter included);
+     * hits by count descending, then value ascending; only non-zero counts; {@code limit} defaults to 10.
+     */
+    private static JsonNode facet(Collection c, JsonNode body) {
+        String key = body.get("key").asText();
+        ObjectNode schema = c.payloadSchema.get(key);
+        String type = schema == null ? "" : schema.get("data_type").asText();
+        boolean lookup = schemaParam(schema, "lookup", true);
+        if (!(type.equals("keyword") || type.equals("uuid") || type.equals("bool") || type.equals("integer") && lookup)) {
+            throw new Answer(400, "Wrong input: No appropriate index for faceting: `" + key + "`");
+        }
+        Map<JsonNode, Long> counts = new LinkedHashMap<>();
+        for (ObjectNode point : c.points.values()) {
+            if (!matches(body.get("filter"), point)) {
+                continue;
+            }
+            java.util.Set<JsonNode> distinct = new java.util.LinkedHashSet<>();
+            for (JsonNode v : values(point.get("payload"), key)) {
+                boolean indexed = switch (type) {
+                    case "keyword", "uuid" -> v.isTextual();
+                    case "bool" -> v.isBoolean();
+                    default -> v.isIntegralNumber();
+                };
+                if (indexed) {
+                    distinct.add(v.isIntegralNumber() ? NODES.numberNode(v.asLong()) : v);
+                }
+            }
+            distinct.forEach(v -> counts.merge(v, 1L, Long::sum));
+        }
+        List<Map.Entry<JsonNode, Long>> hits = new ArrayList<>(counts.entrySet());
+        hits.sort(Map.Entry.<JsonNode, Long>comparingByValue().reversed().thenComparing(Map.Entry::getKey,
+                FakeQdrant::compareValues));
+        int limit = body.path("limit").asInt(10);
+        ObjectNode r = NODES.objectNode();
+        ArrayNode out = r.putArray("hits");
+        for (Map.Entry<JsonNode, Long> e : hits.subList(0, Math.min(limit, hits.size()))) {
+            ObjectNode hit = out.addObject();
+            hit.set("value", e.getKey());
+            hit.put("count", e.getValue());
+        }
+        return r;
+    }
+
+    private static boolean schemaParam(ObjectNode schema, String name, boolean byDefault) {
+        return schema == null || !schema.has("params") ? byDefault : schema.get("params").path(name).asBoolean(byDefault);
+    }
+
+    private static int compareValues(JsonNode a, JsonNode b) {
+        if (a.isNumber() && b.isNumber()) {
+            return Long.compare(a.asLong(), b.asLong());
+        }
+        if (a.isBoolean() && b.isBoolean()) {
+            return Boolean.compare(a.asBoolean(), b.asBoolean());
+        }
+        return a.asText().compareTo(b.asText());
+    }
+
+    /**
+     * The query API with an {@code order_by} query only (guide §5 and §8): needs a range index (integer with range,
+     * float) on the key; a point appears once per distinct value of the key (points without one never appear);
+     * ordered by value in the direction, ties by point id in the same direction; {@code start_from} is inclusive;
+     * then {@code offset} and {@code limit} (default 10); {@code with_payload} defaults to false; score 1.0.
+     */
+    private JsonNode orderedQuery(Collection c, JsonNode body) {
+        JsonNode query = body.get("query");
+        if (query == null || !query.has("order_by") || body.has("prefetch")) {
+            throw new Answer(400, "Bad request: only order_by queries are supported by the fake");
+        }
+        if (body.hasNonNull("score_threshold")) {
+            throw new Answer(400, "Bad request: score_threshold cannot be used with order_by");
+        }
+        JsonNode orderBy = query.get("order_by");
+        String key = orderBy.isTextual() ? orderBy.asText() : orderBy.get("key").asText();
+        boolean desc = orderBy.isObject() && orderBy.path("direction").asText("asc").equals("desc");
+        JsonNode startFrom = orderBy.isObject() ? orderBy.get("start_from") : null;
+        ObjectNode schema = c.payloadSchema.get(key);
+        String type = schema == null ? "" : schema.get("data_type").asText();
+        boolean integer = type.equals("integer");
+        if (!(integer && schemaParam(schema, "range", true) || type.equals("float"))) {
+            throw new Answer(400, "Wrong input: No range index for `order_by` key: `" + key + "`. Please create one"
+                    + " to use `order_by`.");
+        }
+        record Entry(java.math.BigDecimal value, String id, ObjectNode point) {
+        }
+        List<Entry> entries = new ArrayList<>();
+        for (Map.Entry<String, ObjectNode> e : c.points.entrySet()) {
+            if (!matches(body.get("filter"), e.getValue())) {
+                continue;
+            }
+            java.util.Set<java.math.BigDecimal> distinct = new java.util.TreeSet<>();
+            for (JsonNode v : values(e.getValue().get("payload"), key)) {
+                if (integer ? v.isIntegralNumber() : v.isNumber()) {
+                    distinct.add(v.decimalValue().stripTrailingZeros());
+                }
+            }
+            for (java.math.BigDecimal v : distinct) {
+                if (startFrom == null || startFrom.isNull()
+                        || (desc ? v.compareTo(startFrom.decimalValue()) <= 0 : v.compareTo(startFrom.decimalValue()) >= 0)) {
+                    entries.add(new Entry(v, e.getKey(), e.getValue()));
+                }
+            }
+        }
+        Comparator<Entry> order = Comparator.comparing(Entry::value).thenComparing(Entry::id, FakeQdrant::compareIds);
+        entries.sort(desc ? order.reversed() : order);
+        int offset = body.path("offset").asInt(0);
+        int limit = body.path("limit").asInt(10);
+        ObjectNode r = NODES.objectNode();
+        ArrayNode points = r.putArray("points");
+        for (Entry e : entries.subList(Math.min(offset, entries.size()), Math.min(offset + limit, entries.size()))) {
+            ObjectNode p = record(e.point(), body.get("with_payload"), false);
+            ObjectNode scored = NODES.objectNode();
+            scored.set("id", p.get("id"));
+            scored.put("version", 0);
+            scored.put("score", 1.0);
+            if (p.has("payload")) {
+                scored.set("payload", p.get("payload"));
+            }
+            if (integer) {
+                scored.put("order_value", e.value().longValueExact());
+            } else {
+                scored.put("order_value", e.value().doubleValue());
+            }
+            points.add(scored);
+        }
+        queryAnswerSizes.add(points.size());
+        return r;
     }
 
     private Collection collection(String name) {
