@@ -27,13 +27,15 @@ import java.util.Set;
  *                     {@link io.qdrant.esgateway.domain.aggregation.TermsCounts#countable} accepts: no
  *                     sub-aggregations, ordered by {@code _count}/{@code _key}, {@code min_doc_count} ≥ 1) — Qdrant's
  *                     {@code facet}; a kind in {@code facetable} needs no entry here
- * @param firstValueOrderOnly whether the native order by a multi-valued field is by the value a document reaches
- *                            first in the sort's direction only (the min ascending, the max descending — ES's default
- *                            modes): {@code max} ascending and {@code min} descending then need the scan
+ * @param firstKeyOrderOnly whether the backend orders natively by the first sort key only, by the value a document
+ *                          reaches first in the sort's direction (the min ascending, the max descending — ES's default
+ *                          modes), the further keys being applied by the adapter over the first key's tie groups
+ *                          (Qdrant's {@code order_by}): the first key must then be a field sort of an orderable kind
+ *                          in its default mode; the further keys need nothing
  */
 public record BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reducible, boolean keywordMissingValue,
                                   Set<ValueKind> facetable, boolean exactCount, boolean multiValuedOrderRepeats, boolean missingValuesReturned,
-                                  boolean indexOrderTies, Set<ValueKind> termsCounted, boolean firstValueOrderOnly) {
+                                  boolean indexOrderTies, Set<ValueKind> termsCounted, boolean firstKeyOrderOnly) {
     private static final Set<ValueKind> ALL_KINDS = EnumSet.complementOf(EnumSet.of(ValueKind.UNMAPPED));
 
     public BackendCapabilities {
@@ -77,6 +79,6 @@ public record BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reduc
         boolean count = all || absent.contains("count");
         return new BackendCapabilities(order ? Set.of() : orderable, order ? Set.of() : reducible,
                 keywordMissingValue && !order, facet ? Set.of() : facetable, exactCount && !count, multiValuedOrderRepeats, missingValuesReturned,
-                indexOrderTies, facet ? Set.of() : termsCounted, firstValueOrderOnly);
+                indexOrderTies, facet ? Set.of() : termsCounted, firstKeyOrderOnly);
     }
 }

@@ -57,7 +57,12 @@ public final class CoverageRules {
         if (request.size() == 0 && request.from() == 0) {
             return ExecutionPath.NATIVE;
         }
-        for (SortSpec spec : request.sort()) {
+        boolean firstKeyOnly = capabilities.firstKeyOrderOnly() && !request.sort().isEmpty();
+        if (firstKeyOnly && !(request.sort().get(0) instanceof SortSpec.Field)
+                && request.sort().stream().anyMatch(s -> s instanceof SortSpec.Field)) {
+            return new ExecutionPath.Scan("first_key", "the backend orders natively by a first field sort only");
+        }
+        for (SortSpec spec : firstKeyOnly ? request.sort().subList(0, 1) : request.sort()) {
             Optional<ExecutionPath.Scan> scan = switch (spec) {
                 case SortSpec.Score s -> Optional.empty();
                 case SortSpec.Doc d -> Optional.empty();
@@ -91,7 +96,7 @@ public final class CoverageRules {
             return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
                     .toLowerCase(java.util.Locale.ROOT) + "] is not native on this backend"));
         }
-        if (capabilities.firstValueOrderOnly()
+        if (capabilities.firstKeyOrderOnly()
                 && mode != (f.order() == SortSpec.Order.ASC ? SortSpec.Mode.MIN : SortSpec.Mode.MAX)) {
             return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
                     .toLowerCase(java.util.Locale.ROOT) + "] with order [" + f.order().name()

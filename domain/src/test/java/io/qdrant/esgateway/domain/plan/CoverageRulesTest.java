@@ -110,9 +110,14 @@ class CoverageRulesTest {
         // the facet switch turns the counts path off too
         assertThat(((ExecutionPath.Scan) decide("{'aggs':{'a':{'terms':{'field':'k'}}}}",
                 qdrant.without(Set.of("facet"))).aggregations().get("a")).reason()).isEqualTo("facet");
-        // the default modes (asc: min, desc: max) are native; the others scan
-        assertThat(decide("{'sort':[{'l':'desc'},{'d':{'order':'asc','mode':'min'}}]}", qdrant).hits())
-                .isEqualTo(ExecutionPath.NATIVE);
+        // the first key in its default mode (asc: min, desc: max) is native, with any further keys; others scan
+        assertThat(decide("{'sort':[{'l':'desc'},{'d':{'order':'desc','mode':'min'}},'k',{'l':{'mode':'avg'}}]}",
+                qdrant).hits()).isEqualTo(ExecutionPath.NATIVE);
+        assertThat(((ExecutionPath.Scan) decide("{'sort':['_score',{'l':'desc'}]}", qdrant).hits()).reason())
+                .isEqualTo("first_key");
+        assertThat(decide("{'sort':['_score','_doc']}", qdrant).hits()).isEqualTo(ExecutionPath.NATIVE);
+        assertThat(((ExecutionPath.Scan) decide("{'sort':['k',{'l':'desc'}]}", qdrant).hits()).reason())
+                .isEqualTo("order_kind");
         assertThat(((ExecutionPath.Scan) decide("{'sort':[{'l':{'order':'asc','mode':'max'}}]}", qdrant).hits())
                 .reason()).isEqualTo("sort_mode");
         assertThat(((ExecutionPath.Scan) decide("{'sort':[{'d':{'order':'desc','mode':'min'}}]}", qdrant).hits())

@@ -31,7 +31,7 @@ import java.util.function.Predicate;
  *
  * <p>Applies when the sort's first key is a field sort on a mapped {@code long}-like, {@code double}, {@code float}
  * or {@code date} field with its default mode ({@code min} ascending, {@code max} descending); the coverage rules
- * send other modes to the complete scan ({@code firstValueOrderOnly}). How Qdrant's semantics are compensated:
+ * send other modes to the complete scan ({@code firstKeyOrderOnly}); further keys of any kind, mode or missing value are applied here, over the candidates. How Qdrant's semantics are compensated:
  * <ul>
  *   <li><b>repeats</b>: a point comes once per value; ascending, its first appearance is at its smallest value (ES's
  *       {@code min}), descending at its largest ({@code max}); later appearances are dropped;</li>
