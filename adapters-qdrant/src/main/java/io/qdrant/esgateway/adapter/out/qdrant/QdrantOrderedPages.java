@@ -114,10 +114,8 @@ final class QdrantOrderedPages {
         JsonNode boundary = null;
         Candidate boundaryDoc = null;
         int accepted = 0;
-        boolean exhausted = true;
         Optional<JsonNode> startFrom = after == null ? Optional.empty() : startFrom(after[0], desc);
         if (startFrom.isEmpty() || !startFrom.get().isNull()) {
-            exhausted = false;
             int offset = 0;
             int limit = topN + 1;
             JsonNode last = null;
@@ -162,8 +160,7 @@ final class QdrantOrderedPages {
                     }
                 }
                 if (points.size() < limit) {
-                    exhausted = true;
-                    break;
+                    break; // the stream ran out
                 }
                 offset += points.size();
                 if (boundary != null && !tiesCounted) {
@@ -177,11 +174,10 @@ final class QdrantOrderedPages {
                 }
             }
         }
-        Object missingKey = sort.key(new ValuesDoc("", score, List.of(), i -> false), 0).values()[0];
-        boolean missingReach = exhausted || boundaryDoc == null
-                || comparePrimary(missingKey, boundaryDoc.key().values()[0], desc) <= 0;
-        if (missingReach) {
-            GatewaySort.Key missing = sort.key(new ValuesDoc("", score, List.of(), i -> false), 0);
+        // the documents without the field share one primary key (ES's substitute, or the [missing] value): they can
+        // reach the page unless topN documents with values (and their whole tie group) come strictly before it
+        GatewaySort.Key missing = sort.key(new ValuesDoc("", score, List.of(), i -> false), 0);
+        if (boundaryDoc == null || comparePrimary(missing.values()[0], boundaryDoc.key().values()[0], desc) <= 0) {
             boolean single = request.sort().size() == 1;
             if (!single || after == null || sort.isAfter(missing, after)) {
                 ObjectNode empty = QdrantHttp.object();

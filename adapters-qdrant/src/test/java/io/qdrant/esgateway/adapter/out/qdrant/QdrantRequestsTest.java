@@ -263,6 +263,32 @@ class QdrantRequestsTest {
     }
 
     @Test
+    void documentsWithoutTheSortFieldAreOneScrollOfAtMostThePageWhenTheyCanReachIt() {
+        store.write(index, List.of(new DocumentWrite.Upsert(doc("m0", "{}", 60)),
+                new DocumentWrite.Upsert(doc("m1", "{\"count\": null}", 61)),
+                new DocumentWrite.Upsert(doc("m2", "{\"count\": []}", 62))), 62);
+        fake.requests.clear();
+        var first = store.search(index, request("{\"sort\": [{\"count\": {\"order\": \"asc\", \"missing\":"
+                + " \"_first\"}}], \"size\": 5, \"track_total_hits\": false}"), 5);
+        List<String> missing = new ArrayList<>(List.of("m0", "m1", "m2"));
+        missing.sort(java.util.Comparator.comparingLong(id -> QdrantLayout.position(QdrantLayout.pointId(index, id))));
+        List<String> expected = new ArrayList<>(missing);
+        expected.addAll(List.of("d0", "d1"));
+        assertThat(first.hits()).extracting(h -> h.id()).containsExactlyElementsOf(expected);
+        assertThat(Json.write(first.hits().get(0).sort().get(0))).isEqualTo("-9223372036854775808");
+        List<FakeQdrant.Request> scrolls = fake.requests("POST", "/points/scroll");
+        assertThat(scrolls).hasSize(1);
+        assertThat(scrolls.get(0).body().get("limit").asInt()).isEqualTo(5);
+        assertThat(scrolls.get(0).body().at("/filter/must").toString()).contains("{\"is_empty\":{\"key\":\"_f.count\"}}");
+        // missing last: the 60 documents with a value fill the page, so the missing ones are not read
+        fake.requests.clear();
+        store.search(index, request("{\"sort\": [{\"count\": \"asc\"}], \"size\": 5, \"track_total_hits\": false}"),
+                5);
+        assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
+        assertThat(fake.requests).hasSize(2); // the order_by query and the retrieve
+    }
+
+    @Test
     void aFieldSortedPageThroughTheServiceMovesThePageAndTheTieWindowNotTheCorpus() throws Exception {
         FakeQdrant other = new FakeQdrant();
         DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
