@@ -53,7 +53,7 @@ import java.util.function.LongSupplier;
  *
  * <p>What is native: matching (every supported query becomes a Qdrant filter, {@link FilterTranslator}), exact
  * counts ({@code count} with {@code exact:true}), reads in index order (scroll by point id), numeric/date sorts
- * ({@code order_by}, {@link QdrantOrderedPages}) and keyword {@code terms} counts ({@code facet},
+ * ({@code order_by}, {@link QdrantOrderedPages}) and {@code terms} counts ({@code facet},
  * {@link QdrantFacets}); other sorts and aggregations are declared absent ({@link #CAPABILITIES}), so the gateway
  * computes them over {@link #scan}.
  * Relevance scoring is supported only where the score is the same constant for every match (filters,
@@ -66,12 +66,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /**
      * Honest capabilities: exact counts; native ordering by numeric and date fields in their default modes through
      * {@code order_by} ({@link QdrantOrderedPages} compensates its repeats of multi-valued points, its omission of
-     * points without the key and its ties by point id, so the page is ES's); counts-only {@code terms} on keyword
-     * fields through {@code facet} ({@link QdrantFacets}); every other sort and aggregation over the complete scan.
+     * points without the key and its ties by point id, so the page is ES's); counts-only {@code terms} on keyword,
+     * integral, date and boolean fields through {@code facet} ({@link QdrantFacets}); every other sort and
+     * aggregation over the complete scan.
      */
     static final BackendCapabilities CAPABILITIES = new BackendCapabilities(
             Set.of(ValueKind.LONG, ValueKind.DOUBLE, ValueKind.FLOAT, ValueKind.DATE), Set.of(), false, Set.of(),
-            true, false, true, true, Set.of(ValueKind.KEYWORD), true);
+            true, false, true, true, QdrantFacets.FACETED, true);
     static final int PAGE = 256;
     /** Qdrant's default {@code max_request_size_mb} is 32 MiB; batches stay well below it. */
     static final int MAX_BATCH_BYTES = 16 << 20;

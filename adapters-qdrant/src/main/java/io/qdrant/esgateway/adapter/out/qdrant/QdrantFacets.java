@@ -19,7 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Keyword {@code terms} aggregations answered by Qdrant's {@code facet} (guide §7): one {@code exact: true} facet
+ * {@code terms} aggregations on keyword, integral, date and boolean fields answered by Qdrant's {@code facet}
+ * (guide §7): one {@code exact: true} facet
  * call per aggregation over the matches' filter, whose hits are the document count of every value of the field —
  * Qdrant counts a point once per distinct array element, as Elasticsearch counts a document once per distinct term.
  * The counts feed {@link TermsCounts}, which applies {@code include}/{@code exclude}, {@code missing}, {@code size},
@@ -45,8 +46,8 @@ final class QdrantFacets {
     }
 
     /**
-     * Whether facets answer the whole plan: top-level {@link TermsCounts#countable} terms on keyword fields only,
-     * nothing over all documents, no filter queries.
+     * Whether facets answer the whole plan: top-level {@link TermsCounts#countable} terms on {@link #FACETED} fields
+     * only, nothing over all documents, no filter queries.
      */
     static boolean covers(IndexMetadata index, AggregationPlan plan) {
         if (plan.allDocuments().isPresent() || !plan.filters().isEmpty() || plan.aggregations().isEmpty()) {
@@ -54,11 +55,29 @@ final class QdrantFacets {
         }
         for (Aggregation agg : plan.aggregations().values()) {
             if (!(agg instanceof Aggregation.Terms t) || !TermsCounts.countable(t)
-                    || FieldRef.of(index.name(), t.field(), index.mappings()).kind() != FieldRef.ValueKind.KEYWORD) {
+                    || !FACETED.contains(FieldRef.of(index.name(), t.field(), index.mappings()).kind())) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The kinds whose payload index serves {@code facet} (guide §3, §7): keyword ({@code keyword} index), integral
+     * numbers and dates (epoch millis in an {@code integer} index with {@code lookup}), booleans ({@code bool}).
+     * Floating-point fields have a {@code float} index, which cannot be faceted.
+     */
+    static final java.util.Set<FieldRef.ValueKind> FACETED = java.util.Set.of(FieldRef.ValueKind.KEYWORD,
+            FieldRef.ValueKind.LONG, FieldRef.ValueKind.DATE, FieldRef.ValueKind.BOOLEAN);
+
+    /** A facet value as the domain's key of the field's kind (Strings, Longs; booleans as 1/0). */
+    private static Object key(FieldRef.ValueKind kind, JsonNode value) {
+        return switch (kind) {
+            case KEYWORD -> value.isTextual() ? value.asText() : null;
+            case LONG, DATE -> value.isIntegralNumber() && value.canConvertToLong() ? (Object) value.asLong() : null;
+            case BOOLEAN -> value.isBoolean() ? (Object) (value.asBoolean() ? 1L : 0L) : null;
+            case DOUBLE, FLOAT, UNMAPPED -> null;
+        };
     }
 
     /**
@@ -73,9 +92,8 @@ final class QdrantFacets {
             Map<Object, Long> counts = new HashMap<>();
             long without = 0;
             if (!(matches instanceof FilterTranslator.Never)) {
-                String key = QdrantLayout.fieldPath(terms.field());
                 ObjectNode body = QdrantHttp.object();
-                body.put("key", key);
+                body.put("key", QdrantLayout.fieldPath(terms.field()));
                 body.set("filter", QdrantDocumentStore.filter(matches));
                 body.put("limit", LIMIT);
                 body.put("exact", true);
@@ -84,14 +102,16 @@ final class QdrantFacets {
                 if (hits.size() >= LIMIT) {
                     return Optional.empty();
                 }
+                FieldRef.ValueKind kind = FieldRef.of(index.name(), terms.field(), index.mappings()).kind();
                 for (JsonNode hit : hits) {
                     JsonNode value = hit.get("value");
-                    if (value == null || !value.isTextual()) {
+                    Object bucket = value == null ? null : key(kind, value);
+                    if (bucket == null) {
                         throw new GatewayException(ErrorKind.BACKEND_FAILURE, "Qdrant's facet of [" + terms.field()
-                                + "] in index [" + index.name() + "] returned a non-keyword value " + value,
-                                Map.of(), null);
+                                + "] in index [" + index.name() + "] returned the value " + value + ", which is not of"
+                                + " the field's type", Map.of(), null);
                     }
-                    counts.merge(value.asText(), hit.path("count").asLong(), Long::sum);
+                    counts.merge(bucket, hit.path("count").asLong(), Long::sum);
                 }
                 if (terms.missing().isPresent()) {
                     without = countWithout(index, terms.field(), matches, reads);

@@ -91,7 +91,10 @@ class QdrantNativePathsTest {
                     + " \"search_after\": [\"-Infinity\", \"doc number 2\"]}",
             "{\"sort\": [{\"count\": \"asc\"}], \"size\": 10, \"search_after\": [12]}");
 
-    /** Keyword terms on the facet path: sizes, orders, missing, include/exclude, multi-valued tags, queries. */
+    /**
+     * Terms on the facet path: keyword (sizes, orders, missing, include/exclude, multi-valued tags, queries), long
+     * (multi-valued), integer in objects, boolean and date fields.
+     */
     static final List<String> TERMS = List.of(
             "{\"size\": 0, \"aggs\": {\"t\": {\"terms\": {\"field\": \"tag\"}}}}",
             "{\"size\": 0, \"aggs\": {\"t\": {\"terms\": {\"field\": \"tag\", \"size\": 2}}}}",
@@ -107,6 +110,13 @@ class QdrantNativePathsTest {
                     + " {\"field\": \"author.name\"}}, \"t\": {\"terms\": {\"field\": \"tag\", \"size\": 1}}}}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"nothing\"}}}}, \"size\": 0,"
                     + " \"aggs\": {\"t\": {\"terms\": {\"field\": \"tag\", \"missing\": \"m\"}}}}",
+            "{\"size\": 0, \"aggs\": {\"c\": {\"terms\": {\"field\": \"count\", \"size\": 4}},"
+                    + " \"a\": {\"terms\": {\"field\": \"author.age\", \"missing\": 0, \"order\": {\"_key\": \"asc\"}}}}}",
+            "{\"size\": 0, \"aggs\": {\"b\": {\"terms\": {\"field\": \"active\", \"missing\": true}},"
+                    + " \"p\": {\"terms\": {\"field\": \"published\", \"size\": 3, \"format\": \"yyyy-MM-dd\"}}}}",
+            "{\"query\": {\"range\": {\"price\": {\"gt\": 1}}}, \"size\": 0, \"aggs\": {\"c\": {\"terms\":"
+                    + " {\"field\": \"count\", \"include\": [3, 5, 100, 105], \"missing\": 3,"
+                    + " \"show_term_doc_count_error\": true}}}}",
             "{\"query\": {\"bool\": {\"must_not\": {\"exists\": {\"field\": \"count\"}}}}, \"size\": 3,"
                     + " \"sort\": [{\"price\": \"asc\"}], \"aggs\": {\"t\": {\"terms\": {\"field\": \"title.raw\","
                     + " \"size\": 4, \"order\": [{\"_count\": \"desc\"}, {\"_key\": \"desc\"}]}}},"
