@@ -227,16 +227,18 @@ final class QdrantOrderedPages {
 
     /**
      * Where the stream starts for a {@code search_after} primary value: empty for "from the beginning", a JSON null
-     * for "nothing can follow" (an infinite value past every finite one in the sort's direction).
+     * for "nothing can follow" (an infinite or NaN value past every finite one in the sort's direction; JSON has no
+     * such numbers).
      */
     private static Optional<JsonNode> startFrom(Object value, boolean desc) {
         return switch (value) {
             case Long l -> Optional.of(QdrantHttp.NODES.numberNode(l));
-            case Double d when Double.isInfinite(d) -> (d > 0) != desc ? Optional.of(QdrantHttp.NODES.nullNode())
-                    : Optional.empty();
+            // NaN sorts above +Infinity (Double.compare, as GatewaySort compares)
+            case Double d when !Double.isFinite(d) -> (Double.isNaN(d) || d > 0) != desc
+                    ? Optional.of(QdrantHttp.NODES.nullNode()) : Optional.empty();
             case Double d -> Optional.of(QdrantHttp.NODES.numberNode(d));
-            case Float f when Float.isInfinite(f) -> (f > 0) != desc ? Optional.of(QdrantHttp.NODES.nullNode())
-                    : Optional.empty();
+            case Float f when !Float.isFinite(f) -> (Float.isNaN(f) || f > 0) != desc
+                    ? Optional.of(QdrantHttp.NODES.nullNode()) : Optional.empty();
             case Float f -> Optional.of(QdrantHttp.NODES.numberNode((double) f));
             default -> Optional.empty();
         };

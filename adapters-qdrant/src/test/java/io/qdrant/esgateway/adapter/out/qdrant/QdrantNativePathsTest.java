@@ -89,7 +89,11 @@ class QdrantNativePathsTest {
                     + " \"search_after\": [9223372036854775807, \"doc number 41\"]}",
             "{\"sort\": [{\"price\": \"desc\"}, {\"title.raw\": \"asc\"}], \"size\": 10,"
                     + " \"search_after\": [\"-Infinity\", \"doc number 2\"]}",
-            "{\"sort\": [{\"count\": \"asc\"}], \"size\": 10, \"search_after\": [12]}");
+            "{\"sort\": [{\"count\": \"asc\"}], \"size\": 10, \"search_after\": [12]}",
+            "{\"sort\": [{\"price\": \"asc\"}, {\"title.raw\": \"asc\"}], \"size\": 10,"
+                    + " \"search_after\": [\"Infinity\", \"doc number 3\"]}",
+            "{\"sort\": [{\"ratio\": \"desc\"}, {\"title.raw\": \"asc\"}], \"size\": 10,"
+                    + " \"search_after\": [\"Infinity\", \"doc number 3\"]}");
 
     /**
      * Terms on the facet path: keyword (sizes, orders, missing, include/exclude, multi-valued tags, queries), long
