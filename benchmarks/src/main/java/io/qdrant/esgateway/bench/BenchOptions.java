@@ -32,7 +32,10 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --clients 1,8         concurrency levels, one cell each (default 1,8)
               --trials N            trials per engine, engine order shuffled per trial (default 3)
               --engines LIST        comma list of gateway, elasticsearch, opensearch (started by the runner) or
-                                    name=http://host:port (an engine already running); default all three
+                                    name=http://host:port (an engine already running); default all three.
+                                    gateway-qdrant-canned: the gateway on its Qdrant adapter against a canned
+                                    in-process Qdrant (the gateway-overhead mode: read workloads, with backend
+                                    calls and bytes per request from the gateway's /metrics)
               --heap SIZE           heap of every engine the runner starts (default 512m)
               --out DIR             output directory (default docs/benchmarks)
               --requests N          measured requests per cell (default 400)
