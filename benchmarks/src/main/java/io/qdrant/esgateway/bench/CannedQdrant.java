@@ -67,8 +67,16 @@ public final class CannedQdrant implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // Replay answers on the server's dispatcher thread (no hand-off per call: a lookup and a write); recording
+        // forwards, which blocks, so it runs on a pool.
         executor = Executors.newFixedThreadPool(16, Thread.ofPlatform().name("canned-qdrant-", 0).daemon().factory());
-        server.setExecutor(executor);
+        server.setExecutor(task -> {
+            if (replaying) {
+                task.run();
+            } else {
+                executor.execute(task);
+            }
+        });
         server.createContext("/", this::handle);
         server.start();
     }

@@ -46,7 +46,9 @@ public final class Runner {
         this.root = root;
         this.log = log;
         this.corpus = Corpus.generate(options.seed(), options.docs());
-        this.workloads = Workloads.all(corpus, options.seed(), options.distinct(), options.vectors());
+        List<Workload> all = Workloads.all(corpus, options.seed(), options.distinct(), options.vectors());
+        this.workloads = options.only().isEmpty() ? all : all.stream()
+                .filter(w -> w.kind() == Workload.Kind.INGEST || options.only().contains(w.name())).toList();
     }
 
     public Results run() {
