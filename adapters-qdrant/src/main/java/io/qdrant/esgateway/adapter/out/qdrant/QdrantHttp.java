@@ -77,7 +77,10 @@ final class QdrantHttp implements AutoCloseable {
         this.settings = settings;
         this.observer = observer;
         this.slots = new Semaphore(settings.poolSize(), true);
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        // The client's internal completions run on its selector thread instead of being handed to a worker pool:
+        // one thread hand-off less per call (p50 of a small loopback call 125 → 77 µs, docs/benchmarks). Safe because
+        // nothing the client runs there blocks: bodies are collected as byte arrays and parsed by the caller.
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(Runnable::run)
                 .connectTimeout(settings.connectTimeout()).followRedirects(HttpClient.Redirect.NEVER).build();
         String url = settings.url().toString();
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
