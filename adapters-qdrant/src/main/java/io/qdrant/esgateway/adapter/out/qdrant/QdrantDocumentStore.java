@@ -81,6 +81,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     private final QdrantHttp http;
     private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+    private final QdrantKnnSearch knn = new QdrantKnnSearch(this);
 
     QdrantDocumentStore(QdrantHttp http) {
         this.http = http;
@@ -407,6 +408,12 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return states.computeIfAbsent(collection, c -> new State());
     }
 
+    /** The named vectors of the index's collection. */
+    Set<String> vectorNames(IndexMetadata index) {
+        String collection = collection(index);
+        return vectors(index, collection, state(index, collection));
+    }
+
     private Set<String> vectors(IndexMetadata index, String collection, State state) {
         Set<String> known = state.vectors;
         if (known != null) {
@@ -427,12 +434,15 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public long count(IndexMetadata index, Optional<Query> query) {
+        if (query.isPresent() && QdrantKnnSearch.hasKnn(query.get())) {
+            return knn.count(index, query.get());
+        }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = query.map(translator::query).orElse(new FilterTranslator.Always());
         return count(index, matches);
     }
 
-    private long count(IndexMetadata index, Translated matches) {
+    long count(IndexMetadata index, Translated matches) {
         String collection = collection(index);
         if (matches instanceof FilterTranslator.Never) {
             return 0;
@@ -497,6 +507,10 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
+        if (QdrantKnnSearch.applies(scan.search()) || scan.filter().map(QdrantKnnSearch::hasKnn).orElse(false)) {
+            knn.scan(index, scan, sink);
+            return;
+        }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = matches(index, scan.search(), scan.postFilter(), scan.filter(), translator);
         float score = scan.scores() ? ConstantScores.of(scan.search().query()) : Float.NaN;
@@ -520,7 +534,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
-    private void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
+    void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                         java.util.function.Predicate<JsonNode> sink) {
         String collection = collection(index);
         JsonNode offset = null;
@@ -555,6 +569,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
         if (request.highlight().isPresent()) {
             throw FilterTranslator.unsupported("[highlight]");
+        }
+        if (QdrantKnnSearch.applies(request)) {
+            return knn.search(index, request, topN);
         }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = matches(index, request, true, Optional.empty(), translator);
@@ -680,8 +697,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     // ---------------------------------------------------------------- plumbing
 
+    /** One {@code points/query} request on the index's collection; its {@code result}. */
+    JsonNode query(IndexMetadata index, ObjectNode body) {
+        return call(index, "POST", collection(index), "/points/query", Map.of(), body, true,
+                "search the vectors of index [" + index.name() + "]");
+    }
+
     /** A collection-scoped call; a missing collection is a backend fault (the catalog says the index exists). */
-    private JsonNode call(IndexMetadata index, String method, String collection, String rest,
+    JsonNode call(IndexMetadata index, String method, String collection, String rest,
                           Map<String, String> query, JsonNode body, boolean idempotentRead, String what) {
         try {
             return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
