@@ -291,7 +291,33 @@ class QdrantKnnVersusLuceneTest {
     }
 
     @Test
+    void aVectorFieldAddedByAMappingUpdateIsRefusedWithA400() throws Exception {
+        try (FakeQdrant own = new FakeQdrant()) {
+            DocumentStore store = QdrantStores.open(new QdrantStores.Settings(own.uri(), Optional.empty(),
+                    Duration.ofSeconds(2), Duration.ofSeconds(10)));
+            InMemoryCatalog catalog = new InMemoryCatalog();
+            IndexAdministrationService admin = new IndexAdministrationService(catalog, store, () -> "lateuuid",
+                    InstantSource.fixed(Instant.EPOCH));
+            admin.create(CreateIndexRequest.parse("late", Json.parse("{}")));
+            admin.putMapping("late", io.qdrant.esgateway.domain.index.Mappings.parse(Json.parse(
+                    "{\"properties\": {\"v\": {\"type\": \"dense_vector\", \"dims\": 2}}}")));
+            GatewayException e = unwrap(catchThrowable(() -> new SearchService(catalog, store).search("late",
+                    SearchRequestParser.parse(Optional.of(Json.parse("{\"knn\": {\"field\": \"v\","
+                            + " \"query_vector\": [1, 2], \"k\": 1, \"num_candidates\": 1}}")), Map.of()),
+                    CatalogView.Options.STRICT_EXPAND_OPEN)));
+            assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+            assertThat(e.getMessage()).contains("[knn] on the field [v]", "mapping update", "Qdrant backend");
+            assertThat(own.requests("POST", "/points/query")).isEmpty();
+            ((AutoCloseable) store).close();
+        }
+    }
+
+    @Test
     void unsupportedCombinationsAreRefusedWithA400NamingThem() {
+        GatewayException term = unwrap(catchThrowable(() -> search(qdrant, "{\"query\": {\"term\": {\"tag\":"
+                + " \"red\"}}, \"knn\": {" + COS + ", \"k\": 5, \"num_candidates\": 10}}")));
+        assertThat(term.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+        assertThat(term.getMessage()).contains("[term]", "Qdrant backend");
         for (String body : List.of(
                 "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}},"
                         + " {\"term\": {\"tag\": \"red\"}}]}}}",
