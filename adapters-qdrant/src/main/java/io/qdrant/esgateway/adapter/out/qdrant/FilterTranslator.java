@@ -45,8 +45,8 @@ import java.util.function.LongSupplier;
  * </ul>
  * What Qdrant cannot evaluate with Elasticsearch's semantics is refused with a 400 naming the feature: full-text
  * queries (analysis and scoring), {@code fuzzy}, {@code regexp}, {@code wildcard}, case-insensitive terms, ranges on
- * strings, field-name patterns, and {@code knn} queries unless their neighbours were found beforehand ({@link QdrantKnn}),
- * which they then match.
+ * strings, field-name patterns, and {@code knn} queries unless their neighbours were found beforehand
+ * ({@link QdrantKnn}), which they then match.
  */
 final class FilterTranslator {
     static final String BACKEND = "on the Qdrant backend";

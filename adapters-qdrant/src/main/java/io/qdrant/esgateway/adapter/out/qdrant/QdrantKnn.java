@@ -47,14 +47,14 @@ final class QdrantKnn {
         JsonNode query(ObjectNode body);
     }
 
-    /** The neighbours of one kNN search: point id → Elasticsearch score (before the knn's boost), and their {@code _id}s. */
+    /** The neighbours of one kNN search: point id → ES score (before the knn's boost), and their {@code _id}s. */
     record Neighbours(Map<String, Float> scores, Map<String, String> ids) {
         Neighbours {
             scores = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(scores));
             ids = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ids));
         }
 
-        /** The point ids as a Qdrant {@code has_id} condition, or {@link FilterTranslator.Never} when there are none. */
+        /** The point ids as a {@code has_id} condition, or {@link FilterTranslator.Never} when there are none. */
         Translated asFilter() {
             return hasId(scores.keySet());
         }
@@ -91,8 +91,9 @@ final class QdrantKnn {
     }
 
     /**
-     * Runs each distinct kNN search once (one query request each), in order; the answer is keyed by value. {@code vectors} are the named vectors
-     * of the collection; {@code filters} translates a knn's {@code filter} clauses.
+     * Runs each distinct kNN search once (one query request each), in order; the answer is keyed by value.
+     * {@code vectors} are the named vectors of the collection; {@code filters} translates a knn's {@code filter}
+     * clauses.
      */
     static Map<Query.Knn, Neighbours> resolve(IndexMetadata index, Set<String> vectors, List<Query.Knn> searches,
                                               Function<Query, Translated> filters, Caller caller) {

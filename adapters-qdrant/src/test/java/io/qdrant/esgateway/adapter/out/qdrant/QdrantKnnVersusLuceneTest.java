@@ -188,7 +188,8 @@ class QdrantKnnVersusLuceneTest {
             // hybrid: reciprocal rank fusion (fused by the gateway)
             "{\"retriever\": {\"rrf\": {\"retrievers\": [{\"knn\": {" + COS + ", \"k\": 6, \"num_candidates\":"
                     + " 10}}, {\"knn\": {" + L2 + ", \"k\": 6, \"num_candidates\": 10}}, {\"standard\": {\"query\":"
-                    + " {\"ids\": {\"values\": [\"d12\"]}}}}], \"rank_window_size\": 6, \"rank_constant\": 5}}, \"size\": 6}",
+                    + " {\"ids\": {\"values\": [\"d12\"]}}}}], \"rank_window_size\": 6, \"rank_constant\": 5}},"
+                    + " \"size\": 6}",
             "{\"query\": {\"ids\": {\"values\": [\"d1\"]}}, \"knn\": [{" + COS + ", \"k\": 4, \"num_candidates\":"
                     + " 10}, {" + L2 + ", \"k\": 4, \"num_candidates\": 10}], \"rank\": {\"rrf\": {}}, \"size\": 5}");
 
@@ -235,6 +236,20 @@ class QdrantKnnVersusLuceneTest {
         assertThat(fetches).hasSize(1);
         assertThat(fetches.get(0).body().get("ids")).hasSize(3);
         assertThat(fetches.get(0).body().get("with_payload").toString()).contains("\"_src\"");
+    }
+
+    @Test
+    void knnWithAQueryNeedsNoScanOfTheMatches() {
+        search(qdrant, "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"blue\"}}}},"
+                + " \"knn\": {" + COS + ", \"k\": 5, \"num_candidates\": 10}, \"size\": 4}");
+        // the section; which neighbours match the query; the first 4 other matches; the total; the window
+        assertThat(fake.requests("POST", "/points/query")).hasSize(1);
+        List<FakeQdrant.Request> scrolls = fake.requests("POST", "/points/scroll");
+        assertThat(scrolls).hasSize(2);
+        assertThat(scrolls.get(1).body().get("limit").asInt()).isEqualTo(4);
+        assertThat(fake.requests("POST", "/points/count")).hasSize(1);
+        assertThat(fake.requests("POST", "/points")).hasSize(1);
+        assertThat(fake.requests).hasSize(5);
     }
 
     @Test
