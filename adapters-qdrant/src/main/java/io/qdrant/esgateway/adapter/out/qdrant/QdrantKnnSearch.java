@@ -73,6 +73,8 @@ final class QdrantKnnSearch {
         final Map<Query.Knn, QdrantKnn.Neighbours> neighbours;
         final FilterTranslator translator;
         final KnnScores scores;
+        /** The query that scores: the request's, or {@code match_all} when it has neither query nor sections. */
+        final Optional<Query> scoring;
         final Optional<Translated> query;
         /** Every point some kNN search found: the only matches whose scores differ. */
         final Set<String> scored = new LinkedHashSet<>();
@@ -105,7 +107,9 @@ final class QdrantKnnSearch {
                 ids.putAll(n.ids());
             });
             this.scores = new KnnScores(found);
-            this.query = request.query().map(translator::query);
+            this.scoring = request.query().or(() -> request.knn().isEmpty() ? Optional.of(new Query.MatchAll(1f))
+                    : Optional.empty());
+            this.query = scoring.map(translator::query);
         }
 
         /** The matches: query ∪ sections, then post_filter (when asked) and the extra filter. */
@@ -124,9 +128,8 @@ final class QdrantKnnSearch {
 
         /** The score of a match. */
         float score(String pointId) {
-            boolean inQuery = request.query().isPresent() && (!scored.contains(pointId) || matchingQuery().contains(
-                    pointId));
-            return scores.score(pointId, request.query(), inQuery, request.knn());
+            boolean inQuery = scoring.isPresent() && (!scored.contains(pointId) || matchingQuery().contains(pointId));
+            return scores.score(pointId, scoring, inQuery, request.knn());
         }
 
         /** The scored points that match the query (one scroll, the first time it is needed). */
@@ -158,7 +161,7 @@ final class QdrantKnnSearch {
         Optional<IndexHits.Total> total = Optional.empty();
         if (!(request.trackTotalHits() instanceof TrackTotalHits.Disabled)) {
             long count;
-            if (request.query().isEmpty() && request.postFilter().isEmpty()) {
+            if (context.scoring.isEmpty() && request.postFilter().isEmpty()) {
                 Set<String> union = new HashSet<>();
                 request.knn().forEach(k -> union.addAll(context.neighbours.get(k).scores().keySet()));
                 count = union.size();
@@ -215,7 +218,7 @@ final class QdrantKnnSearch {
                 ranked.add(ranked(context, pointId, context.ids.get(pointId), scored));
             }
         }
-        if (request.query().isPresent()) {
+        if (context.scoring.isPresent()) {
             Translated rest = FilterTranslator.and(List.of(matches, FilterTranslator.not(QdrantKnn.hasId(
                     candidates))));
             if (!(rest instanceof FilterTranslator.Never)) {

@@ -175,6 +175,7 @@ class QdrantKnnVersusLuceneTest {
             "{\"query\": {\"bool\": {\"filter\": [{\"knn\": {" + COS + ", \"num_candidates\": 15}}]}}}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"knn\": {" + L2 + ", \"num_candidates\": 15}}}},"
                     + " \"knn\": {" + COS + ", \"k\": 3, \"num_candidates\": 10}}",
+            "{\"post_filter\": {\"knn\": {" + L2 + ", \"num_candidates\": 15}}, \"size\": 20}",
             // orders other than relevance: the complete scan and the sorted scroll
             "{\"knn\": {" + COS + ", \"k\": 8, \"num_candidates\": 10}, \"sort\": [{\"count\": \"desc\"},"
                     + " {\"name\": \"asc\"}], \"track_scores\": true}",
