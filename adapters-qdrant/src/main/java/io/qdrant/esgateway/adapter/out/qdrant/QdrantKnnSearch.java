@@ -180,11 +180,16 @@ final class QdrantKnnSearch {
         boolean byRelevance = request.searchAfter().isEmpty() && (request.sort().isEmpty()
                 || (request.sort().size() == 1 && request.sort().get(0) instanceof SortSpec.Score s
                 && s.order() == SortSpec.Order.DESC));
-        List<Ranked> page = byRelevance ? byRelevance(context, matches, topN) : sorted(context, matches, topN);
+        float[] best = {Float.NaN};
+        List<Ranked> page = byRelevance ? byRelevance(context, matches, topN)
+                : sorted(context, matches, topN, best);
         boolean scored = request.needsScores();
         List<Hit> hits = fetch(index, request, page, scored);
+        // under another order with track_scores, ES reports the best score of all matches; otherwise the page's
         float maxScore = Float.NaN;
-        if (scored) {
+        if (scored && !byRelevance && request.trackScores()) {
+            maxScore = best[0];
+        } else if (scored) {
             for (Hit h : hits) {
                 maxScore = Float.isNaN(maxScore) ? h.score() : Math.max(maxScore, h.score());
             }
@@ -242,7 +247,7 @@ final class QdrantKnnSearch {
     }
 
     /** Any other order: the gateway's sort over a scroll of every match (with the sort fields' source). */
-    private List<Ranked> sorted(Context context, Translated matches, int topN) {
+    private List<Ranked> sorted(Context context, Translated matches, int topN, float[] best) {
         SearchRequest request = context.request;
         IndexMetadata index = context.index;
         GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
@@ -262,6 +267,9 @@ final class QdrantKnnSearch {
             String pointId = record.path("id").asText();
             String id = payload.path(QdrantLayout.ID).asText();
             float score = scored ? context.score(pointId) : Float.NaN;
+            if (scored && (Float.isNaN(best[0]) || score > best[0])) {
+                best[0] = score;
+            }
             JsonObject source = projection.fetch()
                     ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
             ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);

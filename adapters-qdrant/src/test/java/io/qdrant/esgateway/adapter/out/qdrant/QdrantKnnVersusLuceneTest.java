@@ -183,6 +183,10 @@ class QdrantKnnVersusLuceneTest {
                     + " \"knn\": {" + COS + ", \"k\": 8, \"num_candidates\": 10}, \"sort\": [{\"name\": \"asc\"}],"
                     + " \"size\": 30, \"search_after\": [\"n2\"]}",
             "{\"knn\": {" + COS + ", \"k\": 8, \"num_candidates\": 10}, \"sort\": [{\"_score\": \"asc\"}]}",
+            "{\"knn\": {" + COS + ", \"k\": 8, \"num_candidates\": 10}, \"sort\": [{\"_score\": \"asc\"}],"
+                    + " \"track_scores\": true, \"size\": 2}",
+            "{\"knn\": {" + COS + ", \"k\": 8, \"num_candidates\": 10}, \"sort\": [{\"_score\": \"asc\"}],"
+                    + " \"size\": 2}",
             // aggregations over the matches
             "{\"size\": 0, \"knn\": {" + L2 + ", \"k\": 9, \"num_candidates\": 10}, \"aggs\": {\"tags\": {\"terms\":"
                     + " {\"field\": \"tag\"}, \"aggs\": {\"c\": {\"sum\": {\"field\": \"count\"}}}}}}",
