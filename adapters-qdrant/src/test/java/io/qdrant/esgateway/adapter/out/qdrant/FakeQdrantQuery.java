@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * {@link FakeQdrant}'s {@code POST /collections/{c}/points/query} for dense vectors, with Qdrant 1.19's semantics
  * (guide §8, §11.16): {@code query} as a plain vector or {@code {"nearest": vector}} on the named vector
- * {@code using}; an exact search (every point with that vector that passes {@code filter}; {@code params} change only
+ * {@code using} (or the collection's unnamed vector); an exact search (every point with that vector that passes {@code filter}; {@code params} change only
  * the cost in Qdrant, so they are accepted and ignored); scores in f32 as Qdrant computes them — {@code Dot} the dot
  * product, {@code Cosine} the dot product of the normalised vectors (Qdrant normalises stored vectors on upsert and
  * the query vector at query time), {@code Euclid} the distance (square root of the summed squares); best first
@@ -35,8 +35,10 @@ final class FakeQdrantQuery {
             throw new FakeQdrant.Answer(400, "Bad request: only dense nearest queries are supported by the fake");
         }
         String using = body.path("using").asText("");
-        JsonNode config = c.config.path("vectors").path(using);
-        if (using.isEmpty() || !config.isObject()) {
+        JsonNode vectors = c.config.path("vectors");
+        boolean unnamed = using.isEmpty() && vectors.has("size");
+        JsonNode config = unnamed ? vectors : vectors.path(using);
+        if (!unnamed && (using.isEmpty() || !config.isObject())) {
             throw new FakeQdrant.Answer(400, "Wrong input: Not existing vector name error: " + using);
         }
         int size = config.get("size").asInt();
@@ -54,7 +56,7 @@ final class FakeQdrantQuery {
         }
         List<Scored> scored = new ArrayList<>();
         for (ObjectNode point : c.points.values()) {
-            JsonNode vector = point.path("vector").path(using);
+            JsonNode vector = unnamed ? point.path("vector") : point.path("vector").path(using);
             if (!vector.isArray() || !FakeQdrant.matches(body.get("filter"), point)) {
                 continue;
             }
