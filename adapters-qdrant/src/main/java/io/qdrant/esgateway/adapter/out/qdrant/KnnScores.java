@@ -64,6 +64,20 @@ final class KnnScores {
         };
     }
 
+    /**
+     * Whether every match of {@code query} is a neighbour of one of its {@code knn} queries: a {@code knn} query,
+     * or a {@code bool}/{@code constant_score} that requires one ({@code must}/{@code filter}).
+     */
+    static boolean onlyNeighboursMatch(Query query) {
+        return switch (query) {
+            case Query.Knn k -> true;
+            case Query.Bool b -> b.must().stream().anyMatch(KnnScores::onlyNeighboursMatch)
+                    || b.filter().stream().anyMatch(KnnScores::onlyNeighboursMatch);
+            case Query.ConstantScore c -> onlyNeighboursMatch(c.filter());
+            default -> false;
+        };
+    }
+
     private double score(Query q, float parentBoost, String pointId) {
         if (!scoresKnn(q)) {
             // a constant: ConstantScores of a bool whose only must clause is q and whose boost is the parent's

@@ -82,9 +82,6 @@ final class QdrantKnnSearch {
         Set<String> matchingQuery;
 
         Context(IndexMetadata index, SearchRequest request, Optional<Query> extra) {
-            if (request.minScore().isPresent()) {
-                throw FilterTranslator.unsupported("[min_score]");
-            }
             this.index = index;
             this.request = request;
             List<Query.Knn> searches = new ArrayList<>(request.knn());
@@ -132,6 +129,34 @@ final class QdrantKnnSearch {
             return scores.score(pointId, scoring, inQuery, request.knn());
         }
 
+        /** Whether a score passes the request's {@code min_score} (every score does without one). */
+        boolean passes(float score) {
+            return request.minScore().isEmpty() || score >= request.minScore().get();
+        }
+
+        /**
+         * Whether some matches may be no neighbour: the query may match documents no kNN search found (unless a
+         * {@code knn} query restricts all of its matches).
+         */
+        boolean hasRest() {
+            return scoring.isPresent() && !KnnScores.onlyNeighboursMatch(scoring.get());
+        }
+
+        /** The score of the matches that are no neighbour: the query's, the same for all of them. */
+        float restScore() {
+            return scores.query(scoring.orElseThrow(), "");
+        }
+
+        /** The neighbours among {@code matches}. */
+        Set<String> matchingNeighbours(Translated matches) {
+            if (request.postFilter().isPresent()) {
+                return pointIds(FilterTranslator.and(List.of(matches, QdrantKnn.hasId(scored))));
+            }
+            Set<String> matching = new HashSet<>(matchingQuery());
+            request.knn().forEach(k -> matching.addAll(neighbours.get(k).scores().keySet()));
+            return matching;
+        }
+
         /** The scored points that match the query (one scroll, the first time it is needed). */
         Set<String> matchingQuery() {
             if (matchingQuery == null) {
@@ -161,7 +186,9 @@ final class QdrantKnnSearch {
         Optional<IndexHits.Total> total = Optional.empty();
         if (!(request.trackTotalHits() instanceof TrackTotalHits.Disabled)) {
             long count;
-            if (context.scoring.isEmpty() && request.postFilter().isEmpty()) {
+            if (request.minScore().isPresent()) {
+                count = countAboveMinScore(context, matches);
+            } else if (context.scoring.isEmpty() && request.postFilter().isEmpty()) {
                 Set<String> union = new HashSet<>();
                 request.knn().forEach(k -> union.addAll(context.neighbours.get(k).scores().keySet()));
                 count = union.size();
@@ -197,6 +224,22 @@ final class QdrantKnnSearch {
         return new IndexHits(total, hits, maxScore);
     }
 
+    /** The matches whose score passes {@code min_score}: the neighbours scored, the others counted. */
+    private long countAboveMinScore(Context context, Translated matches) {
+        long count = 0;
+        for (String pointId : context.matchingNeighbours(matches)) {
+            if (context.passes(context.score(pointId))) {
+                count++;
+            }
+        }
+        if (context.hasRest() && context.passes(context.restScore())) {
+            Translated rest = FilterTranslator.and(List.of(matches, FilterTranslator.not(QdrantKnn.hasId(
+                    context.scored))));
+            count += rest instanceof FilterTranslator.Never ? 0 : store.count(context.index, rest);
+        }
+        return count;
+    }
+
     /** A hit chosen, before its fetch. */
     private record Ranked(String pointId, String id, float score, long position, List<JsonValue> sort) {
     }
@@ -208,22 +251,18 @@ final class QdrantKnnSearch {
     private List<Ranked> byRelevance(Context context, Translated matches, int topN) {
         SearchRequest request = context.request;
         Set<String> candidates = context.scored;
-        boolean filtered = request.postFilter().isPresent();
-        Set<String> matching;
-        if (filtered) {
-            matching = context.pointIds(FilterTranslator.and(List.of(matches, QdrantKnn.hasId(candidates))));
-        } else {
-            matching = new HashSet<>(context.matchingQuery());
-            request.knn().forEach(k -> matching.addAll(context.neighbours.get(k).scores().keySet()));
-        }
+        Set<String> matching = context.matchingNeighbours(matches);
         boolean scored = request.needsScores();
         List<Ranked> ranked = new ArrayList<>();
         for (String pointId : candidates) {
             if (matching.contains(pointId)) {
-                ranked.add(ranked(context, pointId, context.ids.get(pointId), scored));
+                Ranked r = ranked(context, pointId, context.ids.get(pointId), scored);
+                if (context.passes(r.score())) {
+                    ranked.add(r);
+                }
             }
         }
-        if (context.scoring.isPresent()) {
+        if (context.hasRest() && context.passes(context.restScore())) {
             Translated rest = FilterTranslator.and(List.of(matches, FilterTranslator.not(QdrantKnn.hasId(
                     candidates))));
             if (!(rest instanceof FilterTranslator.Never)) {
@@ -266,7 +305,10 @@ final class QdrantKnnSearch {
             JsonNode payload = record.path("payload");
             String pointId = record.path("id").asText();
             String id = payload.path(QdrantLayout.ID).asText();
-            float score = scored ? context.score(pointId) : Float.NaN;
+            float score = scored || request.minScore().isPresent() ? context.score(pointId) : Float.NaN;
+            if (!context.passes(score)) {
+                return true;
+            }
             if (scored && (Float.isNaN(best[0]) || score > best[0])) {
                 best[0] = score;
             }
@@ -276,7 +318,7 @@ final class QdrantKnnSearch {
             GatewaySort.Key key = sort.key(doc, QdrantLayout.position(pointId));
             if (after == null || sort.isAfter(key, after)) {
                 keys.add(key);
-                candidates.add(new Ranked(pointId, id, score, key.position(), List.of()));
+                candidates.add(new Ranked(pointId, id, scored ? score : Float.NaN, key.position(), List.of()));
             }
             return true;
         });
@@ -347,13 +389,18 @@ final class QdrantKnnSearch {
         List<String> include = new ArrayList<>();
         include.add(QdrantLayout.ID);
         include.addAll(QdrantJson.sourceIncludes(scan.fields()));
+        boolean minScore = scan.search().minScore().isPresent();
         store.scroll(index, matches, include, Integer.MAX_VALUE, record -> {
             JsonNode payload = record.path("payload");
             String pointId = record.path("id").asText();
+            float score = scan.scores() || minScore ? context.score(pointId) : Float.NaN;
+            if (!context.passes(score)) {
+                return true;
+            }
             JsonObject source = projection.fetch()
                     ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
             sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(), QdrantLayout.position(pointId),
-                    scan.scores() ? context.score(pointId) : Float.NaN, source));
+                    scan.scores() ? score : Float.NaN, source));
             return true;
         });
     }

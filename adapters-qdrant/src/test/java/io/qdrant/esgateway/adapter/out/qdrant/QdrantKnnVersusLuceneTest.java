@@ -190,6 +190,16 @@ class QdrantKnnVersusLuceneTest {
             // aggregations over the matches
             "{\"size\": 0, \"knn\": {" + L2 + ", \"k\": 9, \"num_candidates\": 10}, \"aggs\": {\"tags\": {\"terms\":"
                     + " {\"field\": \"tag\"}, \"aggs\": {\"c\": {\"sum\": {\"field\": \"count\"}}}}}}",
+            // min_score over the summed scores (hits, totals, aggregations, sorts)
+            "{\"knn\": {" + COS + ", \"k\": 10, \"num_candidates\": 10}, \"min_score\": 0.8}",
+            "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"blue\"}}, \"boost\": 0.7}},"
+                    + " \"knn\": {" + COS + ", \"k\": 5, \"num_candidates\": 10}, \"min_score\": 0.75, \"size\": 30}",
+            "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"blue\"}}, \"boost\": 0.9}},"
+                    + " \"knn\": {" + COS + ", \"k\": 5, \"num_candidates\": 10}, \"min_score\": 0.75, \"size\": 30}",
+            "{\"size\": 0, \"knn\": {" + L2 + ", \"k\": 12, \"num_candidates\": 20}, \"min_score\": 0.05,"
+                    + " \"aggs\": {\"tags\": {\"terms\": {\"field\": \"tag\"}}}}",
+            "{\"knn\": {" + COS + ", \"k\": 8, \"num_candidates\": 10}, \"min_score\": 0.7,"
+                    + " \"sort\": [{\"name\": \"asc\"}]}",
             // hybrid: reciprocal rank fusion (fused by the gateway)
             "{\"retriever\": {\"rrf\": {\"retrievers\": [{\"knn\": {" + COS + ", \"k\": 6, \"num_candidates\":"
                     + " 10}}, {\"knn\": {" + L2 + ", \"k\": 6, \"num_candidates\": 10}}, {\"standard\": {\"query\":"
@@ -341,7 +351,9 @@ class QdrantKnnVersusLuceneTest {
         for (String body : List.of(
                 "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}},"
                         + " {\"term\": {\"tag\": \"red\"}}]}}}",
-                "{\"knn\": {" + COS + ", \"k\": 5, \"num_candidates\": 10}, \"min_score\": 0.5}")) {
+                "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}}],"
+                        + " \"filter\": [{\"term\": {\"tag\": \"red\"}}]}}}",
+                "{\"query\": {\"dis_max\": {\"queries\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}}]}}}")) {
             GatewayException e = unwrap(catchThrowable(() -> search(qdrant, body)));
             assertThat(e.kind()).as(body).isEqualTo(ErrorKind.UNSUPPORTED);
             assertThat(e.getMessage()).as(body).contains("Qdrant backend");
