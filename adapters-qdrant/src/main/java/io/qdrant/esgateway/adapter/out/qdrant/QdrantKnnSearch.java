@@ -45,6 +45,10 @@ import java.util.function.Consumer;
  * rest in index (point-id) order fill up the window; ties are broken by point-id order on both sides. Any other order
  * ({@code _doc}, {@code _score} ascending, {@code search_after}) sorts a scroll of all matches, as the constant-score
  * path does. Only the hits of the window are fetched, with their source only when the response shows it.
+ * {@code min_score} applies to the computed scores: neighbours one by one, the other matches all or none.
+ *
+ * <p>The kNN searches run again for each read of one request (page, total, each scan of an aggregation), as every
+ * other part of a search reads Qdrant again: one query request per kNN search per read.
  */
 final class QdrantKnnSearch {
     private static final List<String> VERSIONED = List.of(QdrantLayout.ID, QdrantLayout.VERSION, QdrantLayout.SEQ_NO,
