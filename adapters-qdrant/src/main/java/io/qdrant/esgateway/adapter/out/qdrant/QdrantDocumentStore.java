@@ -56,6 +56,9 @@ import java.util.function.LongSupplier;
  * Relevance scoring is supported only where the score is the same constant for every match (filters,
  * {@code constant_score}, {@code match_all}); anything needing real scores is refused with a 400.
  *
+ * <p>Searches with kNN parts (top-level {@code knn}, {@code knn} queries) go to {@link QdrantKnnSearch}: Qdrant's
+ * query API finds the neighbours, whose scores are Elasticsearch's.
+ *
  * <p>Writes go as one {@code points/batch} request with {@code wait=true} (upserts and deletes in order, then the
  * metadata point with the highest sequence number), split only when the body would exceed Qdrant's request limit.
  */
