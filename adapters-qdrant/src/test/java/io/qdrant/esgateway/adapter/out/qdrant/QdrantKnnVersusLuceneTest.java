@@ -416,7 +416,7 @@ class QdrantKnnVersusLuceneTest {
                 ? "<score>" : Json.write(v);
     }
 
-    private static void assertScores(List<Hit> actual, List<Hit> expected, String body) {
+    static void assertScores(List<Hit> actual, List<Hit> expected, String body) {
         Map<String, Float> expectedById = new java.util.HashMap<>();
         expected.forEach(h -> expectedById.put(h.id(), h.score()));
         for (Hit h : actual) {
@@ -434,7 +434,7 @@ class QdrantKnnVersusLuceneTest {
                 tolerance);
     }
 
-    private static String aggregations(SearchResult r) {
+    static String aggregations(SearchResult r) {
         if (r.aggregations().isEmpty()) {
             return "";
         }
