@@ -165,6 +165,7 @@ final class QdrantKnnSearch {
         Set<String> matchingQuery() {
             if (matchingQuery == null) {
                 matchingQuery = query.isEmpty() ? Set.of()
+                        : query.get() instanceof FilterTranslator.Always ? scored
                         : pointIds(FilterTranslator.and(List.of(query.get(), QdrantKnn.hasId(scored))));
             }
             return matchingQuery;
