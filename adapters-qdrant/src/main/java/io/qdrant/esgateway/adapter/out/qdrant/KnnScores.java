@@ -12,9 +12,11 @@ import java.util.Optional;
  * <ul>
  *   <li>a {@code knn} query scores its similarity score times its boost and the boosts above it (Lucene multiplies
  *       the boosts down the tree first, then the score, in float);</li>
- *   <li>a {@code bool} with {@code knn} among its {@code must} clauses scores the sum of its {@code must} clauses
- *       (in double, rounded to float, as Lucene's conjunction); its {@code filter}/{@code must_not} clauses score
- *       nothing, and may hold {@code knn} queries (which then only restrict the matches);</li>
+ *   <li>a {@code bool} with {@code knn} among its {@code must} or {@code should} clauses scores the sum of its
+ *       {@code must} clauses (in double, rounded to float, as Lucene's conjunction) plus the sum of its
+ *       {@code should} clauses that match (Lucene's required-plus-optional sum) — {@code should} clauses must then
+ *       all be {@code knn} queries, whose matching is known (the neighbours); its {@code filter}/{@code must_not}
+ *       clauses score nothing, and may hold {@code knn} queries (which then only restrict the matches);</li>
  *   <li>everything without a scoring {@code knn} scores as {@link ConstantScores} says (and is refused where that
  *       is not a constant: BM25, {@code should} clauses, …);</li>
  *   <li>the request: the query's score when the document matches it, plus each top-level knn section's score times
@@ -94,16 +96,27 @@ final class KnnScores {
                 yield s * (k.boost() * parentBoost);
             }
             case Query.Bool b -> {
-                if (!b.should().isEmpty()) {
-                    throw FilterTranslator.unsupported("relevance scoring of a [bool] query with [should] clauses"
-                            + " and a [knn] query");
-                }
                 float boost = b.boost() * parentBoost;
-                double sum = 0;
+                double required = 0;
                 for (Query must : b.must()) {
-                    sum += (float) score(must, boost, pointId);
+                    required += (float) score(must, boost, pointId);
                 }
-                yield sum;
+                if (b.should().isEmpty()) {
+                    yield required;
+                }
+                // Lucene's ReqOptSumScorer: the required sum plus the sum of the optional clauses that match
+                double optional = 0;
+                for (Query should : b.should()) {
+                    if (!(should instanceof Query.Knn k)) {
+                        throw FilterTranslator.unsupported("relevance scoring of a [bool] query with [should] clauses"
+                                + " other than [knn] queries next to a [knn] query");
+                    }
+                    Float s = neighbours.get(k).scores().get(pointId);
+                    if (s != null) {
+                        optional += s * (k.boost() * boost);
+                    }
+                }
+                yield (double) (float) required + (float) optional;
             }
             case Query.DisMax d -> throw FilterTranslator.unsupported("relevance scoring of a [dis_max] query with"
                     + " a [knn] query");

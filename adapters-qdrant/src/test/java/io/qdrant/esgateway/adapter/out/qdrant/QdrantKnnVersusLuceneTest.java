@@ -173,6 +173,13 @@ class QdrantKnnVersusLuceneTest {
                     + " {\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"red\"}}, \"boost\": 2}}],"
                     + " \"filter\": [{\"range\": {\"count\": {\"lte\": 4}}}], \"boost\": 1.5}}}",
             "{\"query\": {\"bool\": {\"filter\": [{\"knn\": {" + COS + ", \"num_candidates\": 15}}]}}}",
+            "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}}],"
+                    + " \"filter\": [{\"term\": {\"tag\": \"red\"}}]}}, \"size\": 30}",
+            "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}},"
+                    + " {\"knn\": {" + L2 + ", \"num_candidates\": 10, \"boost\": 0.5}}]}}, \"size\": 30}",
+            "{\"query\": {\"bool\": {\"must\": [{\"constant_score\": {\"filter\": {\"term\": {\"tag\":"
+                    + " \"blue\"}}, \"boost\": 1.2}}], \"should\": [{\"knn\": {" + COS + ", \"num_candidates\":"
+                    + " 10}}], \"boost\": 2}}, \"size\": 30}",
             "{\"query\": {\"constant_score\": {\"filter\": {\"knn\": {" + L2 + ", \"num_candidates\": 15}}}},"
                     + " \"knn\": {" + COS + ", \"k\": 3, \"num_candidates\": 10}}",
             "{\"post_filter\": {\"knn\": {" + L2 + ", \"num_candidates\": 15}}, \"size\": 20}",
@@ -351,8 +358,8 @@ class QdrantKnnVersusLuceneTest {
         for (String body : List.of(
                 "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}},"
                         + " {\"term\": {\"tag\": \"red\"}}]}}}",
-                "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}}],"
-                        + " \"filter\": [{\"term\": {\"tag\": \"red\"}}]}}}",
+                "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}},"
+                        + " {\"constant_score\": {\"filter\": {\"term\": {\"tag\": \"red\"}}}}]}}}",
                 "{\"query\": {\"dis_max\": {\"queries\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}}]}}}")) {
             GatewayException e = unwrap(catchThrowable(() -> search(qdrant, body)));
             assertThat(e.kind()).as(body).isEqualTo(ErrorKind.UNSUPPORTED);
