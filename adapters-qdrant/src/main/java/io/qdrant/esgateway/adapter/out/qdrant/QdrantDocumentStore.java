@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.NamedCollectors;
 import io.qdrant.esgateway.domain.aggregation.NamedPartials;
@@ -81,9 +82,18 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     private final QdrantHttp http;
     private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+    /** Full-text matching and per-document scores by the gateway; absent without a scorer (then refused). */
+    private final RelevanceScorer scorer;
+    private final GatewayScoring scoring;
 
     QdrantDocumentStore(QdrantHttp http) {
+        this(http, null);
+    }
+
+    QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer) {
         this.http = http;
+        this.scorer = scorer;
+        this.scoring = scorer == null ? null : new GatewayScoring(this, scorer);
     }
 
     @Override
@@ -137,6 +147,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
+            if (scorer != null) {
+                for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
+                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
+                }
+            }
         } catch (RuntimeException e) {
             try {
                 http.call("DELETE", "/collections/" + QdrantHttp.segment(collection), Map.of(), null, false,
@@ -159,8 +174,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     private void createPayloadIndex(IndexMetadata index, String collection, String field, ObjectNode schema) {
+        createPayloadIndexAt(index, collection, field.equals(QdrantLayout.ID) ? QdrantLayout.ID
+                : QdrantLayout.fieldPath(field), schema, field);
+    }
+
+    private void createPayloadIndexAt(IndexMetadata index, String collection, String key, ObjectNode schema,
+                                      String field) {
         ObjectNode body = QdrantHttp.object();
-        String key = field.equals(QdrantLayout.ID) ? QdrantLayout.ID : QdrantLayout.fieldPath(field);
         body.put("field_name", key);
         body.set("field_schema", schema);
         call(index, "PUT", collection, "/index", Map.of("wait", "true"), body, false,
@@ -209,6 +229,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
         }
+        if (scorer != null) {
+            for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
+                if (!schema.has(e.getKey())) {
+                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- writes
@@ -238,7 +265,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                     operations.add(op);
                 }
                 switch (write) {
-                    case DocumentWrite.Upsert u -> run.add(point(index, u.document(), vectors));
+                    case DocumentWrite.Upsert u -> run.add(point(index, u.document(), vectors, scorer));
                     case DocumentWrite.Delete d -> run.add(QdrantLayout.pointId(index, d.id()));
                 }
             }
@@ -283,7 +310,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return out;
     }
 
-    private static ObjectNode point(IndexMetadata index, IndexableDocument document, Set<String> vectors) {
+    private static ObjectNode point(IndexMetadata index, IndexableDocument document, Set<String> vectors,
+                                    RelevanceScorer scorer) {
         ObjectNode point = QdrantHttp.object();
         point.put("id", QdrantLayout.pointId(index, document.id()));
         ObjectNode vector = point.putObject("vector");
@@ -313,6 +341,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 case IndexedValue.BooleanValue b -> values(fields, b.field()).add(b.value());
                 case IndexedValue.DateValue d -> values(fields, d.field()).add(d.epochMillis());
             }
+        }
+        if (scorer != null) {
+            TextPayload.add(payload, scorer, index.mappings(), document.values());
         }
         return point;
     }
@@ -427,6 +458,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public long count(IndexMetadata index, Optional<Query> query) {
+        if (scoring != null && query.isPresent() && SupersetFilter.textual(index, query.get())) {
+            return scoring.count(index, query.get());
+        }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = query.map(translator::query).orElse(new FilterTranslator.Always());
         return count(index, matches);
@@ -497,6 +531,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
+        if (scoring != null && GatewayScoring.needed(index, scan.search(), scan.scores(), scan.filter(),
+                scan.postFilter())) {
+            scoring.scan(index, scan, sink);
+            return;
+        }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = matches(index, scan.search(), scan.postFilter(), scan.filter(), translator);
         float score = scan.scores() ? ConstantScores.of(scan.search().query()) : Float.NaN;
@@ -520,7 +559,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
-    private void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
+    void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                         java.util.function.Predicate<JsonNode> sink) {
         String collection = collection(index);
         JsonNode offset = null;
@@ -555,6 +594,10 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
         if (request.highlight().isPresent()) {
             throw FilterTranslator.unsupported("[highlight]");
+        }
+        if (scoring != null && GatewayScoring.needed(index, request, request.needsScores(), Optional.empty(),
+                true)) {
+            return scoring.search(index, request, topN);
         }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = matches(index, request, true, Optional.empty(), translator);
@@ -679,6 +722,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     // ---------------------------------------------------------------- plumbing
+
+    /** A read-only POST to a collection-scoped endpoint ({@code rest} after the collection). */
+    JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
+        return call(index, "POST", collection(index), rest, Map.of(), body, true, what);
+    }
 
     /** A collection-scoped call; a missing collection is a backend fault (the catalog says the index exists). */
     private JsonNode call(IndexMetadata index, String method, String collection, String rest,

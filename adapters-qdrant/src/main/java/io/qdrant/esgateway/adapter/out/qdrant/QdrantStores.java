@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -72,5 +73,14 @@ public final class QdrantStores {
     /** A store talking to the Qdrant at {@code settings.url()}. Opening does not contact Qdrant; {@code ping} does. */
     public static Handle open(Settings settings) {
         return new QdrantDocumentStore(new QdrantHttp(settings));
+    }
+
+    /**
+     * A store that also matches full-text queries and scores per document, with {@code scorer} computing
+     * Elasticsearch's matches and BM25 scores over the candidates Qdrant selects (see {@code GatewayScoring}).
+     * Points written by this store carry the analysed terms and field lengths the scoring needs.
+     */
+    public static Handle open(Settings settings, RelevanceScorer scorer) {
+        return new QdrantDocumentStore(new QdrantHttp(settings), java.util.Objects.requireNonNull(scorer, "scorer"));
     }
 }
