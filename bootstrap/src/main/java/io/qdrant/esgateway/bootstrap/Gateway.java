@@ -47,7 +47,8 @@ final class Gateway implements AutoCloseable {
         try {
             store = config.backend().equals("qdrant")
                     ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
-                            config.qdrantConnectTimeout(), config.qdrantRequestTimeout()))
+                            config.qdrantConnectTimeout(), config.qdrantRequestTimeout()),
+                            LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
             closeQuietly(catalog);

@@ -302,7 +302,7 @@ public final class FakeQdrant implements AutoCloseable {
     }
 
     /**
-     * {@code facet} (guide §7): needs a keyword, integer (lookup) or bool index on the key; counts the matching points
+     * {@code facet} (guide §7): needs a keyword, uuid, integer (lookup) or bool index on the key; counts the matching points
      * per distinct value (an array counts once per distinct element); hits by count descending, then value ascending;
      * at most {@code limit} (default 10). The fake always counts exactly.
      */
@@ -310,10 +310,11 @@ public final class FakeQdrant implements AutoCloseable {
         String key = body.get("key").asText();
         ObjectNode schema = c.payloadSchema.get(key);
         String type = schema == null ? "" : schema.path("data_type").asText();
-        boolean lookup = !schema.path("params").path("lookup").isBoolean()
-                || schema.path("params").path("lookup").asBoolean();
-        if (!(type.equals("keyword") || type.equals("bool") || type.equals("integer") && lookup)) {
-            throw new Answer(400, "Wrong input: No appropriate index for faceting: `" + key + "`");
+        boolean lookup = schema != null && (!schema.path("params").path("lookup").isBoolean()
+                || schema.path("params").path("lookup").asBoolean());
+        if (!(type.equals("keyword") || type.equals("uuid") || type.equals("bool") || type.equals("integer") && lookup)) {
+            throw new Answer(400, "Wrong input: No appropriate index for faceting: `" + key + "`. Please create one to"
+                    + " facet on this field.");
         }
         Map<JsonNode, Long> counts = new LinkedHashMap<>();
         for (ObjectNode point : c.points.values()) {
@@ -323,7 +324,7 @@ public final class FakeQdrant implements AutoCloseable {
             java.util.Set<JsonNode> distinct = new java.util.LinkedHashSet<>();
             for (JsonNode v : values(point.get("payload"), key)) {
                 boolean typed = switch (type) {
-                    case "keyword" -> v.isTextual();
+                    case "keyword", "uuid" -> v.isTextual();
                     case "bool" -> v.isBoolean();
                     default -> v.isIntegralNumber();
                 };
