@@ -54,8 +54,10 @@ import java.util.function.LongSupplier;
  * <p>What is native: matching (every supported query becomes a Qdrant filter, {@link FilterTranslator}), exact
  * counts ({@code count} with {@code exact:true}), and reads in index order (scroll by point id). Ordering by fields
  * and aggregations are declared absent ({@link #CAPABILITIES}), so the gateway computes them over {@link #scan}.
- * Relevance scoring is supported only where the score is the same constant for every match (filters,
- * {@code constant_score}, {@code match_all}); anything needing real scores is refused with a 400.
+ * Relevance scoring is native where the score is the same constant for every match (filters,
+ * {@code constant_score}, {@code match_all}); full-text queries, per-document scores and {@code min_score} are
+ * matched and scored by the gateway over Qdrant's candidates ({@link GatewayScoring}) when the store was opened with
+ * a {@link RelevanceScorer}, and refused with a 400 otherwise.
  *
  * <p>Writes go as one {@code points/batch} request with {@code wait=true} (upserts and deletes in order, then the
  * metadata point with the highest sequence number), split only when the body would exceed Qdrant's request limit.
