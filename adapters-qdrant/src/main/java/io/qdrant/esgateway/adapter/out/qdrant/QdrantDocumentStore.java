@@ -93,9 +93,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer) {
+        this(http, scorer, GatewayScoring.SCORE_BATCH);
+    }
+
+    /** With candidates scored {@code scoreBatch} at a time (tests use small batches to cross batch boundaries). */
+    QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer, int scoreBatch) {
         this.http = http;
         this.scorer = scorer;
-        this.scoring = scorer == null ? null : new GatewayScoring(this, scorer);
+        this.scoring = scorer == null ? null : new GatewayScoring(this, scorer, scoreBatch);
     }
 
     @Override

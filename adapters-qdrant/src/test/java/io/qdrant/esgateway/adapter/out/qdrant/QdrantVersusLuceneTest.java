@@ -52,6 +52,8 @@ class QdrantVersusLuceneTest {
     private static FakeQdrant fake;
     private static Backend lucene;
     private static Backend qdrant;
+    /** Candidates scored 7 at a time: many batches, so batch boundaries cannot change an answer. */
+    private static Backend qdrantSmallBatches;
 
     record Backend(DocumentStore store, SearchService search, DocumentService documents) {
     }
@@ -167,12 +169,16 @@ class QdrantVersusLuceneTest {
         lucene = backend(LuceneStores.open(temp.resolve("lucene")));
         qdrant = backend(QdrantStores.open(new QdrantStores.Settings(fake.uri(), Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofSeconds(10)), LuceneStores.relevanceScorer()));
+        qdrantSmallBatches = backend(new QdrantDocumentStore(new QdrantHttp(new QdrantStores.Settings(fake.uri(),
+                Optional.empty(), Duration.ofSeconds(2), Duration.ofSeconds(10), "small-")),
+                LuceneStores.relevanceScorer(), 7));
     }
 
     @AfterAll
     static void tearDown() throws Exception {
         ((AutoCloseable) lucene.store()).close();
         ((AutoCloseable) qdrant.store()).close();
+        ((AutoCloseable) qdrantSmallBatches.store()).close();
         fake.close();
     }
 
@@ -311,6 +317,10 @@ class QdrantVersusLuceneTest {
             assertThat(Float.isNaN(actual.maxScore()) ? "NaN" : Float.toString(actual.maxScore())).as("max_score")
                     .isEqualTo(Float.isNaN(expected.maxScore()) ? "NaN" : Float.toString(expected.maxScore()));
             assertThat(aggregations(actual)).as("aggregations").isEqualTo(aggregations(expected));
+            SearchResult batched = search(qdrantSmallBatches, "texts", body);
+            assertThat(render(batched.hits())).as("hits, small batches").isEqualTo(render(expected.hits()));
+            assertThat(batched.total()).as("total, small batches").isEqualTo(expected.total());
+            assertThat(aggregations(batched)).as("aggregations, small batches").isEqualTo(aggregations(expected));
             assertThat(fake.violations).isEmpty();
         }));
     }
