@@ -80,6 +80,10 @@ final class GatewayScoring {
         }
     }
 
+    /** A candidate waiting for its batch to be scored. */
+    private record Pending(Candidate candidate, long position, JsonObject source) {
+    }
+
     /** A verified match: id, index position, score and (for a field sort) its values. */
     private record Match(String id, long position, float score, JsonObject source) {
     }
@@ -123,30 +127,21 @@ final class GatewayScoring {
         boolean scoring = scores || request.minScore().isPresent();
         QdrantStatistics statistics = new QdrantStatistics(index, (rest, body, what) -> store.read(index, rest, body,
                 what));
-        List<Candidate> page = new ArrayList<>();
-        List<long[]> positions = new ArrayList<>();
-        Map<String, JsonObject> sources = new java.util.HashMap<>();
+        Map<String, Pending> page = new java.util.LinkedHashMap<>();
         Runnable flush = () -> {
             if (page.isEmpty()) {
                 return;
             }
-            List<Scored> scored = scorer.score(index, query, filters, page, statistics, scoring, now);
-            Map<String, Integer> at = new java.util.HashMap<>();
-            for (int i = 0; i < page.size(); i++) {
-                at.put(page.get(i).id(), i);
-            }
-            for (Scored s : scored) {
+            List<Candidate> candidatesOfPage = page.values().stream().map(Pending::candidate).toList();
+            for (Scored s : scorer.score(index, query, filters, candidatesOfPage, statistics, scoring, now)) {
                 if (request.minScore().isPresent() && !(s.score() >= request.minScore().get())) {
                     continue;
                 }
-                int i = at.get(s.id());
-                JsonObject source = sources.get(s.id());
-                sink.accept(new Match(s.id(), positions.get(i)[0], scores ? s.score() : Float.NaN,
-                        projection.fetch() ? projection.apply(source) : JsonObject.of()));
+                Pending p = page.get(s.id());
+                sink.accept(new Match(s.id(), p.position(), scores ? s.score() : Float.NaN,
+                        projection.fetch() ? projection.apply(p.source()) : JsonObject.of()));
             }
             page.clear();
-            positions.clear();
-            sources.clear();
         };
         store.scroll(index, candidates, include, Integer.MAX_VALUE, record -> {
             JsonNode payload = record.path("payload");
@@ -154,9 +149,8 @@ final class GatewayScoring {
             JsonObject source = payload.has(QdrantLayout.SOURCE)
                     ? QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)) : JsonObject.of();
             List<IndexedValue> values = DocumentParser.parse(mappings, source, id).values();
-            page.add(new Candidate(id, values));
-            positions.add(new long[] {QdrantLayout.position(record.path("id").asText())});
-            sources.put(id, source);
+            page.put(id, new Pending(new Candidate(id, values), QdrantLayout.position(record.path("id").asText()),
+                    source));
             if (page.size() >= batch) {
                 flush.run();
             }
@@ -238,17 +232,26 @@ final class GatewayScoring {
         Set<String> sortFields = relevance ? Set.of() : mappings.sourcePaths(sort.fields());
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         List<Match> all = new ArrayList<>();
+        // relevance: the best topN so far, worst first (score descending, ties in index order)
+        java.util.Comparator<Match> best = (a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score())
+                : Long.compare(a.position(), b.position());
+        java.util.PriorityQueue<Match> top = new java.util.PriorityQueue<>(best.reversed());
         List<GatewaySort.Key> keys = new ArrayList<>();
         long[] total = {0};
-        float[] best = {Float.NaN};
+        float[] bestScore = {Float.NaN};
         List<Query> filters = request.postFilter().map(List::of).orElse(List.of());
         matches(index, request, filters, sortFields, scores, m -> {
             total[0]++;
-            if (!Float.isNaN(m.score()) && (Float.isNaN(best[0]) || m.score() > best[0])) {
-                best[0] = m.score();
+            if (!Float.isNaN(m.score()) && (Float.isNaN(bestScore[0]) || m.score() > bestScore[0])) {
+                bestScore[0] = m.score();
             }
             if (relevance) {
-                all.add(m);
+                if (topN > 0) {
+                    top.add(m);
+                    if (top.size() > topN) {
+                        top.poll();
+                    }
+                }
                 return;
             }
             ValuesDoc doc = new ValuesDoc(m.id(), m.score(), sortFields.isEmpty() ? List.of()
@@ -268,10 +271,10 @@ final class GatewayScoring {
         };
         List<FetchRef> refs = new ArrayList<>();
         if (relevance) {
-            all.sort((a, b) -> a.score() != b.score() ? Float.compare(b.score(), a.score())
-                    : Long.compare(a.position(), b.position()));
-            for (int i = 0; i < Math.min(topN, all.size()); i++) {
-                refs.add(new FetchRef(all.get(i).id(), all.get(i).score(), List.of()));
+            all.addAll(top);
+            all.sort(best);
+            for (Match m : all) {
+                refs.add(new FetchRef(m.id(), m.score(), List.of()));
             }
         } else {
             List<Integer> order = new ArrayList<>();
@@ -288,7 +291,7 @@ final class GatewayScoring {
         float maxScore = Float.NaN;
         if (scores) {
             if (!request.sort().isEmpty() && request.trackScores()) {
-                maxScore = best[0];
+                maxScore = bestScore[0];
             } else {
                 for (Hit h : hits) {
                     if (!Float.isNaN(h.score()) && (Float.isNaN(maxScore) || h.score() > maxScore)) {
