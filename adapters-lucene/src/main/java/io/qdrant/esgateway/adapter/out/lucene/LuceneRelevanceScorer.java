@@ -124,6 +124,39 @@ final class LuceneRelevanceScorer implements RelevanceScorer {
     }
 
     @Override
+    public Needed statisticsOf(IndexMetadata index, Query query) {
+        refuseExpansions(query);
+        org.apache.lucene.search.Query lucene;
+        try (MultiReader empty = new MultiReader()) {
+            lucene = new QueryTranslator(index.mappings(), empty, () -> 0L).translate(query);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Set<String>> terms = new TreeMap<>();
+        lucene.visit(new org.apache.lucene.search.QueryVisitor() {
+            @Override
+            public void consumeTerms(org.apache.lucene.search.Query q, Term... found) {
+                for (Term t : found) {
+                    String text = t.text();
+                    if (index.mappings().field(t.field()).orElse(null) instanceof FieldMapping.BooleanField) {
+                        text = text.equals(FieldEncoding.TRUE) ? "true" : "false";
+                    }
+                    terms.computeIfAbsent(t.field(), f -> new java.util.TreeSet<>()).add(text);
+                }
+            }
+
+            @Override
+            public org.apache.lucene.search.QueryVisitor getSubVisitor(Occur occur,
+                                                                        org.apache.lucene.search.Query parent) {
+                // terms under must_not and filter clauses are matched, not scored
+                return occur == Occur.MUST_NOT || occur == Occur.FILTER ? EMPTY_VISITOR : this;
+            }
+        });
+        terms.keySet().removeIf(f -> f.equals(FieldEncoding.ID) || f.equals(FieldEncoding.FIELD_NAMES));
+        return new Needed(terms.keySet(), terms);
+    }
+
+    @Override
     public List<Scored> score(IndexMetadata index, Query query, List<Query> filters, List<Candidate> candidates,
                               Statistics statistics, boolean scores, long now) {
         refuseExpansions(query);

@@ -18,6 +18,7 @@ import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.IndexSettings;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
@@ -214,6 +215,36 @@ class RelevanceScorerExactnessTest {
             }
         };
         assertThat(scores(request, candidates, rarer)).isNotEqualTo(scores(request, candidates, real));
+    }
+
+    @Test
+    void statisticsOfNamesTheScoredFieldsAndTermsOnly() {
+        Query q = SearchRequestParser.parse(Optional.of(Json.parse("{\"query\": {\"bool\": {"
+                + "\"must\": {\"match\": {\"title\": \"Quick FOX\"}}, \"should\": [{\"match_phrase\": {\"body\":"
+                + " \"lazy dog\"}}, {\"term\": {\"flag\": true}}], \"filter\": {\"term\": {\"tags\": \"red\"}},"
+                + " \"must_not\": {\"match\": {\"body\": \"river\"}}}}}")), Map.of()).query().orElseThrow();
+        RelevanceScorer.Needed needed = scorer.statisticsOf(index, q);
+        assertThat(needed.fields()).containsExactlyInAnyOrder("title", "body", "flag");
+        assertThat(needed.terms()).containsEntry("title", java.util.Set.of("quick", "fox"))
+                .containsEntry("body", java.util.Set.of("lazy", "dog")).containsEntry("flag", java.util.Set.of("true"));
+        // and exactly those are what scoring asks for
+        java.util.Set<String> asked = new java.util.TreeSet<>();
+        RelevanceScorer.Statistics real = termStatistics();
+        scorer.score(index, q, List.of(), candidates, new RelevanceScorer.Statistics() {
+            @Override
+            public FieldStatistics field(String field) {
+                asked.add(field);
+                return real.field(field);
+            }
+
+            @Override
+            public long docFreq(String field, String term) {
+                asked.add(field + ":" + term);
+                return real.docFreq(field, term);
+            }
+        }, true, 0L);
+        assertThat(asked).isSubsetOf("title", "body", "flag", "title:quick", "title:fox", "body:lazy", "body:dog",
+                "flag:true").contains("title", "title:quick", "title:fox");
     }
 
     @Test

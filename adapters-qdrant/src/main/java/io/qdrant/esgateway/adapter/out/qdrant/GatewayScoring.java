@@ -128,9 +128,15 @@ final class GatewayScoring {
         QdrantStatistics statistics = new QdrantStatistics(index, (rest, body, what) -> store.read(index, rest, body,
                 what));
         Map<String, Pending> page = new java.util.LinkedHashMap<>();
+        boolean[] prefetched = {!scoring};
         Runnable flush = () -> {
             if (page.isEmpty()) {
                 return;
+            }
+            if (!prefetched[0]) {
+                // once there is a candidate to score: every statistic the scores need, in one concurrent round
+                statistics.prefetch(scorer.statisticsOf(index, query));
+                prefetched[0] = true;
             }
             List<Candidate> candidatesOfPage = page.values().stream().map(Pending::candidate).toList();
             for (Scored s : scorer.score(index, query, filters, candidatesOfPage, statistics, scoring, now)) {

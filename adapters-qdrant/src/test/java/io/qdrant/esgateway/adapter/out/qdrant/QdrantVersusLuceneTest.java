@@ -353,6 +353,15 @@ class QdrantVersusLuceneTest {
         assertThat(fake.requests("POST", "/facet")).hasSize(1);
         assertThat(fake.requests("POST", "/points/count")).hasSize(1);
         assertThat(fake.requests("POST", "/points")).hasSize(1);
+
+        // several terms and fields: each statistic read once (fetched together before scoring)
+        fake.requests.clear();
+        search(qdrant, "texts", "{\"query\": {\"multi_match\": {\"query\": \"banana apple river\", \"fields\":"
+                + " [\"title\", \"body\"]}}}");
+        assertThat(fake.requests("POST", "/facet")).hasSize(2);
+        assertThat(fake.requests("POST", "/points/count")).hasSize(6);
+        assertThat(fake.requests("POST", "/points/count").stream().map(req -> req.body().toString()).distinct())
+                .hasSize(6);
     }
 
     @TestFactory

@@ -40,12 +40,26 @@ public interface RelevanceScorer {
     void validate(IndexMetadata index, Query query);
 
     /**
+     * The statistics scoring {@code query} will ask for (fields and terms of its scored term and phrase queries), so
+     * that a backend can fetch them together beforehand; {@link #score} may still ask for others (it asks lazily).
+     */
+    Needed statisticsOf(IndexMetadata index, Query query);
+
+    /**
      * Scores the candidates: the ones matching {@code query} and every one of {@code filters}, each with its
      * Elasticsearch score for {@code query} (when {@code scores}; otherwise NaN), in candidate order. Candidates that
      * do not match are left out. {@code now} fixes date math.
      */
     List<Scored> score(IndexMetadata index, Query query, List<Query> filters, List<Candidate> candidates,
                        Statistics statistics, boolean scores, long now);
+
+    /** Fields and terms (per field) whose statistics a query's scores depend on. */
+    record Needed(Set<String> fields, Map<String, Set<String>> terms) {
+        public Needed {
+            fields = Set.copyOf(fields);
+            terms = Map.copyOf(terms);
+        }
+    }
 
     /** One field's contribution to the statistics (see {@link #terms}). */
     record FieldTerms(Set<String> terms, int length) {
