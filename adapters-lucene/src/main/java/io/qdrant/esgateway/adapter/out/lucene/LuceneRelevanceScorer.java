@@ -124,6 +124,24 @@ final class LuceneRelevanceScorer implements RelevanceScorer {
     }
 
     @Override
+    public java.util.function.Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request) {
+        if (request.highlight().isEmpty()) {
+            return source -> Map.of();
+        }
+        org.apache.lucene.search.Query query;
+        try (MultiReader empty = new MultiReader()) {
+            QueryTranslator translator = new QueryTranslator(index.mappings(), empty, LuceneSearch.now());
+            query = request.query().map(translator::translate)
+                    .orElseGet(org.apache.lucene.search.MatchAllDocsQuery::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        LuceneHighlighter highlighter = new LuceneHighlighter(request.highlight().get(), index.mappings(), query);
+        return highlighter::lazily;
+    }
+
+    @Override
     public Needed statisticsOf(IndexMetadata index, Query query) {
         refuseExpansions(query);
         org.apache.lucene.search.Query lucene;

@@ -599,7 +599,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
-        if (request.highlight().isPresent()) {
+        if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
         }
         if (scoring != null && GatewayScoring.needed(index, request, request.needsScores(), Optional.empty(),
@@ -626,12 +626,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             return new IndexHits(total, List.of(), Float.NaN);
         }
         List<Hit> hits = new ArrayList<>();
+        java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         if (indexOrder) {
             // every match scores the same: the best topN are the first topN in index (point id) order
             scroll(index, matches, STORED, topN, record -> {
                 StoredDocument d = stored(index, record.path("payload"));
                 hits.add(new Hit(index.name(), d.id(), score, request.sort().stream().map(s -> floatValue(score))
-                        .toList(), d.source(), d.version()));
+                        .toList(), d.source(), d.version(), highlights.apply(d.source())));
                 return true;
             });
         } else {
@@ -687,7 +688,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs) {
-        if (request.highlight().isPresent()) {
+        if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
         }
         Set<String> ids = new LinkedHashSet<>();
@@ -696,14 +697,23 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             return List.of();
         }
         Map<String, StoredDocument> found = retrieve(index, ids);
+        java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         List<Hit> hits = new ArrayList<>();
         for (FetchRef ref : refs) {
             StoredDocument d = found.get(ref.id());
             if (d != null) {
-                hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version()));
+                hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version(),
+                        highlights.apply(d.source())));
             }
         }
         return hits;
+    }
+
+    /** The request's highlighting (by the scorer, from the source, as the Lucene store highlights), or none. */
+    private java.util.function.Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index,
+                                                                                          SearchRequest request) {
+        return scorer == null || request.highlight().isEmpty() ? source -> Map.of()
+                : scorer.highlighter(index, request);
     }
 
     /** The plan's collectors fed from a scan (as the gateway's complete scan does); not reached while

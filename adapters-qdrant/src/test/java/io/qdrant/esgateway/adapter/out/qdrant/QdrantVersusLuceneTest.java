@@ -405,6 +405,30 @@ class QdrantVersusLuceneTest {
     }
 
     @Test
+    void highlightsAreTheLuceneBackends() {
+        for (String[] c : List.of(
+                new String[] {"texts", "{\"query\": {\"match\": {\"body\": \"fox dog\"}}, \"highlight\": {\"fields\":"
+                        + " {\"body\": {}}}, \"size\": 100}"},
+                new String[] {"texts", "{\"query\": {\"match_phrase\": {\"body\": \"brown fox\"}}, \"highlight\":"
+                        + " {\"fields\": {\"*\": {}}, \"pre_tags\": [\"<b>\"], \"post_tags\": [\"</b>\"]}, \"size\": 100}"},
+                new String[] {"texts", "{\"query\": {\"match\": {\"title\": \"apple\"}}, \"sort\": [{\"n\": \"asc\"}],"
+                        + " \"highlight\": {\"fields\": {\"title\": {}, \"title.raw\": {}}}, \"size\": 100}"},
+                new String[] {"products", "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"tag\":"
+                        + " \"red\"}}}}, \"highlight\": {\"fields\": {\"tag\": {}}}, \"size\": 100}"})) {
+            Map<String, Map<String, List<String>>> expected = highlights(search(lucene, c[0], c[1]));
+            Map<String, Map<String, List<String>>> actual = highlights(search(qdrant, c[0], c[1]));
+            assertThat(expected.values().stream().filter(h -> !h.isEmpty())).as(c[1]).isNotEmpty();
+            assertThat(actual).as(c[1]).isEqualTo(expected);
+        }
+    }
+
+    private static Map<String, Map<String, List<String>>> highlights(SearchResult r) {
+        Map<String, Map<String, List<String>>> out = new java.util.TreeMap<>();
+        r.hits().forEach(h -> out.put(h.id(), Map.copyOf(h.highlight())));
+        return out;
+    }
+
+    @Test
     void expansionsOverTheTermDictionaryAreRefusedWithA400NamingTheFeature() {
         for (String q : List.of("{\"match_phrase_prefix\": {\"body\": \"brown f\"}}",
                 "{\"match\": {\"body\": {\"query\": \"fox\", \"fuzziness\": 1}}}", "{\"fuzzy\": {\"body\": \"fox\"}}")) {

@@ -2,10 +2,13 @@ package io.qdrant.esgateway.application.port.out;
 
 import io.qdrant.esgateway.domain.document.IndexedValue;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.SearchRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Elasticsearch's matching and relevance scores computed by the gateway, for a backend that stores documents but cannot
@@ -52,6 +55,13 @@ public interface RelevanceScorer {
      */
     List<Scored> score(IndexMetadata index, Query query, List<Query> filters, List<Candidate> candidates,
                        Statistics statistics, boolean scores, long now);
+
+    /**
+     * The highlighting of a search (its {@code highlight} section, for its query), as the embedded store highlights:
+     * for one hit's {@code _source}, the fragments per field, computed on first use; no highlighting (empty maps)
+     * when the request has no {@code highlight}.
+     */
+    Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index, SearchRequest request);
 
     /** Fields and terms (per field) whose statistics a query's scores depend on. */
     record Needed(Set<String> fields, Map<String, Set<String>> terms) {
