@@ -28,6 +28,8 @@ import java.util.Optional;
  *       {@code and} and {@code match_phrase} → all of them; no tokens → {@code zero_terms_query};</li>
  *   <li>on a keyword field the whole text is one term (exact); on other types, field patterns and default fields
  *       ({@code *}) nothing is narrowed (every point is a candidate);</li>
+ *   <li>{@code prefix}/{@code wildcard} on text → a token starting with the (literal) prefix ({@code match.prefix});
+ *       {@code regexp} on text, case-insensitive forms → every point;</li>
  *   <li>{@code multi_match} and {@code dis_max} → the union of their parts; {@code query_string} → its parsed tree;
  *       {@code term}/{@code terms} on text → the raw values among the tokens;</li>
  *   <li>{@code bool}: {@code must} and {@code filter} parts intersect; {@code should} parts join as
@@ -40,11 +42,22 @@ final class SupersetFilter {
     private final IndexMetadata index;
     private final FilterTranslator exact;
     private final RelevanceScorer scorer;
+    /** Inside {@code query_string}: patterns on text fields are lowercased, as its analyzer's normalizer does. */
+    private final boolean normalize;
 
     SupersetFilter(IndexMetadata index, FilterTranslator exact, RelevanceScorer scorer) {
+        this(index, exact, scorer, false);
+    }
+
+    private SupersetFilter(IndexMetadata index, FilterTranslator exact, RelevanceScorer scorer, boolean normalize) {
         this.index = index;
         this.exact = exact;
         this.scorer = scorer;
+        this.normalize = normalize;
+    }
+
+    private String pattern(String pattern) {
+        return normalize ? pattern.toLowerCase(java.util.Locale.ROOT) : pattern;
     }
 
     /** True when the query has parts only the gateway can match exactly (full-text, term-level on text). */
@@ -69,9 +82,9 @@ final class SupersetFilter {
             case Query.Range r -> false;
             case Query.Exists e -> false;
             case Query.Ids i -> false;
-            case Query.Prefix p -> false;
-            case Query.Wildcard w -> false;
-            case Query.Regexp r -> false;
+            case Query.Prefix p -> isText(index, p.field());
+            case Query.Wildcard w -> isText(index, w.field());
+            case Query.Regexp r -> isText(index, r.field());
             case Query.Fuzzy f -> false;
             case Query.Knn k -> false;
         };
@@ -97,7 +110,8 @@ final class SupersetFilter {
             case Query.MatchPhrasePrefix m -> throw FilterTranslator.unsupported("the [match_phrase_prefix] query"
                     + " (its expansion needs the whole index's term dictionary)");
             case Query.MultiMatch m -> multiMatch(m);
-            case Query.QueryString s -> superset(QueryStringParser.parse(s));
+            case Query.QueryString s -> new SupersetFilter(index, exact, scorer, true)
+                    .superset(QueryStringParser.parse(s));
             case Query.Term t -> {
                 if (t.caseInsensitive()) {
                     yield new Always();
@@ -106,6 +120,11 @@ final class SupersetFilter {
             }
             case Query.Terms t -> t.values().isEmpty() ? new Never()
                     : tokens(t.field(), t.values().stream().map(v -> text(v, t.field())).toList(), false);
+            case Query.Prefix p -> tokenPrefix(p.field(), p.caseInsensitive() ? "" : pattern(p.prefix()));
+            case Query.Wildcard w -> tokenPrefix(w.field(), w.caseInsensitive() ? ""
+                    : literalPrefix(pattern(w.pattern())));
+            // a regular expression's literal start is not safe to read off (alternations, groups): every point
+            case Query.Regexp r -> new Always();
             case Query.Bool b -> bool(b);
             case Query.ConstantScore c -> superset(c.filter());
             case Query.Boosting b -> superset(b.positive());
@@ -178,6 +197,36 @@ final class SupersetFilter {
             return zero == Query.ZeroTermsQuery.ALL ? new Always() : new Never();
         }
         return tokens(field, tokens, all);
+    }
+
+    /** Points with a token of {@code field} starting with {@code prefix} (every point when it is empty). */
+    private static Translated tokenPrefix(String field, String prefix) {
+        if (prefix.isEmpty()) {
+            return new Always();
+        }
+        ObjectNode c = QdrantHttp.object();
+        c.put("key", TextPayload.termsPath(field));
+        c.putObject("match").put("prefix", prefix);
+        return new Condition(c);
+    }
+
+    /** The characters of a wildcard pattern before its first {@code *} or {@code ?} (escapes resolved). */
+    static String literalPrefix(String pattern) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '*' || c == '?') {
+                break;
+            }
+            if (c == '\\') {
+                if (i + 1 >= pattern.length()) {
+                    break;
+                }
+                c = pattern.charAt(++i);
+            }
+            out.append(c);
+        }
+        return out.toString();
     }
 
     private static Translated tokens(String field, List<String> tokens, boolean all) {

@@ -301,6 +301,10 @@ class QdrantVersusLuceneTest {
             "{\"query\": {\"match\": {\"body\": \"apple river\"}}, \"min_score\": 1.2, \"size\": 100}",
             "{\"query\": {\"bool\": {\"filter\": {\"match\": {\"title\": \"red\"}}}}, \"size\": 0,"
                     + " \"aggs\": {\"n\": {\"avg\": {\"field\": \"n\"}}, \"t\": {\"terms\": {\"field\": \"title.raw\"}}}}",
+            "{\"query\": {\"bool\": {\"should\": [{\"prefix\": {\"body\": \"ban\"}}, {\"wildcard\": {\"title\":"
+                    + " \"r*er\"}}, {\"regexp\": {\"body\": \"sto.e\"}}, {\"match\": {\"title\": \"lazy\"}}]}},"
+                    + " \"size\": 100}",
+            "{\"query\": {\"query_string\": {\"query\": \"body:BAN* OR title:Gre?n\"}}, \"size\": 100}",
             "{\"query\": {\"match\": {\"nope\": \"fox\"}}}");
 
     @TestFactory

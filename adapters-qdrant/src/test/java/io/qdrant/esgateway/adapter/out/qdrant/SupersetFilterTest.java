@@ -75,6 +75,21 @@ class SupersetFilterTest {
     }
 
     @Test
+    void prefixAndWildcardOnTextLookForATokenPrefix() {
+        assertThat(condition("{\"prefix\": {\"title\": \"qui\"}}"))
+                .isEqualTo("{\"key\":\"_t.title\",\"match\":{\"prefix\":\"qui\"}}");
+        assertThat(condition("{\"wildcard\": {\"title\": \"q\\\\*u?ck*\"}}"))
+                .isEqualTo("{\"key\":\"_t.title\",\"match\":{\"prefix\":\"q*u\"}}");
+        // query_string lowercases patterns on text fields, so must the candidates' prefix
+        assertThat(condition("{\"query_string\": {\"query\": \"title:QUI*\"}}"))
+                .isEqualTo("{\"key\":\"_t.title\",\"match\":{\"prefix\":\"qui\"}}");
+        assertThat(superset("{\"wildcard\": {\"title\": \"*ick\"}}")).isInstanceOf(FilterTranslator.Always.class);
+        assertThat(superset("{\"regexp\": {\"title\": \"qu.*\"}}")).isInstanceOf(FilterTranslator.Always.class);
+        assertThat(superset("{\"prefix\": {\"title\": {\"value\": \"Qu\", \"case_insensitive\": true}}}"))
+                .isInstanceOf(FilterTranslator.Always.class);
+    }
+
+    @Test
     void compoundQueriesCombineTheirParts() {
         assertThat(condition("{\"bool\": {\"must\": {\"match\": {\"title\": \"fox\"}}, \"filter\": {\"term\":"
                 + " {\"tag\": \"red\"}}, \"should\": {\"match\": {\"title\": \"dog\"}}}}"))
