@@ -49,7 +49,7 @@ final class TextPayload {
         terms.forEach((field, t) -> {
             if (mappings.field(field).orElse(null) instanceof FieldMapping.TextField) {
                 ArrayNode array = tokens.putArray(field);
-                t.terms().forEach(array::add);
+                t.terms().stream().sorted().forEach(array::add);
             }
             lengths.set(field, bits(t.length()));
         });
