@@ -120,6 +120,15 @@ class QdrantKnnHttpScenarioTest {
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.body()).contains("[should]").contains("Qdrant backend");
 
+        // kNN next to a query scored per document (BM25) or with highlighting: not combined yet
+        for (String body : List.of("{'query':{'term':{'tag':'a'}},'knn':{'field':'vec','query_vector':[2,0,0],'k':2,"
+                + "'num_candidates':10}}", "{'knn':{'field':'vec','query_vector':[2,0,0],'k':2,'num_candidates':10},"
+                + "'highlight':{'fields':{'tag':{}}}}")) {
+            EsClient.Reply reply = es.post("/items/_search", json(body));
+            assertThat(reply.status()).as(body).isEqualTo(400);
+            assertThat(reply.body()).as(body).contains("[knn]").contains("Qdrant backend");
+        }
+
         assertThat(es.delete("/items").status()).isEqualTo(200);
         assertThat(qdrant.violations).isEmpty();
     }

@@ -83,8 +83,14 @@ final class KnnScores {
     private double score(Query q, float parentBoost, String pointId) {
         if (!scoresKnn(q)) {
             // a constant: ConstantScores of a bool whose only must clause is q and whose boost is the parent's
-            return ConstantScores.of(Optional.of(new Query.Bool(List.of(q), List.of(), List.of(), List.of(),
-                    new MinimumShouldMatch.Unspecified(), parentBoost)));
+            try {
+                return ConstantScores.of(Optional.of(new Query.Bool(List.of(q), List.of(), List.of(), List.of(),
+                        new MinimumShouldMatch.Unspecified(), parentBoost)));
+            } catch (io.qdrant.esgateway.domain.error.GatewayException e) {
+                // scored per document (BM25, full text): the gateway's text scoring is not combined with kNN yet
+                throw FilterTranslator.unsupported("a query scored per document together with [knn] ("
+                        + e.getMessage() + ")");
+            }
         }
         return switch (q) {
             case Query.Knn k -> {

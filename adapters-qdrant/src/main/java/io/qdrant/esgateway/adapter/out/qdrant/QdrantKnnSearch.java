@@ -186,6 +186,9 @@ final class QdrantKnnSearch {
     // ---------------------------------------------------------------- search
 
     IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
+        if (request.highlight().isPresent()) {
+            throw FilterTranslator.unsupported("[highlight] with [knn]");
+        }
         Context context = new Context(index, request, Optional.empty());
         Translated matches = context.matches(true, Optional.empty());
         Optional<IndexHits.Total> total = Optional.empty();

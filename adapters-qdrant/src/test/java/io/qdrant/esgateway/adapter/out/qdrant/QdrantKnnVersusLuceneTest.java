@@ -354,7 +354,7 @@ class QdrantKnnVersusLuceneTest {
         GatewayException term = unwrap(catchThrowable(() -> search(qdrant, "{\"query\": {\"term\": {\"tag\":"
                 + " \"red\"}}, \"knn\": {" + COS + ", \"k\": 5, \"num_candidates\": 10}}")));
         assertThat(term.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
-        assertThat(term.getMessage()).contains("[term]", "Qdrant backend");
+        assertThat(term.getMessage()).contains("[term]", "together with [knn]", "Qdrant backend");
         for (String body : List.of(
                 "{\"query\": {\"bool\": {\"should\": [{\"knn\": {" + COS + ", \"num_candidates\": 10}},"
                         + " {\"term\": {\"tag\": \"red\"}}]}}}",
