@@ -100,6 +100,14 @@ class QdrantKnnHttpScenarioTest {
         assertThat((float) score(fused, 0)).isEqualTo(1f / 63 + 1f / 61);
         assertThat((float) score(fused, 1)).isEqualTo(1f / 61);
 
+        // the fused hits show fields from the source even when _source is not returned
+        JsonNode fusedFields = es.post("/items/_search", json("{'_source':false,'fields':['tag'],'retriever':{'rrf':{"
+                + "'retrievers':[{'knn':{'field':'vec','query_vector':[1,0.1,0],'k':3,'num_candidates':10}},"
+                + "{'standard':{'query':{'ids':{'values':['y']}}}}],'rank_window_size':5}},'size':5}")).json();
+        assertThat(fusedFields.path("hits").path("hits").get(0).has("_source")).isFalse();
+        assertThat(fusedFields.path("hits").path("hits").get(0).path("fields").path("tag").get(0).asText())
+                .isEqualTo("b");
+
         qdrant.requests.clear();
         JsonNode noSource = es.post("/items/_search", json("{'_source':false,'knn':{'field':'vec',"
                 + "'query_vector':[2,0,0],'k':2,'num_candidates':10}}")).json();
