@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.qdrant;
 
 import io.qdrant.esgateway.application.port.out.BackendObserver;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -90,5 +91,20 @@ public final class QdrantStores {
     /** The same, reporting every call to Qdrant to {@code observer} (metrics). */
     public static Handle open(Settings settings, BackendObserver observer) {
         return new QdrantDocumentStore(new QdrantHttp(settings, observer));
+    }
+
+    /**
+     * A store that also matches full-text queries and scores per document, with {@code scorer} computing
+     * Elasticsearch's matches and BM25 scores over the candidates Qdrant selects (see {@code GatewayScoring}).
+     * Points written by this store carry the analysed terms and field lengths the scoring needs.
+     */
+    public static Handle open(Settings settings, RelevanceScorer scorer) {
+        return open(settings, BackendObserver.NONE, scorer);
+    }
+
+    /** The same, reporting every call to Qdrant to {@code observer} (metrics). */
+    public static Handle open(Settings settings, BackendObserver observer, RelevanceScorer scorer) {
+        return new QdrantDocumentStore(new QdrantHttp(settings, observer),
+                java.util.Objects.requireNonNull(scorer, "scorer"));
     }
 }

@@ -28,9 +28,9 @@ import java.util.concurrent.Executors;
 /**
  * A small stateful stand-in for a Qdrant 1.19 server (test scope), on loopback, implementing the endpoints the
  * adapter uses with Qdrant's documented semantics (guide §2–§9): collections, payload indexes, batch upsert/delete,
- * retrieve, scroll by point id with {@code with_payload} include lists, exact count, {@code facet}, {@code order_by}
- * (scroll and the query API: repeats per value, points without the key left out, ties by id, {@code start_from},
- * query {@code offset}), and the filter language
+ * retrieve, scroll by point id with {@code with_payload} include lists, exact count, dense-vector queries
+ * ({@link FakeQdrantQuery}), {@code facet}, {@code order_by} (scroll and the query API: repeats per value, points
+ * without the key left out, ties by id, {@code start_from}, query {@code offset}), and the filter language
  * (must/should/must_not/min_should, match value/any/except/prefix, range, is_empty, is_null, has_id, has_vector,
  * nested filters; quoted path segments, {@code a[].b}, one level of array flattening).
  *
@@ -314,24 +314,27 @@ public final class FakeQdrant implements AutoCloseable {
                 r.put("count", n);
                 yield r;
             }
+            case "POST points/query" -> body.path("query").has("order_by") ? orderedQuery(c, body)
+                    : FakeQdrantQuery.query(c, body);
             case "POST facet" -> facet(c, body);
-            case "POST points/query" -> orderedQuery(c, body);
             default -> throw new Answer(404, "Not found: the fake does not serve " + method + " " + path);
         };
     }
 
     /**
-     * {@code facet} (guide §7): needs a keyword, integer (lookup), uuid or bool index on the key; counts each matching
-     * point once per distinct value of the index's type (array elements that did not match the filter included);
-     * hits by count descending, then value ascending; only non-zero counts; {@code limit} defaults to 10.
+     * {@code facet} (guide §7): needs a keyword, uuid, integer (lookup) or bool index on the key; counts the matching points
+     * per distinct value (an array counts once per distinct element); hits by count descending, then value ascending;
+     * at most {@code limit} (default 10). The fake always counts exactly.
      */
-    private static JsonNode facet(Collection c, JsonNode body) {
+    private static ObjectNode facet(Collection c, JsonNode body) {
         String key = body.get("key").asText();
         ObjectNode schema = c.payloadSchema.get(key);
-        String type = schema == null ? "" : schema.get("data_type").asText();
-        boolean lookup = schemaParam(schema, "lookup", true);
+        String type = schema == null ? "" : schema.path("data_type").asText();
+        boolean lookup = schema != null && (!schema.path("params").path("lookup").isBoolean()
+                || schema.path("params").path("lookup").asBoolean());
         if (!(type.equals("keyword") || type.equals("uuid") || type.equals("bool") || type.equals("integer") && lookup)) {
-            throw new Answer(400, "Wrong input: No appropriate index for faceting: `" + key + "`");
+            throw new Answer(400, "Wrong input: No appropriate index for faceting: `" + key + "`. Please create one to"
+                    + " facet on this field.");
         }
         Map<JsonNode, Long> counts = new LinkedHashMap<>();
         for (ObjectNode point : c.points.values()) {
@@ -340,43 +343,40 @@ public final class FakeQdrant implements AutoCloseable {
             }
             java.util.Set<JsonNode> distinct = new java.util.LinkedHashSet<>();
             for (JsonNode v : values(point.get("payload"), key)) {
-                boolean indexed = switch (type) {
+                boolean typed = switch (type) {
                     case "keyword", "uuid" -> v.isTextual();
                     case "bool" -> v.isBoolean();
                     default -> v.isIntegralNumber();
                 };
-                if (indexed) {
+                if (typed) {
                     distinct.add(v.isIntegralNumber() ? NODES.numberNode(v.asLong()) : v);
                 }
             }
             distinct.forEach(v -> counts.merge(v, 1L, Long::sum));
         }
         List<Map.Entry<JsonNode, Long>> hits = new ArrayList<>(counts.entrySet());
-        hits.sort(Map.Entry.<JsonNode, Long>comparingByValue().reversed().thenComparing(Map.Entry::getKey,
-                FakeQdrant::compareValues));
-        int limit = body.path("limit").asInt(10);
+        hits.sort((x, y) -> {
+            int byCount = Long.compare(y.getValue(), x.getValue());
+            if (byCount != 0) {
+                return byCount;
+            }
+            JsonNode a = x.getKey();
+            JsonNode b = y.getKey();
+            return a.isNumber() && b.isNumber() ? Long.compare(a.asLong(), b.asLong()) : a.asText().compareTo(b.asText());
+        });
+        int limit = body.hasNonNull("limit") ? body.get("limit").asInt() : 10;
         ObjectNode r = NODES.objectNode();
         ArrayNode out = r.putArray("hits");
-        for (Map.Entry<JsonNode, Long> e : hits.subList(0, Math.min(limit, hits.size()))) {
+        hits.stream().limit(limit).forEach(e -> {
             ObjectNode hit = out.addObject();
             hit.set("value", e.getKey());
             hit.put("count", e.getValue());
-        }
+        });
         return r;
     }
 
     private static boolean schemaParam(ObjectNode schema, String name, boolean byDefault) {
         return schema == null || !schema.has("params") ? byDefault : schema.get("params").path(name).asBoolean(byDefault);
-    }
-
-    private static int compareValues(JsonNode a, JsonNode b) {
-        if (a.isNumber() && b.isNumber()) {
-            return Long.compare(a.asLong(), b.asLong());
-        }
-        if (a.isBoolean() && b.isBoolean()) {
-            return Boolean.compare(a.asBoolean(), b.asBoolean());
-        }
-        return a.asText().compareTo(b.asText());
     }
 
     /**
@@ -543,7 +543,7 @@ public final class FakeQdrant implements AutoCloseable {
 
     // ---------------------------------------------------------------- records and payload selection
 
-    private static ObjectNode record(ObjectNode point, JsonNode withPayload, boolean payloadByDefault) {
+    static ObjectNode record(ObjectNode point, JsonNode withPayload, boolean payloadByDefault) {
         ObjectNode r = NODES.objectNode();
         r.set("id", point.get("id"));
         JsonNode payload = point.get("payload");
