@@ -268,15 +268,41 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         return inTransaction("reading the generation of [" + index + "]", trx -> readGeneration(trx, index));
     }
 
+    /**
+     * One transaction, committed with {@code PRAGMA synchronous=NORMAL} (every other transaction is {@code FULL}):
+     * in WAL mode SQLite then appends the change to the WAL without an fsync, so it survives a crash of the process
+     * (the bytes are in the OS) but not necessarily of the machine until the next {@code FULL} commit or checkpoint
+     * fsyncs the WAL. This runs after every document write; an fsync here was 10–20 % of a write's cost.
+     */
     @Override
     public long bumpGeneration(String index) {
-        return inTransaction("moving the generation of [" + index + "]", trx -> {
-            if (trx.update(INDICES).set(INDEX_GENERATION, INDEX_GENERATION.plus(1L))
-                    .where(INDEX_NAME.eq(index)).execute() == 0) {
-                throw GatewayException.indexNotFound(index);
+        lock.lock();
+        try {
+            requireOpen();
+            setSynchronous("NORMAL");
+            try {
+                return inTransaction("moving the generation of [" + index + "]", trx -> {
+                    if (trx.update(INDICES).set(INDEX_GENERATION, INDEX_GENERATION.plus(1L))
+                            .where(INDEX_NAME.eq(index)).execute() == 0) {
+                        throw GatewayException.indexNotFound(index);
+                    }
+                    return readGeneration(trx, index);
+                });
+            } finally {
+                setSynchronous("FULL");
             }
-            return readGeneration(trx, index);
-        });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code PRAGMA synchronous} of this connection (caller holds the lock, outside a transaction). */
+    private void setSynchronous(String mode) {
+        try (java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA synchronous=" + mode);
+        } catch (SQLException e) {
+            throw unavailable("setting synchronous=" + mode, e);
+        }
     }
 
     @Override
