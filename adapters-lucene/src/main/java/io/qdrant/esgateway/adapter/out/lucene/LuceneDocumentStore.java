@@ -363,6 +363,15 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      */
     @Override
     public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+        apply(index, writes, maxSeqNo).await();
+    }
+
+    /**
+     * {@link #write} up to the fsync: the returned {@link Durability} waits for it, holding no lock of the index but
+     * the translog's own (see {@link Translog#sync}), so writers that a caller serialises can still share fsyncs.
+     */
+    @Override
+    public Durability apply(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
         uuidOf(index);
         List<Document> documents = new ArrayList<>(writes.size());
         List<Translog.Op> ops = new ArrayList<>(writes.size());
@@ -389,7 +398,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             }
         }
         Translog.Prepared prepared = Translog.prepare(ops);
-        withIndex(index, (directory, slot) -> {
+        return withIndex(index, (directory, slot) -> {
             Translog translog;
             long position;
             slot.writing.lock();
@@ -399,7 +408,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 }
                 long recorded = Math.max(slot.maxSeqNo, maxSeqNo);
                 if (writes.isEmpty() && recorded == slot.maxSeqNo) {
-                    return null;
+                    return Durability.DONE;
                 }
                 translog = slot.translog;
                 try {
@@ -430,13 +439,14 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             } finally {
                 slot.writing.unlock();
             }
-            try {
-                translog.sync(position);
-            } catch (IOException e) {
-                slot.broken = true;
-                throw writeFailure(index, directory, e);
-            }
-            return null;
+            return () -> {
+                try {
+                    translog.sync(position);
+                } catch (IOException e) {
+                    slot.broken = true;
+                    throw writeFailure(index, directory, e);
+                }
+            };
         });
     }
 
@@ -712,10 +722,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             closed = true;
             for (Map.Entry<String, Slot> e : slots.entrySet()) {
                 Slot slot = e.getValue();
+                boolean committed = false;
                 try {
                     closeQuietly(slot.searchers);
                     if (slot.writer != null && !slot.broken) {
                         flush(slot);
+                        committed = true;
                         slot.writer.close();
                     }
                 } catch (IOException | RuntimeException problem) {
@@ -726,7 +738,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     if (slot.broken) {
                         rollbackQuietly(slot.writer);
                     }
-                    closeQuietly(slot.translog);
+                    closeTranslog(slot.translog, committed);
                     closeQuietly(slot.directory);
                     slot.writer = null;
                     slot.searchers = null;
@@ -874,6 +886,22 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             oldLog.closeCommitted();
         } catch (IOException e) {
             LOG.log(Level.FINE, "closing a replaced translog failed", e);
+        }
+    }
+
+    /** Closes a translog; writers still waiting on it succeed only if {@code committed} holds all of it. */
+    private static void closeTranslog(Translog translog, boolean committed) {
+        if (translog == null) {
+            return;
+        }
+        try {
+            if (committed) {
+                translog.closeCommitted();
+            } else {
+                translog.close();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "closing a translog failed", e);
         }
     }
 
