@@ -65,7 +65,12 @@ public final class AggregationParser {
             String key = e.getKey();
             switch (key) {
                 case "aggs", "aggregations" -> subs = parse(e.getValue());
-                case "meta" -> JsonReads.object(e.getValue(), AggregationParser::parsing, "meta");
+                case "meta" -> {
+                    if (!(e.getValue() instanceof JsonObject)) {
+                        throw parsing("Expected [START_OBJECT] under [meta], but got a [" + e.getValue().tokenName()
+                                + "] in [" + name + "]");
+                    }
+                }
                 default -> {
                     if (type != null) {
                         throw parsing("Found two aggregation type definitions in [" + name + "]: [" + type

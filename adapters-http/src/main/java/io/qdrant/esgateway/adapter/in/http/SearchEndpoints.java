@@ -5,6 +5,7 @@ import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations.CountResult;
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
+import io.qdrant.esgateway.domain.aggregation.AggregationMeta;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonReads;
@@ -147,7 +148,7 @@ final class SearchEndpoints {
                 .put("timed_out", false)
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
-        result.aggregations().ifPresent(a -> out.put("aggregations", a.render()));
+        result.aggregations().ifPresent(a -> out.put("aggregations", AggregationMeta.of(body).apply(a.render())));
         return out.build();
     }
 
