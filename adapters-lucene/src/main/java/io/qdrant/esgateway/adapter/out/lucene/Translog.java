@@ -228,7 +228,11 @@ final class Translog implements AutoCloseable {
 
     /** Encodes the operations of a batch (see the class comment); {@link #append} completes the record. */
     static Prepared prepare(List<Op> batchOps) {
-        ByteArrayOutputStream payload = new ByteArrayOutputStream(256);
+        int estimate = 64;
+        for (Op op : batchOps) {
+            estimate += op instanceof Op.Upsert u ? 96 + u.source().length + 48 * u.values().size() : 32;
+        }
+        ByteArrayOutputStream payload = new ByteArrayOutputStream(estimate);
         try (DataOutputStream out = new DataOutputStream(payload)) {
             out.writeInt(batchOps.size());
             for (Op op : batchOps) {
