@@ -153,7 +153,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
          */
         final StampedLock recentLock = new StampedLock();
         volatile long maxSeqNo = -1;
-        /** A write committed since the searcher was last refreshed. */
+        /** A write applied since the searcher was last refreshed. */
         volatile boolean dirty;
         volatile boolean broken;
         boolean retired;
