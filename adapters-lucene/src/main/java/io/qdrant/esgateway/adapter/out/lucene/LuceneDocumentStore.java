@@ -28,7 +28,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.locks.StampedLock;
@@ -75,7 +79,8 @@ import org.apache.lucene.util.IOUtils;
  * <p>Durability: each index has a write-ahead log ({@link Translog}). A batch is applied to the writer and appended
  * to the log under {@code writing}, then fsync'd outside it (concurrent writers share one fsync); {@code write}
  * returns after that fsync. The writer is committed only when the log's generation passes
- * {@link #FLUSH_THRESHOLD_BYTES}, when the index is opened (after replaying the log) and on {@link #close()}; each
+ * {@link #FLUSH_THRESHOLD_BYTES}, every {@link #FLUSH_INTERVAL} if the log holds anything ({@link #flushLogged}),
+ * when the index is opened (after replaying the log) and on {@link #close()}; each
  * commit's user data holds the highest sequence number and the log generation that later writes go to, and the
  * older generations are deleted after it. Opening an index replays the log from that generation on into the writer
  * (a torn last record, a crash in the middle of an append, was never acknowledged and is skipped) and commits.
@@ -104,6 +109,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * the searcher (which empties them), so the memory they hold stays bounded.
      */
     static final int RECENT_LIMIT = 10_000;
+    /** How often the store commits every index whose translog holds writes ({@link #flushLogged}). */
+    static final Duration FLUSH_INTERVAL = Duration.ofSeconds(60);
     /** Index uuids are URL-safe base64 (IdGenerator); anything else could leave the indices directory. */
     private static final Pattern SAFE_UUID = Pattern.compile("[A-Za-z0-9_-]+");
 
@@ -193,6 +200,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
     private final ReentrantReadWriteLock storeLock = new ReentrantReadWriteLock();
     private boolean closed;
+    /** Runs {@link #flushLogged} every {@link #FLUSH_INTERVAL} on one daemon thread; stopped by {@link #close()}. */
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "qeg-lucene-flush");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private LuceneDocumentStore(Path dataDirectory, DirectoryFactory directories, Translog.Fsync fsync,
                                 long flushThresholdBytes, FileChannel lockChannel, FileLock dataLock) {
@@ -203,6 +216,49 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         this.flushThresholdBytes = flushThresholdBytes;
         this.lockChannel = lockChannel;
         this.dataLock = dataLock;
+        long interval = FLUSH_INTERVAL.toMillis();
+        flusher.scheduleWithFixedDelay(this::flushLogged, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The periodic flush: commits every open index whose current translog generation holds writes, so that the
+     * translog stays short (a restart replays little) even on an index that never reaches
+     * {@link #FLUSH_THRESHOLD_BYTES}. Takes the locks a write takes, in the same order; a failure marks the index
+     * broken (it is opened again from disk on next use), as after a write.
+     */
+    void flushLogged() {
+        storeLock.readLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (Map.Entry<String, Slot> e : slots.entrySet()) {
+                Slot slot = e.getValue();
+                slot.lock.readLock().lock();
+                try {
+                    if (!slot.usable()) {
+                        continue;
+                    }
+                    slot.writing.lock();
+                    try {
+                        Translog translog = slot.translog;
+                        if (!slot.broken && translog != null && translog.sizeInBytes() > Translog.HEADER_BYTES) {
+                            flush(slot);
+                        }
+                    } catch (IOException | RuntimeException problem) {
+                        LOG.log(Level.WARNING, "the periodic commit of the Lucene index [" + e.getKey() + "] failed;"
+                                + " it is opened again from its last commit and translog on next use", problem);
+                        slot.broken = true;
+                    } finally {
+                        slot.writing.unlock();
+                    }
+                } finally {
+                    slot.lock.readLock().unlock();
+                }
+            }
+        } finally {
+            storeLock.readLock().unlock();
+        }
     }
 
     /**
@@ -714,6 +770,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
 
     @Override
     public void close() {
+        flusher.shutdown(); // no interrupt: a commit in progress finishes, and the write lock below waits for it
         storeLock.writeLock().lock();
         try {
             if (closed) {

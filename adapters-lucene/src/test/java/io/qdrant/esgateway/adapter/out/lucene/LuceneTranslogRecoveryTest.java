@@ -304,4 +304,28 @@ class LuceneTranslogRecoveryTest {
         assertThat(reopened.get(INDEX, ids)).isEqualTo(expected);
         assertThat(reopened.maxSeqNo(INDEX)).isEqualTo(32);
     }
+
+    @Test
+    void thePeriodicFlushCommitsAnIndexWhoseTranslogHoldsWritesAndLeavesTheOthers() throws IOException {
+        Path data = temp.resolve("data");
+        LuceneDocumentStore live = (LuceneDocumentStore) open(data);
+        live.createIndex(INDEX);
+        live.flushLogged();
+        assertThat(translogs(data).keySet()).as("nothing logged: no commit").containsExactly(1L);
+        List<String> ids = writeHistory(live);
+        Map<String, StoredDocument> expected = live.get(INDEX, ids);
+
+        live.flushLogged();
+
+        assertThat(translogs(data).keySet()).containsExactly(2L);
+        assertThat(Files.size(translogs(data).get(2L))).isEqualTo(Translog.HEADER_BYTES);
+        // the commit alone holds everything now: a crash copy without any translog recovers it all
+        Path crash = crashCopy(data, "crash");
+        Files.delete(translogs(crash).get(2L));
+        LuceneStores.Handle recovered = open(crash);
+        assertThat(recovered.get(INDEX, ids)).isEqualTo(expected);
+        assertThat(recovered.maxSeqNo(INDEX)).isEqualTo(32);
+        live.write(INDEX, List.of(new DocumentWrite.Upsert(doc("later", 1, 33))), 33);
+        assertThat(live.get(INDEX, List.of("later"))).containsKey("later");
+    }
 }
