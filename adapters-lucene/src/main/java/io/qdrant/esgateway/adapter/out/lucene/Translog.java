@@ -38,8 +38,11 @@ import org.apache.lucene.util.IOUtils;
  *
  * <p>Reading ({@link #read}) returns the batches of every generation from the given one on, each file up to its last
  * whole record. A record cut short by the end of the file, or the last record of a file failing its checksum, is a
- * torn append (a crash in the middle of {@link #append}): it was never acknowledged and is ignored. A bad record
- * followed by more data is damage, not a torn tail: {@link CorruptIndexException}.
+ * torn append (a crash in the middle of {@link #append}): it was never acknowledged and is ignored; so is a tail of
+ * zeros (a file extended but not yet written). A bad record followed by more data is damage, not a torn tail:
+ * {@link CorruptIndexException}. Known limit: there is no checkpoint of the synced length (Elasticsearch keeps one),
+ * so a power loss that persists unsynced pages out of order — a hole followed by data, all past the last fsync —
+ * is reported as damage rather than cut off as a torn tail; a process crash cannot cause it.
  *
  * <p>Concurrency: {@link #append} is called by one writer at a time (the caller's lock); {@link #sync} may be called
  * by any number of threads at once and implements group commit: a caller whose position an fsync in progress or
