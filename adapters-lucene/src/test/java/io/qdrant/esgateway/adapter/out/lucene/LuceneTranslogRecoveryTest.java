@@ -328,4 +328,70 @@ class LuceneTranslogRecoveryTest {
         live.write(INDEX, List.of(new DocumentWrite.Upsert(doc("later", 1, 33))), 33);
         assertThat(live.get(INDEX, List.of("later"))).containsKey("later");
     }
+
+    @Test
+    @org.junit.jupiter.api.Timeout(180)
+    void concurrentWritersReadersAndFlushesLoseNothingAndTheCrashCopyAgrees() throws Exception {
+        Path data = temp.resolve("data");
+        LuceneDocumentStore live = (LuceneDocumentStore) open(data, 4096); // rolls every few batches too
+        live.createIndex(INDEX);
+        int writers = 4;
+        int batches = 40;
+        java.util.concurrent.atomic.AtomicLong seqNos = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.ConcurrentLinkedQueue<String> problems = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(writers + 2)) {
+            List<java.util.concurrent.Future<?>> writing = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                writing.add(pool.submit(() -> {
+                    for (int b = 1; b <= batches; b++) {
+                        // the seq nos are only unique here, not ordered across writers: the store keeps the maximum
+                        long seqNo = seqNos.getAndIncrement();
+                        List<DocumentWrite> batch = new ArrayList<>();
+                        for (int i = 0; i < 3; i++) {
+                            batch.add(new DocumentWrite.Upsert(doc("w" + writer + "-" + i, b, seqNo)));
+                        }
+                        live.write(INDEX, batch, seqNo);
+                        Map<String, StoredDocument> read = live.get(INDEX, List.of("w" + writer + "-0",
+                                "w" + writer + "-1", "w" + writer + "-2"));
+                        for (StoredDocument d : read.values()) {
+                            if (d.version().version() != b) {
+                                problems.add(d.id() + " at version " + d.version().version() + " after batch " + b);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            var flushing = pool.submit(() -> {
+                while (running.get()) {
+                    live.flushLogged();
+                    live.count(INDEX, Optional.empty());
+                }
+                return null;
+            });
+            for (var f : writing) {
+                f.get();
+            }
+            running.set(false);
+            flushing.get();
+        }
+        assertThat(problems).isEmpty();
+        List<String> ids = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+            for (int i = 0; i < 3; i++) {
+                ids.add("w" + w + "-" + i);
+            }
+        }
+        Map<String, StoredDocument> expected = live.get(INDEX, ids);
+        assertThat(expected).hasSize(writers * 3)
+                .allSatisfy((id, d) -> assertThat(d.version().version()).isEqualTo(batches));
+        assertThat(live.maxSeqNo(INDEX)).isEqualTo(writers * batches - 1);
+
+        LuceneStores.Handle recovered = open(crashCopy(data, "crash"));
+        assertThat(recovered.get(INDEX, ids)).isEqualTo(expected);
+        assertThat(recovered.maxSeqNo(INDEX)).isEqualTo(writers * batches - 1);
+        assertThat(recovered.stats(INDEX).docCount()).isEqualTo(writers * 3);
+    }
 }
