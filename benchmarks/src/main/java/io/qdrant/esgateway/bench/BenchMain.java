@@ -27,6 +27,9 @@ public final class BenchMain {
         try {
             Path written = run(options, Path.of(System.getProperty("bench.root", ".")), System.out);
             System.out.println("bench: report in " + written.resolve("report.md"));
+            System.out.flush();
+            // a library's stray non-daemon thread (e.g. the stand-in Qdrant's pool) must not keep the command alive
+            System.exit(0);
         } catch (RuntimeException e) {
             System.err.println("bench: failed: " + e.getMessage());
             e.printStackTrace(System.err);

@@ -21,10 +21,11 @@ import java.util.Locale;
  * @param seed      the corpus, request sets and engine order all derive from it
  * @param vectors   whether the kNN workload (and its vector index) is part of the run
  * @param smoke     the smoke profile was asked for (recorded in the report)
+ * @param only      the workloads to run (empty: all); the bulk ingest always runs, it loads the corpus
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
-                           String command) {
+                           String command, List<String> only) {
 
     public static final String USAGE = """
             usage: ./qeg bench [options]
@@ -32,7 +33,10 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --clients 1,8         concurrency levels, one cell each (default 1,8)
               --trials N            trials per engine, engine order shuffled per trial (default 3)
               --engines LIST        comma list of gateway, elasticsearch, opensearch (started by the runner) or
-                                    name=http://host:port (an engine already running); default all three
+                                    name=http://host:port (an engine already running); default all three.
+                                    gateway-qdrant-canned: the gateway on its Qdrant adapter against a canned
+                                    in-process Qdrant (the gateway-overhead mode: read workloads, with backend
+                                    calls and bytes per request from the gateway's /metrics)
               --heap SIZE           heap of every engine the runner starts (default 512m)
               --out DIR             output directory (default docs/benchmarks)
               --requests N          measured requests per cell (default 400)
@@ -40,6 +44,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --distinct N          distinct requests per workload (default 50)
               --seed N              seed of corpus, requests and engine order (default 42)
               --no-vectors          leave out the vector index and the kNN workload
+              --workloads LIST      run only these workloads, e.g. get,sorted-page (the bulk ingest always runs)
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -58,6 +63,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         long seed = 42;
         boolean vectors = true;
         boolean smoke = false;
+        List<String> only = List.of();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -90,6 +96,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                 case "--distinct" -> distinct = positive(name, value);
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--no-vectors" -> vectors = false;
+                case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
+                        .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
                     smoke = true;
                     docs = 200;
@@ -104,6 +112,13 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                 default -> throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
             }
         }
+        List<String> known = Workloads.all(Corpus.generate(1, 10), 1, 1, true).stream().map(Workload::name).toList();
+        for (String name : only) {
+            if (!known.contains(name)) {
+                throw new IllegalArgumentException("--workloads: unknown workload [" + name + "]; known: "
+                        + String.join(", ", known));
+            }
+        }
         if (clients.isEmpty()) {
             throw new IllegalArgumentException("--clients needs at least one level");
         }
@@ -112,7 +127,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         }
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
-                requests, warmup, distinct, seed, vectors, smoke, command);
+                requests, warmup, distinct, seed, vectors, smoke, command, only);
     }
 
     private static int positive(String name, String value) {

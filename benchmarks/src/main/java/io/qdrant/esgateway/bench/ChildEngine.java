@@ -50,6 +50,11 @@ public final class ChildEngine implements RunningEngine {
 
     /** Starts the engine of {@code spec} (not a URL one) with the repository at {@code root}; logs go to logDir. */
     public static ChildEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
+        return start(spec, root, heap, logDir, List.of());
+    }
+
+    /** The same, with more command-line arguments for a gateway (e.g. its backend). */
+    public static ChildEngine start(EngineSpec spec, Path root, String heap, Path logDir, List<String> gatewayArgs) {
         Path home;
         Path log = logDir.resolve(spec.name() + ".log");
         try {
@@ -59,9 +64,10 @@ public final class ChildEngine implements RunningEngine {
             throw new UncheckedIOException(e);
         }
         List<String> command;
-        int httpPort = spec.kind() == EngineSpec.Kind.GATEWAY ? 0 : freePort();
+        int httpPort = gateway(spec) ? 0 : freePort();
         try {
             command = command(spec, root, heap, home, httpPort);
+            command.addAll(gatewayArgs);
         } catch (RuntimeException e) {
             deleteTree(home);
             throw e;
@@ -101,7 +107,7 @@ public final class ChildEngine implements RunningEngine {
         List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap,
                 "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
         switch (spec.kind()) {
-            case GATEWAY -> {
+            case GATEWAY, GATEWAY_QDRANT_CANNED -> {
                 Path jar = root.resolve("bootstrap/target/bootstrap.jar");
                 if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
                     throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
@@ -127,6 +133,10 @@ public final class ChildEngine implements RunningEngine {
             default -> throw new IllegalArgumentException("not started by the runner: " + spec);
         }
         return command;
+    }
+
+    private static boolean gateway(EngineSpec spec) {
+        return spec.kind() == EngineSpec.Kind.GATEWAY || spec.kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED;
     }
 
     private static Path tmp(Path home) {

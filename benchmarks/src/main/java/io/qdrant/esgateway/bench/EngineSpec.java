@@ -7,8 +7,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * One engine of a run: either one the runner starts ({@link Kind#GATEWAY}, {@link Kind#ELASTICSEARCH},
- * {@link Kind#OPENSEARCH}) or one already running at a URL ({@link Kind#URL}, given as {@code name=http://host:port}).
+ * One engine of a run: either one the runner starts ({@link Kind#GATEWAY}, {@link Kind#GATEWAY_QDRANT_CANNED},
+ * {@link Kind#ELASTICSEARCH}, {@link Kind#OPENSEARCH}) or one already running at a URL ({@link Kind#URL}, given as
+ * {@code name=http://host:port}).
  *
  * @param name the column name in the report
  * @param kind how it is started
@@ -16,8 +17,11 @@ import java.util.Optional;
  */
 public record EngineSpec(String name, Kind kind, Optional<URI> url) {
 
-    /** How an engine comes to be running. */
-    public enum Kind { GATEWAY, ELASTICSEARCH, OPENSEARCH, URL }
+    /**
+     * How an engine comes to be running. {@code GATEWAY_QDRANT_CANNED} is the gateway on its Qdrant adapter against
+     * the runner's {@link CannedQdrant} (the gateway-overhead mode).
+     */
+    public enum Kind { GATEWAY, GATEWAY_QDRANT_CANNED, ELASTICSEARCH, OPENSEARCH, URL }
 
     /**
      * Whether this is a native search engine (the baseline of the ratios) rather than the gateway: Elasticsearch and
@@ -26,7 +30,7 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
     public boolean isNative() {
         return switch (kind) {
             case ELASTICSEARCH, OPENSEARCH -> true;
-            case GATEWAY -> false;
+            case GATEWAY, GATEWAY_QDRANT_CANNED -> false;
             case URL -> name.startsWith("elasticsearch") || name.startsWith("opensearch") || name.startsWith("es")
                     || name.startsWith("os");
         };
@@ -62,10 +66,12 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
         }
         return switch (p.toLowerCase(Locale.ROOT)) {
             case "gateway" -> new EngineSpec("gateway", Kind.GATEWAY, Optional.empty());
+            case "gateway-qdrant-canned", "qdrant-canned" -> new EngineSpec("gateway-qdrant-canned",
+                    Kind.GATEWAY_QDRANT_CANNED, Optional.empty());
             case "elasticsearch", "es" -> new EngineSpec("elasticsearch", Kind.ELASTICSEARCH, Optional.empty());
             case "opensearch", "os" -> new EngineSpec("opensearch", Kind.OPENSEARCH, Optional.empty());
-            default -> throw new IllegalArgumentException("unknown engine [" + p + "]; known: gateway, elasticsearch, "
-                    + "opensearch, or name=http://host:port");
+            default -> throw new IllegalArgumentException("unknown engine [" + p + "]; known: gateway, "
+                    + "gateway-qdrant-canned, elasticsearch, opensearch, or name=http://host:port");
         };
     }
 }

@@ -92,6 +92,7 @@ public final class MarkdownReport {
                 md.append("\n");
             }
         }
+        overhead(r, md);
         md.append("\n![p50 ratios per workload](p50-ratios.svg)\n");
         List<Results.Cell> untimed = r.cells().stream().filter(c -> c.status() != Status.VALID).toList();
         if (!untimed.isEmpty()) {
@@ -107,6 +108,40 @@ public final class MarkdownReport {
             md.append("- `").append(w.getKey()).append("`: ").append(w.getValue()).append("\n");
         }
         return md.toString();
+    }
+
+    /** The gateway-overhead mode's table: what each request cost in the gateway and at the (canned) Qdrant. */
+    private static void overhead(Results r, StringBuilder md) {
+        List<String> canned = r.engines().stream().filter(e -> e.kind().equals("gateway_qdrant_canned"))
+                .map(Results.EngineFacts::name).toList();
+        for (String engine : canned) {
+            md.append("\n## Gateway overhead on the Qdrant adapter (").append(engine).append(")\n\n")
+                    .append("The gateway on its Qdrant adapter against the canned responder (every Qdrant call answered "
+                            + "at once from recorded bodies). p50 / p95: at the client, in ms. From the gateway's "
+                            + "`/metrics` per request (means, warm-up included): its own time serving the request, the "
+                            + "time in Qdrant calls, the difference (the gateway's overhead), Qdrant calls, and body "
+                            + "bytes read from / sent to Qdrant.\n\n")
+                    .append("| workload | clients | p50 / p95 | gateway ms | Qdrant ms | own ms | calls | bytes read "
+                            + "| bytes sent |\n|---|---|---|---|---|---|---|---|---|\n");
+            for (Results.Cell c : r.cells()) {
+                if (!c.engine().equals(engine) || c.workload().equals("bulk-ingest")) {
+                    continue;
+                }
+                md.append("| ").append(c.workload()).append(" | ").append(c.clients()).append(" | ");
+                Results.BackendUse b = c.backend();
+                if (c.status() != Status.VALID || b == null) {
+                    md.append(c.status().name().toLowerCase(Locale.ROOT)).append(" | | | | | | |\n");
+                    continue;
+                }
+                md.append(ms(c.p50Ms())).append(" / ").append(ms(c.p95Ms())).append(" | ")
+                        .append(fmt("%.3f", b.gatewayMsPerRequest())).append(" | ")
+                        .append(fmt("%.3f", b.backendMsPerRequest())).append(" | ")
+                        .append(fmt("%.3f", b.ownMsPerRequest())).append(" | ")
+                        .append(fmt("%.2f", b.backendCallsPerRequest())).append(" | ")
+                        .append(fmt("%,.0f", b.bytesReadPerRequest())).append(" | ")
+                        .append(fmt("%,.0f", b.bytesSentPerRequest())).append(" |\n");
+            }
+        }
     }
 
     private static String absolute(Results.Cell c) {

@@ -44,15 +44,47 @@ public record Results(Map<String, Object> run, Map<String, Object> machine, List
      */
     public record Trial(int trial, int position, String engine, String workload, int clients, Status status,
                         String detail, int requests, Double p50Ms, Double p95Ms, Double throughput,
-                        Double docsPerSecond) {
+                        Double docsPerSecond, BackendUse backend) {
+        public Trial(int trial, int position, String engine, String workload, int clients, Status status,
+                     String detail, int requests, Double p50Ms, Double p95Ms, Double throughput,
+                     Double docsPerSecond) {
+            this(trial, position, engine, workload, clients, status, detail, requests, p50Ms, p95Ms, throughput,
+                    docsPerSecond, null);
+        }
+    }
+
+    /**
+     * What one request of a cell cost at the backend, from the gateway's {@code /metrics} before and after the cell
+     * (warm-up included in both the counts and the divisor); only for the gateway-overhead mode, else {@code null}.
+     *
+     * @param requests              the requests of the cell (warm-up and measured)
+     * @param backendCallsPerRequest calls to Qdrant
+     * @param bytesReadPerRequest   response body bytes read from Qdrant
+     * @param bytesSentPerRequest   request body bytes sent to Qdrant
+     * @param gatewayMsPerRequest   the gateway's own mean time per request ({@code es_requests_seconds}), from
+     *                              reading the request to having written the answer, backend calls included
+     * @param backendMsPerRequest   the mean time spent in calls to Qdrant ({@code qeg_backend_request_seconds});
+     *                              calls of one request may overlap, so this can exceed the request's time
+     * @param ownMsPerRequest       gateway time minus backend time: the gateway's overhead per request
+     */
+    public record BackendUse(long requests, double backendCallsPerRequest, double bytesReadPerRequest,
+                             double bytesSentPerRequest, double gatewayMsPerRequest, double backendMsPerRequest,
+                             double ownMsPerRequest) {
     }
 
     /**
      * A cell over its trials: the median of the trial p50s and p95s, the median throughput and the min–max of the
-     * trial p50s; a cell with any wrong answer is {@link Status#INVALID} and has no timings.
+     * trial p50s, and (gateway-overhead mode) per figure the median of the trials' backend use; a cell with any wrong
+     * answer is {@link Status#INVALID} and has no timings.
      */
     public record Cell(String engine, String workload, int clients, Status status, String detail, int trials,
                        Double p50Ms, Double p95Ms, Double p50MinMs, Double p50MaxMs, Double throughput,
-                       Double docsPerSecond) {
+                       Double docsPerSecond, BackendUse backend) {
+        public Cell(String engine, String workload, int clients, Status status, String detail, int trials,
+                    Double p50Ms, Double p95Ms, Double p50MinMs, Double p50MaxMs, Double throughput,
+                    Double docsPerSecond) {
+            this(engine, workload, clients, status, detail, trials, p50Ms, p95Ms, p50MinMs, p50MaxMs, throughput,
+                    docsPerSecond, null);
+        }
     }
 }

@@ -25,6 +25,8 @@ import java.util.concurrent.CompletionException;
 public final class Runner {
     private static final String WRITE_INDEX = "bench-writes";
     private static final int BULK_BATCH = 1000;
+    private static final String CANNED_WRITES = "not measured against the canned Qdrant responder: it replays the "
+            + "answers of reads, and a write changes what later calls must answer";
 
     private final BenchOptions options;
     private final Path root;
@@ -36,13 +38,17 @@ public final class Runner {
     private final Map<String, String> refusedByReference = new HashMap<>();
     private final Map<String, List<String>> notes = new HashMap<>();
     private final Map<String, String> vectorsRefused = new HashMap<>();
+    /** workload → why the gateway on the canned Qdrant cannot measure it (refused while recording). */
+    private final Map<String, CellFailure> cannedRefused = new HashMap<>();
 
     public Runner(BenchOptions options, Path root, PrintStream log) {
         this.options = options;
         this.root = root;
         this.log = log;
         this.corpus = Corpus.generate(options.seed(), options.docs());
-        this.workloads = Workloads.all(corpus, options.seed(), options.distinct(), options.vectors());
+        List<Workload> all = Workloads.all(corpus, options.seed(), options.distinct(), options.vectors());
+        this.workloads = options.only().isEmpty() ? all : all.stream()
+                .filter(w -> w.kind() == Workload.Kind.INGEST || options.only().contains(w.name())).toList();
     }
 
     public Results run() {
@@ -53,10 +59,16 @@ public final class Runner {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             RunningEngine reference = engines.stream().filter(e -> e.spec().kind() == EngineSpec.Kind.ELASTICSEARCH)
-                    .findFirst().orElse(engines.getFirst());
+                    .findFirst().or(() -> engines.stream().filter(e -> !(e instanceof CannedEngine)).findFirst())
+                    .orElse(engines.getFirst());
             say("reference engine: %s; corpus %,d documents, seed %d", reference.spec().name(), corpus.size(),
                     options.seed());
             computeExpected(reference);
+            for (RunningEngine e : engines) {
+                if (e instanceof CannedEngine canned) {
+                    record(canned);
+                }
+            }
             List<Results.Trial> trials = new ArrayList<>();
             for (int t = 1; t <= options.trials(); t++) {
                 List<RunningEngine> order = new ArrayList<>(engines);
@@ -104,7 +116,9 @@ public final class Runner {
                 if (spec.kind() == EngineSpec.Kind.URL) {
                     return RunningEngine.atUrl(spec);
                 }
-                RunningEngine e = ChildEngine.start(spec, root, options.heap(), logs);
+                RunningEngine e = spec.kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED
+                        ? CannedEngine.start(spec, root, options.heap(), logs)
+                        : ChildEngine.start(spec, root, options.heap(), logs);
                 say("%s: pid %d, %s, answered after %.1f s (heap %s)", spec.name(), e.pid().orElse(-1), e.url(),
                         e.startupMillis().orElse(0L) / 1000.0, options.heap());
                 return e;
@@ -160,6 +174,54 @@ public final class Runner {
         }
     }
 
+    /**
+     * The recording phase of the gateway-overhead mode: the corpus is loaded through the gateway into the stand-in
+     * Qdrant, the recordings of those writes are dropped, every request of every read workload is sent once (its
+     * Qdrant calls are recorded; a refusal makes the workload unsupported on this backend, a wrong answer is noted
+     * and the measured cells will show it), then the responder switches to replay.
+     */
+    private void record(CannedEngine engine) {
+        String name = engine.spec().name();
+        try (Http http = new Http(engine.url())) {
+            ingest(http, name);
+            engine.responder().forget();
+            http.send("GET", "/", null, null);
+            for (Workload w : workloads) {
+                if (w.kind() != Workload.Kind.READ || refusedByReference.containsKey(w.name())
+                        || (w.name().equals("knn") && vectorsRefused.containsKey(name))) {
+                    continue;
+                }
+                List<JsonNode> want = expected.get(w.name());
+                for (int i = 0; i < w.requests().size(); i++) {
+                    Request request = w.requests().get(i);
+                    Http.Raw raw = http.send(request);
+                    if (!raw.ok()) {
+                        CellFailure f = CellFailure.of(request, raw);
+                        cannedRefused.put(w.name(), new CellFailure(f.status(), (f.status() == Status.UNSUPPORTED
+                                ? "unsupported on this backend: " : "") + f.getMessage()));
+                        say("%s: workload %s: %s", name, w.name(), raw.error());
+                        break;
+                    }
+                    Optional<String> diff = Answers.difference(want.get(i), Answers.canonical(w.shape(), raw.json()));
+                    if (diff.isPresent()) {
+                        notes.computeIfAbsent(name, k -> new ArrayList<>()).add("while recording, " + w.name()
+                                + " answered wrong at " + diff.get());
+                    }
+                }
+            }
+        }
+        List<String> violations = engine.replay();
+        say("%s: recorded %,d distinct Qdrant calls of the read workloads; replaying from now on%s", name,
+                engine.responder().recorded(), violations.isEmpty() ? ""
+                        : " (the stand-in saw " + violations.size() + " OpenAPI violations: " + violations.getFirst() + ")");
+        notes.computeIfAbsent(name, k -> new ArrayList<>()).add("Qdrant answers replayed by the canned responder ("
+                + engine.responder().recorded() + " distinct calls recorded from FakeQdrant)");
+        if (!violations.isEmpty()) {
+            notes.get(name).add("FakeQdrant saw " + violations.size() + " OpenAPI violations, first: "
+                    + violations.getFirst());
+        }
+    }
+
     private List<Results.Trial> trial(RunningEngine engine, int trial, int position) {
         List<Results.Trial> rows = new ArrayList<>();
         try (Http http = new Http(engine.url())) {
@@ -173,6 +235,10 @@ public final class Runner {
     /** One workload of one trial on one engine: the ingest once, every other workload at each concurrency level. */
     private List<Results.Trial> workload(RunningEngine engine, Http http, Workload w, int trial, int position) {
         String name = engine.spec().name();
+        if (w.kind() == Workload.Kind.INGEST && engine instanceof CannedEngine) {
+            return List.of(new Results.Trial(trial, position, name, w.name(), 1, Status.SKIPPED, CANNED_WRITES, 0,
+                    null, null, null, null));
+        }
         if (w.kind() == Workload.Kind.INGEST) {
             return List.of(timedIngest(http, name, trial, position, w));
         }
@@ -269,6 +335,9 @@ public final class Runner {
             return row(trial, position, name, w, clients, Status.UNSUPPORTED,
                     "its vector index was refused: " + vectorsRefused.get(name), null);
         }
+        if (engine instanceof CannedEngine canned) {
+            return cannedCell(canned, http, w, clients, trial, position);
+        }
         Measurement.Step step = switch (w.kind()) {
             case READ -> readStep(w, expected.get(w.name()));
             case WRITE_THEN_READ, WRITE_THEN_COUNT -> {
@@ -280,6 +349,52 @@ public final class Runner {
         Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step);
         return row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
                 outcome.status() == Status.VALID ? outcome : null);
+    }
+
+    /**
+     * A read workload on the gateway against the canned Qdrant: timed and checked like any other cell, with the
+     * gateway's backend metrics read before and after; a call the responder had not recorded makes it an error.
+     */
+    private Results.Trial cannedCell(CannedEngine engine, Http http, Workload w, int clients, int trial,
+                                     int position) {
+        String name = engine.spec().name();
+        if (w.kind() != Workload.Kind.READ) {
+            return row(trial, position, name, w, clients, Status.SKIPPED, CANNED_WRITES, null);
+        }
+        CellFailure refused = cannedRefused.get(w.name());
+        if (refused != null) {
+            return row(trial, position, name, w, clients, refused.status(), refused.getMessage(), null);
+        }
+        Measurement.Step read = readStep(w, expected.get(w.name()));
+        java.util.concurrent.atomic.AtomicLong steps = new java.util.concurrent.atomic.AtomicLong();
+        Measurement.Step counted = (h, client, iteration) -> {
+            steps.incrementAndGet();
+            return read.run(h, client, iteration);
+        };
+        int missesBefore = engine.responder().missCount();
+        GatewayMetrics before = GatewayMetrics.scrape(http);
+        Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(),
+                counted);
+        GatewayMetrics after = GatewayMetrics.scrape(http);
+        List<String> misses = engine.responder().misses();
+        if (misses.size() > missesBefore) {
+            return row(trial, position, name, w, clients, Status.ERROR, (misses.size() - missesBefore)
+                    + " Qdrant call(s) had no recorded answer, first: " + misses.get(missesBefore)
+                    + (outcome.status() == Status.VALID ? "" : "; the cell: " + outcome.detail()), null);
+        }
+        Results.Trial row = row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
+                outcome.status() == Status.VALID ? outcome : null);
+        if (outcome.status() != Status.VALID) {
+            return row;
+        }
+        Results.BackendUse use = after.perRequestSince(before, steps.get());
+        say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, Qdrant %.3f), %.2f Qdrant calls,"
+                + " %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
+                use.gatewayMsPerRequest(), use.ownMsPerRequest(), use.backendMsPerRequest(),
+                use.backendCallsPerRequest(), use.bytesReadPerRequest(), use.bytesSentPerRequest());
+        return new Results.Trial(row.trial(), row.position(), row.engine(), row.workload(), row.clients(),
+                row.status(), row.detail(), row.requests(), row.p50Ms(), row.p95Ms(), row.throughput(),
+                row.docsPerSecond(), use);
     }
 
     private static Results.Trial row(int trial, int position, String engine, Workload w, int clients, Status status,
@@ -386,6 +501,9 @@ public final class Runner {
         if (e.spec().kind() == EngineSpec.Kind.GATEWAY) {
             engineNotes.add("embedded store (Lucene documents, SQLite catalog), default settings, heap "
                     + options.heap());
+        } else if (e.spec().kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED) {
+            engineNotes.add("Qdrant adapter (SQLite catalog) against the canned Qdrant responder in the runner's JVM,"
+                    + " default settings, heap " + options.heap());
         } else if (e.spec().kind() != EngineSpec.Kind.URL) {
             engineNotes.add("single node, oracle launcher, heap " + options.heap());
         }

@@ -9,5 +9,7 @@ public enum Status {
     /** The engine (or the reference engine) refused the request with a 4xx: the feature is missing there. */
     UNSUPPORTED,
     /** A 5xx, a timeout or a broken connection. */
-    ERROR
+    ERROR,
+    /** Not measured by design in this mode (e.g. writes against the canned Qdrant responder, which replays reads). */
+    SKIPPED
 }

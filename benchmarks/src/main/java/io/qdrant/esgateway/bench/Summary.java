@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToDoubleFunction;
 
 /** Folds the trials of each (engine, workload, clients) into one {@link Results.Cell}. */
 public final class Summary {
@@ -27,7 +28,7 @@ public final class Summary {
     /** Any wrong answer makes the cell invalid; else any refusal unsupported; else any error an error; else timed. */
     static Results.Cell cell(List<Results.Trial> group) {
         Results.Trial first = group.getFirst();
-        for (Status status : List.of(Status.INVALID, Status.UNSUPPORTED, Status.ERROR)) {
+        for (Status status : List.of(Status.INVALID, Status.UNSUPPORTED, Status.ERROR, Status.SKIPPED)) {
             for (Results.Trial t : group) {
                 if (t.status() == status) {
                     return new Results.Cell(first.engine(), first.workload(), first.clients(), status,
@@ -43,6 +44,25 @@ public final class Summary {
                 Stats.median(p50), Stats.median(p95),
                 p50.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
                 p50.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
-                Stats.median(thr), dps.isEmpty() ? null : Stats.median(dps));
+                Stats.median(thr), dps.isEmpty() ? null : Stats.median(dps), backend(group));
+    }
+
+    /** Per figure the median over the trials that have one (gateway-overhead mode), else null. */
+    static Results.BackendUse backend(List<Results.Trial> group) {
+        List<Results.BackendUse> uses = group.stream().map(Results.Trial::backend).filter(Objects::nonNull).toList();
+        if (uses.isEmpty()) {
+            return null;
+        }
+        return new Results.BackendUse(uses.stream().mapToLong(Results.BackendUse::requests).sum(),
+                median(uses, Results.BackendUse::backendCallsPerRequest),
+                median(uses, Results.BackendUse::bytesReadPerRequest),
+                median(uses, Results.BackendUse::bytesSentPerRequest),
+                median(uses, Results.BackendUse::gatewayMsPerRequest),
+                median(uses, Results.BackendUse::backendMsPerRequest),
+                median(uses, Results.BackendUse::ownMsPerRequest));
+    }
+
+    private static double median(List<Results.BackendUse> uses, ToDoubleFunction<Results.BackendUse> figure) {
+        return Stats.median(uses.stream().map(u -> figure.applyAsDouble(u)).toList());
     }
 }

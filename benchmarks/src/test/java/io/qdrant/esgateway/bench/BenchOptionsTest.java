@@ -30,6 +30,19 @@ class BenchOptionsTest {
     }
 
     @Test
+    void workloadsCanBeChosenAndTheCannedQdrantGatewayIsAnEngine() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--workloads", "get, sorted-page", "--engines",
+            "gateway,qdrant-canned"});
+        assertThat(o.only()).containsExactly("get", "sorted-page");
+        assertThat(o.engines().get(1).kind()).isEqualTo(EngineSpec.Kind.GATEWAY_QDRANT_CANNED);
+        assertThat(o.engines().get(1).name()).isEqualTo("gateway-qdrant-canned");
+        assertThat(o.engines().get(1).isNative()).isFalse();
+        assertThat(BenchOptions.parse(new String[0]).only()).isEmpty();
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--workloads", "get,nope"}))
+                .hasMessageStartingWith("--workloads: unknown workload [nope]; known: bulk-ingest, get,");
+    }
+
+    @Test
     void enginesByUrl() {
         BenchOptions o = BenchOptions.parse(new String[] {"--engines", "gateway,es9=http://127.0.0.1:9201/",
             "--clients", "1,4,16", "--heap", "1g"});

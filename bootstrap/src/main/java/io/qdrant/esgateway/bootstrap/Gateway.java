@@ -43,18 +43,20 @@ final class Gateway implements AutoCloseable {
     static Gateway start(GatewayConfig config) {
         createDirectories(config.dataDir());
         SqliteCatalogs.Handle catalog = SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         io.qdrant.esgateway.application.port.out.DocumentStore store;
         try {
             store = config.backend().equals("qdrant")
                     ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
-                            config.qdrantConnectTimeout(), config.qdrantRequestTimeout()))
+                            config.qdrantConnectTimeout(), config.qdrantRequestTimeout(),
+                            QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize()),
+                            new BackendMetrics(registry), LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
             closeQuietly(catalog);
             throw e;
         }
 
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);

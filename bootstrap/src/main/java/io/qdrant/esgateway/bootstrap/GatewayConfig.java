@@ -16,7 +16,8 @@ import java.util.Optional;
 record GatewayConfig(String host, int port, Path dataDir, String backend, String catalog, String clusterName,
                      String nodeName, String esVersion, long maxContentLength, java.util.Set<String> nativeAbsent,
                      int maxReadsInFlight, java.net.URI qdrantUrl, Optional<String> qdrantApiKey,
-                     java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout) {
+                     java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
+                     int qdrantPoolSize) {
 
     /** Never shows the Qdrant API key. */
     @Override
@@ -117,7 +118,8 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 v.get(Setting.CLUSTER_NAME), nodeName, version, byteSize(Setting.MAX_CONTENT_LENGTH, v, from),
                 java.util.Set.copyOf(absent), integer(Setting.MAX_READS_IN_FLIGHT, v, from, 1, 64),
                 qdrantUrl(v, from), Optional.of(v.get(Setting.QDRANT_API_KEY).trim()).filter(k -> !k.isEmpty()),
-                duration(Setting.QDRANT_CONNECT_TIMEOUT, v, from), duration(Setting.QDRANT_REQUEST_TIMEOUT, v, from));
+                duration(Setting.QDRANT_CONNECT_TIMEOUT, v, from), duration(Setting.QDRANT_REQUEST_TIMEOUT, v, from),
+                integer(Setting.QDRANT_POOL_SIZE, v, from, 1, 1024));
     }
 
     /** An http(s) URL with a host; one with credentials is refused without echoing it. */

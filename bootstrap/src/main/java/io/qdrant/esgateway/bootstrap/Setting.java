@@ -30,7 +30,9 @@ enum Setting {
     QDRANT_CONNECT_TIMEOUT("qdrant-connect-timeout", null, "QEG_QDRANT_CONNECT_TIMEOUT", "5s",
             "connect timeout to Qdrant (e.g. 500ms, 5s)"),
     QDRANT_REQUEST_TIMEOUT("qdrant-request-timeout", null, "QEG_QDRANT_REQUEST_TIMEOUT", "30s",
-            "longest wait for one Qdrant response (e.g. 30s, 2m)");
+            "longest wait for one Qdrant response (e.g. 30s, 2m)"),
+    QDRANT_POOL_SIZE("qdrant-pool-size", "--qdrant-pool-size", "QEG_QDRANT_POOL_SIZE", "32",
+            "most requests to Qdrant in flight at once, hence most connections to it (1 to 1024); more wait");
 
     private final String key;
     private final String flag;

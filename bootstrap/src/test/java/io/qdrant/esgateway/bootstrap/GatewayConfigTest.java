@@ -52,6 +52,22 @@ class GatewayConfigTest {
         GatewayConfig defaults = GatewayConfig.load(new String[0], Map.of());
         org.assertj.core.api.Assertions.assertThat(defaults.backend()).isEqualTo("lucene");
         org.assertj.core.api.Assertions.assertThat(defaults.qdrantApiKey()).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(defaults.qdrantPoolSize()).isEqualTo(32);
+    }
+
+    @Test
+    void theQdrantPoolSizeComesFromFlagEnvironmentOrFileAndIsBounded(@TempDir Path dir) throws Exception {
+        org.assertj.core.api.Assertions.assertThat(GatewayConfig.load(new String[] {"--qdrant-pool-size", "4"},
+                Map.of("QEG_QDRANT_POOL_SIZE", "9")).qdrantPoolSize()).isEqualTo(4);
+        org.assertj.core.api.Assertions.assertThat(GatewayConfig.load(new String[0],
+                Map.of("QEG_QDRANT_POOL_SIZE", "9")).qdrantPoolSize()).isEqualTo(9);
+        Path file = dir.resolve("application.yaml");
+        java.nio.file.Files.writeString(file, "qeg:\n  qdrant-pool-size: 16\n");
+        org.assertj.core.api.Assertions.assertThat(GatewayConfig.load(new String[] {"--config", file.toString()},
+                Map.of()).qdrantPoolSize()).isEqualTo(16);
+        assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--qdrant-pool-size", "0"}, Map.of()))
+                .hasMessage("invalid value [0] for QEG_QDRANT_POOL_SIZE (from --qdrant-pool-size): expected a whole"
+                        + " number from 1 to 1024");
     }
 
     @Test

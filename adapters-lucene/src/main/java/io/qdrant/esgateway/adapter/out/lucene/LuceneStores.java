@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import java.nio.file.Path;
 import org.apache.lucene.store.FSDirectory;
 
@@ -32,5 +33,13 @@ public final class LuceneStores {
      */
     public static Handle open(Path dataDirectory) {
         return LuceneDocumentStore.open(dataDirectory, FSDirectory::open);
+    }
+
+    /**
+     * Elasticsearch's matching and BM25 scores over candidates with whole-index statistics, exactly as this store
+     * scores (for backends that cannot score themselves, e.g. Qdrant); stateless and thread-safe.
+     */
+    public static RelevanceScorer relevanceScorer() {
+        return new LuceneRelevanceScorer();
     }
 }

@@ -11,8 +11,8 @@ import java.util.Optional;
  * sum is taken in double and rounded to float, as Lucene's conjunction scorer does.
  *
  * <p>Any query whose score varies between matches (BM25 of a {@code term} or full-text query, kNN, a {@code bool}
- * with {@code should} clauses, which add to some matches only) cannot be scored on the Qdrant backend yet and is
- * refused with a 400 naming it.
+ * with {@code should} clauses, which add to some matches only) is not constant: it throws a 400 naming it, which
+ * {@link GatewayScoring#needed} takes as "score in the gateway" (and which a store without a scorer returns).
  */
 final class ConstantScores {
     private ConstantScores() {

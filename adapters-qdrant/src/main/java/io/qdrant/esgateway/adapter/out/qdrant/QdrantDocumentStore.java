@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.NamedCollectors;
 import io.qdrant.esgateway.domain.aggregation.NamedPartials;
@@ -53,8 +54,10 @@ import java.util.function.LongSupplier;
  * <p>What is native: matching (every supported query becomes a Qdrant filter, {@link FilterTranslator}), exact
  * counts ({@code count} with {@code exact:true}), and reads in index order (scroll by point id). Ordering by fields
  * and aggregations are declared absent ({@link #CAPABILITIES}), so the gateway computes them over {@link #scan}.
- * Relevance scoring is supported only where the score is the same constant for every match (filters,
- * {@code constant_score}, {@code match_all}); anything needing real scores is refused with a 400.
+ * Relevance scoring is native where the score is the same constant for every match (filters,
+ * {@code constant_score}, {@code match_all}); full-text queries, per-document scores and {@code min_score} are
+ * matched and scored by the gateway over Qdrant's candidates ({@link GatewayScoring}) when the store was opened with
+ * a {@link RelevanceScorer}, and refused with a 400 otherwise.
  *
  * <p>Writes go as one {@code points/batch} request with {@code wait=true} (upserts and deletes in order, then the
  * metadata point with the highest sequence number), split only when the body would exceed Qdrant's request limit.
@@ -81,9 +84,23 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     private final QdrantHttp http;
     private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+    /** Full-text matching and per-document scores by the gateway; absent without a scorer (then refused). */
+    private final RelevanceScorer scorer;
+    private final GatewayScoring scoring;
 
     QdrantDocumentStore(QdrantHttp http) {
+        this(http, null);
+    }
+
+    QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer) {
+        this(http, scorer, GatewayScoring.SCORE_BATCH);
+    }
+
+    /** With candidates scored {@code scoreBatch} at a time (tests use small batches to cross batch boundaries). */
+    QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer, int scoreBatch) {
         this.http = http;
+        this.scorer = scorer;
+        this.scoring = scorer == null ? null : new GatewayScoring(this, scorer, scoreBatch);
     }
 
     @Override
@@ -137,6 +154,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
+            if (scorer != null) {
+                for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
+                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
+                }
+            }
         } catch (RuntimeException e) {
             try {
                 http.call("DELETE", "/collections/" + QdrantHttp.segment(collection), Map.of(), null, false,
@@ -159,8 +181,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     private void createPayloadIndex(IndexMetadata index, String collection, String field, ObjectNode schema) {
+        createPayloadIndexAt(index, collection, field.equals(QdrantLayout.ID) ? QdrantLayout.ID
+                : QdrantLayout.fieldPath(field), schema, field);
+    }
+
+    private void createPayloadIndexAt(IndexMetadata index, String collection, String key, ObjectNode schema,
+                                      String field) {
         ObjectNode body = QdrantHttp.object();
-        String key = field.equals(QdrantLayout.ID) ? QdrantLayout.ID : QdrantLayout.fieldPath(field);
         body.put("field_name", key);
         body.set("field_schema", schema);
         call(index, "PUT", collection, "/index", Map.of("wait", "true"), body, false,
@@ -209,6 +236,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
         }
+        if (scorer != null) {
+            for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
+                if (!schema.has(e.getKey())) {
+                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- writes
@@ -238,7 +272,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                     operations.add(op);
                 }
                 switch (write) {
-                    case DocumentWrite.Upsert u -> run.add(point(index, u.document(), vectors));
+                    case DocumentWrite.Upsert u -> run.add(point(index, u.document(), vectors, scorer));
                     case DocumentWrite.Delete d -> run.add(QdrantLayout.pointId(index, d.id()));
                 }
             }
@@ -283,7 +317,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return out;
     }
 
-    private static ObjectNode point(IndexMetadata index, IndexableDocument document, Set<String> vectors) {
+    private static ObjectNode point(IndexMetadata index, IndexableDocument document, Set<String> vectors,
+                                    RelevanceScorer scorer) {
         ObjectNode point = QdrantHttp.object();
         point.put("id", QdrantLayout.pointId(index, document.id()));
         ObjectNode vector = point.putObject("vector");
@@ -313,6 +348,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 case IndexedValue.BooleanValue b -> values(fields, b.field()).add(b.value());
                 case IndexedValue.DateValue d -> values(fields, d.field()).add(d.epochMillis());
             }
+        }
+        if (scorer != null) {
+            TextPayload.add(payload, scorer, index.mappings(), document.values());
         }
         return point;
     }
@@ -427,6 +465,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public long count(IndexMetadata index, Optional<Query> query) {
+        if (scoring != null && query.isPresent() && SupersetFilter.textual(index, query.get())) {
+            return scoring.count(index, query.get());
+        }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = query.map(translator::query).orElse(new FilterTranslator.Always());
         return count(index, matches);
@@ -497,6 +538,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
+        if (scoring != null && GatewayScoring.needed(index, scan.search(), scan.scores(), scan.filter(),
+                scan.postFilter())) {
+            scoring.scan(index, scan, sink);
+            return;
+        }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = matches(index, scan.search(), scan.postFilter(), scan.filter(), translator);
         float score = scan.scores() ? ConstantScores.of(scan.search().query()) : Float.NaN;
@@ -520,7 +566,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
-    private void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
+    void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                         java.util.function.Predicate<JsonNode> sink) {
         String collection = collection(index);
         JsonNode offset = null;
@@ -553,8 +599,12 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
-        if (request.highlight().isPresent()) {
+        if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
+        }
+        if (scoring != null && GatewayScoring.needed(index, request, request.needsScores(), Optional.empty(),
+                true)) {
+            return scoring.search(index, request, topN);
         }
         FilterTranslator translator = new FilterTranslator(index, now());
         Translated matches = matches(index, request, true, Optional.empty(), translator);
@@ -576,12 +626,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             return new IndexHits(total, List.of(), Float.NaN);
         }
         List<Hit> hits = new ArrayList<>();
+        java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         if (indexOrder) {
             // every match scores the same: the best topN are the first topN in index (point id) order
             scroll(index, matches, STORED, topN, record -> {
                 StoredDocument d = stored(index, record.path("payload"));
                 hits.add(new Hit(index.name(), d.id(), score, request.sort().stream().map(s -> floatValue(score))
-                        .toList(), d.source(), d.version()));
+                        .toList(), d.source(), d.version(), highlights.apply(d.source())));
                 return true;
             });
         } else {
@@ -637,7 +688,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs) {
-        if (request.highlight().isPresent()) {
+        if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
         }
         Set<String> ids = new LinkedHashSet<>();
@@ -646,14 +697,23 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             return List.of();
         }
         Map<String, StoredDocument> found = retrieve(index, ids);
+        java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         List<Hit> hits = new ArrayList<>();
         for (FetchRef ref : refs) {
             StoredDocument d = found.get(ref.id());
             if (d != null) {
-                hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version()));
+                hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version(),
+                        highlights.apply(d.source())));
             }
         }
         return hits;
+    }
+
+    /** The request's highlighting (by the scorer, from the source, as the Lucene store highlights), or none. */
+    private java.util.function.Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index,
+                                                                                          SearchRequest request) {
+        return scorer == null || request.highlight().isEmpty() ? source -> Map.of()
+                : scorer.highlighter(index, request);
     }
 
     /** The plan's collectors fed from a scan (as the gateway's complete scan does); not reached while
@@ -679,6 +739,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     // ---------------------------------------------------------------- plumbing
+
+    /** A read-only POST to a collection-scoped endpoint ({@code rest} after the collection). */
+    JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
+        return call(index, "POST", collection(index), rest, Map.of(), body, true, what);
+    }
 
     /** A collection-scoped call; a missing collection is a backend fault (the catalog says the index exists). */
     private JsonNode call(IndexMetadata index, String method, String collection, String rest,

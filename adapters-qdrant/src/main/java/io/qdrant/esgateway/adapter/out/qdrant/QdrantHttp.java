@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qdrant.esgateway.application.port.out.BackendObserver;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,6 +32,11 @@ import java.util.logging.Logger;
  *
  * <p>Retries: 429 and 503 are retried with backoff, honouring {@code Retry-After}, for idempotent reads only; a
  * write whose outcome is unknown is never retried.
+ *
+ * <p>Pool: at most {@link QdrantStores.Settings#poolSize()} requests are in flight at once (a fair semaphore: the JDK
+ * client has no per-client connection cap, and opens a connection per concurrent request), so the gateway never holds
+ * more connections to Qdrant than that; a request that waits longer than the request timeout for a free slot fails
+ * as a backend timeout. Every attempt is reported to the {@link BackendObserver} (operation, status, bytes, time).
  */
 final class QdrantHttp implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(QdrantHttp.class.getName());
@@ -57,11 +65,22 @@ final class QdrantHttp implements AutoCloseable {
     private final QdrantStores.Settings settings;
     private final HttpClient client;
     private final String base;
+    private final BackendObserver observer;
+    private final Semaphore slots;
     volatile Sleeper sleeper = Thread::sleep;
 
     QdrantHttp(QdrantStores.Settings settings) {
+        this(settings, BackendObserver.NONE);
+    }
+
+    QdrantHttp(QdrantStores.Settings settings, BackendObserver observer) {
         this.settings = settings;
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        this.observer = observer;
+        this.slots = new Semaphore(settings.poolSize(), true);
+        // The client's internal completions run on its selector thread instead of being handed to a worker pool:
+        // one thread hand-off less per call (p50 of a small loopback call 125 → 77 µs, docs/benchmarks). Safe because
+        // nothing the client runs there blocks: bodies are collected as byte arrays and parsed by the caller.
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(Runnable::run)
                 .connectTimeout(settings.connectTimeout()).followRedirects(HttpClient.Redirect.NEVER).build();
         String url = settings.url().toString();
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
@@ -114,12 +133,20 @@ final class QdrantHttp implements AutoCloseable {
         int attempts = idempotentRead ? READ_ATTEMPTS : 1;
         for (int attempt = 1; ; attempt++) {
             HttpResponse<byte[]> response;
+            acquireSlot(what);
+            long t0 = System.nanoTime();
+            String outcome = "error";
+            long received = 0;
             try {
                 response = client.send(built, HttpResponse.BodyHandlers.ofByteArray());
+                outcome = Integer.toString(response.statusCode());
+                received = response.body().length;
             } catch (HttpConnectTimeoutException e) {
+                outcome = "timeout";
                 throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": connecting to Qdrant at "
                         + where() + " timed out after " + settings.connectTimeout().toMillis() + "ms", Map.of(), e);
             } catch (HttpTimeoutException e) {
+                outcome = "timeout";
                 throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": Qdrant at " + where()
                         + " did not answer within " + settings.requestTimeout().toMillis() + "ms", Map.of(), e);
             } catch (ConnectException e) {
@@ -132,6 +159,10 @@ final class QdrantHttp implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted",
                         Map.of(), e);
+            } finally {
+                slots.release();
+                observer.called(new BackendObserver.Call("qdrant", operation(method, path), outcome,
+                        bytes == null ? 0 : bytes.length, received, System.nanoTime() - t0));
             }
             int status = response.statusCode();
             if (status >= 200 && status < 300) {
@@ -163,6 +194,41 @@ final class QdrantHttp implements AutoCloseable {
             }
             throw new QdrantError(status, message(response));
         }
+    }
+
+    /** Threads waiting for a free slot now (tests). */
+    int waitingForSlot() {
+        return slots.getQueueLength();
+    }
+
+    /** Waits for one of the pool's slots, at most the request timeout. */
+    private void acquireSlot(String what) {
+        try {
+            if (!slots.tryAcquire(settings.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": all "
+                        + settings.poolSize() + " Qdrant connections (QEG_QDRANT_POOL_SIZE) stayed busy for "
+                        + settings.requestTimeout().toMillis() + "ms", Map.of(), null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted", Map.of(), e);
+        }
+    }
+
+    /**
+     * The bounded metric label of a call: the method and the path with the collection name (and a payload field
+     * name) replaced, e.g. {@code POST /collections/{name}/points/scroll}.
+     */
+    static String operation(String method, String path) {
+        String[] parts = path.split("/", -1);
+        StringBuilder out = new StringBuilder(method).append(' ');
+        for (int i = 1; i < parts.length; i++) {
+            out.append('/');
+            boolean collectionName = i == 2 && parts[1].equals("collections");
+            boolean fieldName = i == 4 && parts.length > 3 && parts[3].equals("index");
+            out.append(collectionName ? "{name}" : fieldName ? "{field}" : parts[i]);
+        }
+        return out.toString();
     }
 
     /** 100 ms, 200 ms, … or the server's {@code Retry-After} (seconds), at most 2 s. */

@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  *   <li>{@code _f} — the values as Elasticsearch indexes them, one array per field path ({@code _f."title.raw"}),
  *       already converted to the mapped type by the domain (keywords past {@code ignore_above} left out, dates as epoch
  *       milliseconds, numbers rounded to float/half_float precision); filters run on these, so that they see what an
- *       Elasticsearch query sees, arrays flattened as Elasticsearch flattens them.</li>
+ *       Elasticsearch query sees, arrays flattened as Elasticsearch flattens them;</li>
+ *   <li>{@code _t}, {@code _n} — analysed tokens of text fields and field lengths, for full-text matching and BM25
+ *       statistics ({@link TextPayload}).</li>
  * </ul>
  * One more point per collection, with the fixed id {@link #META_POINT}, holds the highest sequence number written
  * ({@code _qeg_max_seq_no}); every read excludes it with {@code must_not has_id}.

@@ -1,6 +1,8 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
+import io.qdrant.esgateway.application.port.out.BackendObserver;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -19,16 +21,27 @@ public final class QdrantStores {
      * @param requestTimeout the longest wait for one response
      * @param collectionPrefix the start of every collection name ({@code qeg-}), so that several gateways (or a test
      *                         run) can share one Qdrant: letters, digits, {@code _} and {@code -}
+     * @param poolSize       the most requests to Qdrant in flight at once, hence the most connections the gateway
+     *                       opens to it (1 to 1024; {@link #DEFAULT_POOL_SIZE})
      */
     public record Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout,
-                           String collectionPrefix) {
+                           String collectionPrefix, int poolSize) {
         public static final String DEFAULT_PREFIX = "qeg-";
+        public static final int DEFAULT_POOL_SIZE = 32;
 
         public Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout) {
             this(url, apiKey, connectTimeout, requestTimeout, DEFAULT_PREFIX);
         }
 
+        public Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout,
+                        String collectionPrefix) {
+            this(url, apiKey, connectTimeout, requestTimeout, collectionPrefix, DEFAULT_POOL_SIZE);
+        }
+
         public Settings {
+            if (poolSize < 1 || poolSize > 1024) {
+                throw new IllegalArgumentException("the Qdrant pool size must be from 1 to 1024, got " + poolSize);
+            }
             if (collectionPrefix == null || !collectionPrefix.matches("[A-Za-z0-9_-]{1,64}")) {
                 throw new IllegalArgumentException("the collection prefix must be 1 to 64 letters, digits, _ or -");
             }
@@ -56,7 +69,8 @@ public final class QdrantStores {
         @Override
         public String toString() {
             return "Settings[url=" + display() + ", apiKey=" + (apiKey.isPresent() ? "<set>" : "<none>")
-                    + ", connectTimeout=" + connectTimeout + ", requestTimeout=" + requestTimeout + "]";
+                    + ", connectTimeout=" + connectTimeout + ", requestTimeout=" + requestTimeout + ", poolSize="
+                    + poolSize + "]";
         }
     }
 
@@ -71,6 +85,26 @@ public final class QdrantStores {
 
     /** A store talking to the Qdrant at {@code settings.url()}. Opening does not contact Qdrant; {@code ping} does. */
     public static Handle open(Settings settings) {
-        return new QdrantDocumentStore(new QdrantHttp(settings));
+        return open(settings, BackendObserver.NONE);
+    }
+
+    /** The same, reporting every call to Qdrant to {@code observer} (metrics). */
+    public static Handle open(Settings settings, BackendObserver observer) {
+        return new QdrantDocumentStore(new QdrantHttp(settings, observer));
+    }
+
+    /**
+     * A store that also matches full-text queries and scores per document, with {@code scorer} computing
+     * Elasticsearch's matches and BM25 scores over the candidates Qdrant selects (see {@code GatewayScoring}).
+     * Points written by this store carry the analysed terms and field lengths the scoring needs.
+     */
+    public static Handle open(Settings settings, RelevanceScorer scorer) {
+        return open(settings, BackendObserver.NONE, scorer);
+    }
+
+    /** The same, reporting every call to Qdrant to {@code observer} (metrics). */
+    public static Handle open(Settings settings, BackendObserver observer, RelevanceScorer scorer) {
+        return new QdrantDocumentStore(new QdrantHttp(settings, observer),
+                java.util.Objects.requireNonNull(scorer, "scorer"));
     }
 }

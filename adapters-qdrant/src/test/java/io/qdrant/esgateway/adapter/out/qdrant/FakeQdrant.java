@@ -296,8 +296,63 @@ public final class FakeQdrant implements AutoCloseable {
                 r.put("count", n);
                 yield r;
             }
+            case "POST facet" -> facet(c, body);
             default -> throw new Answer(404, "Not found: the fake does not serve " + method + " " + path);
         };
+    }
+
+    /**
+     * {@code facet} (guide §7): needs a keyword, uuid, integer (lookup) or bool index on the key; counts the matching points
+     * per distinct value (an array counts once per distinct element); hits by count descending, then value ascending;
+     * at most {@code limit} (default 10). The fake always counts exactly.
+     */
+    private static ObjectNode facet(Collection c, JsonNode body) {
+        String key = body.get("key").asText();
+        ObjectNode schema = c.payloadSchema.get(key);
+        String type = schema == null ? "" : schema.path("data_type").asText();
+        boolean lookup = schema != null && (!schema.path("params").path("lookup").isBoolean()
+                || schema.path("params").path("lookup").asBoolean());
+        if (!(type.equals("keyword") || type.equals("uuid") || type.equals("bool") || type.equals("integer") && lookup)) {
+            throw new Answer(400, "Wrong input: No appropriate index for faceting: `" + key + "`. Please create one to"
+                    + " facet on this field.");
+        }
+        Map<JsonNode, Long> counts = new LinkedHashMap<>();
+        for (ObjectNode point : c.points.values()) {
+            if (!matches(body.get("filter"), point)) {
+                continue;
+            }
+            java.util.Set<JsonNode> distinct = new java.util.LinkedHashSet<>();
+            for (JsonNode v : values(point.get("payload"), key)) {
+                boolean typed = switch (type) {
+                    case "keyword", "uuid" -> v.isTextual();
+                    case "bool" -> v.isBoolean();
+                    default -> v.isIntegralNumber();
+                };
+                if (typed) {
+                    distinct.add(v.isIntegralNumber() ? NODES.numberNode(v.asLong()) : v);
+                }
+            }
+            distinct.forEach(v -> counts.merge(v, 1L, Long::sum));
+        }
+        List<Map.Entry<JsonNode, Long>> hits = new ArrayList<>(counts.entrySet());
+        hits.sort((x, y) -> {
+            int byCount = Long.compare(y.getValue(), x.getValue());
+            if (byCount != 0) {
+                return byCount;
+            }
+            JsonNode a = x.getKey();
+            JsonNode b = y.getKey();
+            return a.isNumber() && b.isNumber() ? Long.compare(a.asLong(), b.asLong()) : a.asText().compareTo(b.asText());
+        });
+        int limit = body.hasNonNull("limit") ? body.get("limit").asInt() : 10;
+        ObjectNode r = NODES.objectNode();
+        ArrayNode out = r.putArray("hits");
+        hits.stream().limit(limit).forEach(e -> {
+            ObjectNode hit = out.addObject();
+            hit.set("value", e.getKey());
+            hit.put("count", e.getValue());
+        });
+        return r;
     }
 
     private Collection collection(String name) {

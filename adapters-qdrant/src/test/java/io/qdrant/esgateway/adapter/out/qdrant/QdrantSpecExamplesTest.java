@@ -132,6 +132,42 @@ class QdrantSpecExamplesTest {
                 }));
     }
 
+    /** The facet cases: counts per distinct value, order, limit, filters, and the refusal without an index. */
+    @TestFactory
+    Stream<DynamicTest> theFakeAnswersFacetCasesAsQdrantDoes() {
+        JsonNode datasets = resource("datasets.json");
+        return cases().stream()
+                .filter(c -> c.get("operationId").asText().equals("facet"))
+                .map(c -> DynamicTest.dynamicTest(c.get("name").asText(), () -> {
+                    JsonNode dataset = datasets.get(c.get("dataset").asText());
+                    if (dataset.has("basedOn")) {
+                        load(datasets.get(dataset.get("basedOn").asText()));
+                        String collection = dataset.get("collection").asText();
+                        for (JsonNode index : dataset.path("payloadIndexes")) {
+                            send("PUT", "/collections/" + collection + "/index?wait=true", index);
+                        }
+                        ObjectNode batch = MAPPER.createObjectNode();
+                        batch.putArray("operations").addObject().set("upsert", dataset.get("extraUpsert"));
+                        send("POST", "/collections/" + collection + "/points/batch?wait=true", batch);
+                    } else {
+                        load(dataset);
+                    }
+                    int status = c.at("/response/status").asInt();
+                    HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create(fake.uri()
+                            + c.get("path").asText())).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(c.get("requestBody").toString())).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+                    if (status == 200) {
+                        assertThat(MAPPER.readTree(r.body()).at("/result"))
+                                .isEqualTo(c.at("/response/body/result"));
+                    } else {
+                        assertThat(MAPPER.readTree(r.body()).at("/status/error").asText())
+                                .startsWith("Wrong input: No appropriate index for faceting");
+                    }
+                }));
+    }
+
     @Test
     void theFakeCheckedEveryBodyItSawAndSent() {
         assertThat(fake.violations).isEmpty();

@@ -52,6 +52,8 @@ class QdrantVersusLuceneTest {
     private static FakeQdrant fake;
     private static Backend lucene;
     private static Backend qdrant;
+    /** Candidates scored 7 at a time: many batches, so batch boundaries cannot change an answer. */
+    private static Backend qdrantSmallBatches;
 
     record Backend(DocumentStore store, SearchService search, DocumentService documents) {
     }
@@ -78,6 +80,18 @@ class QdrantVersusLuceneTest {
         }
         documents.bulk(bulk);
         documents.bulk(List.of(new WriteCommand.Delete("products", "d7", Versioning.Condition.NONE, false)));
+        // full text and BM25: no deletes or updates here, whose statistics Lucene keeps until segments merge
+        admin.create(CreateIndexRequest.parse("texts", Json.parse("""
+                {"mappings": {"properties": {
+                  "title": {"type": "text", "fields": {"raw": {"type": "keyword"}}}, "body": {"type": "text"},
+                  "tags": {"type": "keyword"}, "flag": {"type": "boolean"}, "n": {"type": "integer"}
+                }}}""")));
+        List<WriteCommand> texts = new ArrayList<>();
+        for (int i = 0; i < 80; i++) {
+            texts.add(new WriteCommand.Index("texts", Optional.of("t" + i), text(i), false,
+                    Versioning.Condition.NONE, false));
+        }
+        documents.bulk(texts);
         return new Backend(store, new SearchService(catalog, store), documents);
     }
 
@@ -116,18 +130,55 @@ class QdrantVersusLuceneTest {
         return (JsonObject) Json.parse(b.toString());
     }
 
+    private static final String[] WORDS = {"quick", "brown", "fox", "jumps", "over", "lazy", "dog", "river",
+        "stone", "Blue", "green", "red", "apple", "banana", "the", "of"};
+
+    /** Deterministic text documents: varied lengths, repeated words, arrays, empty and missing values. */
+    static JsonObject text(int i) {
+        java.util.Random random = new java.util.Random(i * 31L + 7);
+        StringBuilder b = new StringBuilder("{");
+        if (i % 9 != 4) {
+            b.append("\"title\": ").append(i % 7 == 0 ? "[\"" + words(random, 2) + "\", \"" + words(random, 3)
+                    + "\"]" : i % 13 == 0 ? "\"\"" : "\"" + words(random, 1 + random.nextInt(5)) + "\"").append(", ");
+        }
+        if (i % 5 != 3) {
+            b.append("\"body\": \"").append(words(random, 4 + random.nextInt(30))).append("\", ");
+        }
+        if (i % 3 != 2) {
+            b.append("\"tags\": [\"").append(WORDS[random.nextInt(6)]).append("\", \"").append(WORDS[random.nextInt(6)])
+                    .append("\"], ");
+        }
+        if (i % 4 != 1) {
+            b.append("\"flag\": ").append(i % 11 == 0 ? "[true, false]" : Boolean.toString(i % 3 == 0)).append(", ");
+        }
+        b.append("\"n\": ").append(i % 10).append("}");
+        return (JsonObject) Json.parse(b.toString());
+    }
+
+    private static String words(java.util.Random random, int n) {
+        StringBuilder b = new StringBuilder();
+        for (int k = 0; k < n; k++) {
+            b.append(k == 0 ? "" : random.nextInt(6) == 0 ? ", " : " ").append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        return b.toString();
+    }
+
     @BeforeAll
     static void setUp() {
         fake = new FakeQdrant();
         lucene = backend(LuceneStores.open(temp.resolve("lucene")));
         qdrant = backend(QdrantStores.open(new QdrantStores.Settings(fake.uri(), Optional.empty(),
-                Duration.ofSeconds(2), Duration.ofSeconds(10))));
+                Duration.ofSeconds(2), Duration.ofSeconds(10)), LuceneStores.relevanceScorer()));
+        qdrantSmallBatches = backend(new QdrantDocumentStore(new QdrantHttp(new QdrantStores.Settings(fake.uri(),
+                Optional.empty(), Duration.ofSeconds(2), Duration.ofSeconds(10), "small-")),
+                LuceneStores.relevanceScorer(), 7));
     }
 
     @AfterAll
     static void tearDown() throws Exception {
         ((AutoCloseable) lucene.store()).close();
         ((AutoCloseable) qdrant.store()).close();
+        ((AutoCloseable) qdrantSmallBatches.store()).close();
         fake.close();
     }
 
@@ -196,6 +247,127 @@ class QdrantVersusLuceneTest {
             "{\"query\": {\"match_all\": {\"boost\": 2}}, \"track_scores\": true, \"sort\": [{\"ratio\": \"desc\"},"
                     + " {\"title.raw\": \"asc\"}], \"size\": 5}");
 
+    /** Full-text queries and per-document scores, on the index "texts": scores must be the identical floats. */
+    static final List<String> SCORED = List.of(
+            "{\"query\": {\"match\": {\"title\": \"quick fox\"}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"body\": {\"query\": \"lazy dog river\", \"operator\": \"and\"}}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"body\": {\"query\": \"lazy dog river apple\","
+                    + " \"minimum_should_match\": \"75%\"}}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"title\": {\"query\": \"blue\", \"boost\": 2.5}}}}",
+            "{\"query\": {\"match\": {\"title.raw\": \"fox\"}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"n\": \"3\"}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"body\": {\"query\": \"the\", \"zero_terms_query\": \"all\"}}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"body\": {\"query\": \", ;\", \"zero_terms_query\": \"all\"}}}, \"size\": 100}",
+            "{\"query\": {\"match_phrase\": {\"body\": \"brown fox\"}}, \"size\": 100}",
+            "{\"query\": {\"match_phrase\": {\"body\": {\"query\": \"quick fox\", \"slop\": 2}}}, \"size\": 100}",
+            "{\"query\": {\"multi_match\": {\"query\": \"red apple\", \"fields\": [\"title^3\", \"body\"]}}, \"size\": 100}",
+            "{\"query\": {\"multi_match\": {\"query\": \"red apple\", \"fields\": [\"title\", \"body\"],"
+                    + " \"type\": \"most_fields\"}}, \"size\": 100}",
+            "{\"query\": {\"multi_match\": {\"query\": \"green river\", \"fields\": [\"title\", \"body\"],"
+                    + " \"type\": \"phrase\"}}, \"size\": 100}",
+            "{\"query\": {\"multi_match\": {\"query\": \"stone banana\", \"fields\": [\"t*\"]}}, \"size\": 100}",
+            "{\"query\": {\"term\": {\"tags\": \"fox\"}}, \"size\": 100}",
+            "{\"query\": {\"term\": {\"title\": \"fox\"}}, \"size\": 100}",
+            "{\"query\": {\"terms\": {\"body\": [\"fox\", \"dog\"]}}, \"size\": 100}",
+            "{\"query\": {\"term\": {\"flag\": true}}, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"must\": {\"match\": {\"body\": \"dog\"}}, \"should\": [{\"term\": {\"tags\":"
+                    + " \"quick\"}}, {\"match\": {\"title\": \"apple\"}}], \"filter\": {\"range\": {\"n\": {\"gte\": 3}}}}},"
+                    + " \"size\": 100}",
+            "{\"query\": {\"bool\": {\"should\": [{\"match\": {\"title\": \"apple\"}}, {\"match\": {\"body\": \"banana\"}},"
+                    + " {\"term\": {\"flag\": false}}], \"minimum_should_match\": 2}}, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"should\": [{\"match\": {\"title\": \"apple\"}}], \"must_not\": {\"match\":"
+                    + " {\"body\": \"fox\"}}}}, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"should\": [{\"term\": {\"tags\": \"red\"}}, {\"term\": {\"tags\": \"fox\"}}]}},"
+                    + " \"size\": 100}",
+            "{\"query\": {\"dis_max\": {\"queries\": [{\"match\": {\"title\": \"stone\"}}, {\"match\": {\"body\":"
+                    + " \"stone\"}}], \"tie_breaker\": 0.7}}, \"size\": 100}",
+            "{\"query\": {\"boosting\": {\"positive\": {\"match\": {\"body\": \"river\"}}, \"negative\": {\"term\":"
+                    + " {\"tags\": \"fox\"}}, \"negative_boost\": 0.2}}, \"size\": 100}",
+            "{\"query\": {\"query_string\": {\"query\": \"title:(quick OR lazy) AND body:dog\"}}, \"size\": 100}",
+            "{\"query\": {\"query_string\": {\"query\": \"\\\"brown fox\\\" river\", \"default_field\": \"body\"}},"
+                    + " \"size\": 100}",
+            "{\"query\": {\"simple_query_string\": {\"query\": \"apple +banana -stone\", \"fields\": [\"title\","
+                    + " \"body\"]}}, \"size\": 100}",
+            "{\"query\": {\"query_string\": {\"query\": \"fox dog\"}}, \"size\": 100}",
+            "{\"query\": {\"constant_score\": {\"filter\": {\"match\": {\"body\": \"fox\"}}, \"boost\": 1.5}},"
+                    + " \"size\": 100}",
+            "{\"query\": {\"match\": {\"body\": \"fox dog\"}}, \"from\": 3, \"size\": 5, \"track_total_hits\": 4}",
+            "{\"query\": {\"match\": {\"body\": \"fox dog\"}}, \"sort\": [{\"n\": \"desc\"}, {\"_score\": \"desc\"}],"
+                    + " \"size\": 100, \"track_scores\": true}",
+            "{\"query\": {\"match\": {\"body\": \"fox dog\"}}, \"sort\": [\"_score\", {\"n\": \"asc\"}],"
+                    + " \"search_after\": [1.0, 4], \"size\": 10}",
+            "{\"query\": {\"match\": {\"body\": \"apple river\"}}, \"post_filter\": {\"term\": {\"flag\": true}},"
+                    + " \"size\": 100, \"aggs\": {\"tags\": {\"terms\": {\"field\": \"tags\"}}}}",
+            "{\"query\": {\"match\": {\"body\": \"apple river\"}}, \"min_score\": 1.2, \"size\": 100}",
+            "{\"query\": {\"bool\": {\"filter\": {\"match\": {\"title\": \"red\"}}}}, \"size\": 0,"
+                    + " \"aggs\": {\"n\": {\"avg\": {\"field\": \"n\"}}, \"t\": {\"terms\": {\"field\": \"title.raw\"}}}}",
+            "{\"query\": {\"bool\": {\"should\": [{\"prefix\": {\"body\": \"ban\"}}, {\"wildcard\": {\"title\":"
+                    + " \"r*er\"}}, {\"regexp\": {\"body\": \"sto.e\"}}, {\"match\": {\"title\": \"lazy\"}}]}},"
+                    + " \"size\": 100}",
+            "{\"query\": {\"query_string\": {\"query\": \"body:BAN* OR title:Gre?n\"}}, \"size\": 100}",
+            "{\"query\": {\"match\": {\"nope\": \"fox\"}}}");
+
+    @TestFactory
+    Stream<DynamicTest> everyScoredSearchAnswersAsOnLucene() {
+        return SCORED.stream().map(body -> DynamicTest.dynamicTest(body, () -> {
+            SearchResult expected = search(lucene, "texts", body);
+            SearchResult actual = search(qdrant, "texts", body);
+            if (!body.contains("nope")) {
+                assertThat(expected.hits().size() + expected.total().map(t -> t.value()).orElse(0L))
+                        .as("a case that matches nothing proves little").isPositive();
+            }
+            assertThat(actual.total()).as("total").isEqualTo(expected.total());
+            assertThat(render(actual.hits())).as("hits").isEqualTo(render(expected.hits()));
+            assertThat(Float.isNaN(actual.maxScore()) ? "NaN" : Float.toString(actual.maxScore())).as("max_score")
+                    .isEqualTo(Float.isNaN(expected.maxScore()) ? "NaN" : Float.toString(expected.maxScore()));
+            assertThat(aggregations(actual)).as("aggregations").isEqualTo(aggregations(expected));
+            SearchResult batched = search(qdrantSmallBatches, "texts", body);
+            assertThat(render(batched.hits())).as("hits, small batches").isEqualTo(render(expected.hits()));
+            assertThat(batched.total()).as("total, small batches").isEqualTo(expected.total());
+            assertThat(aggregations(batched)).as("aggregations, small batches").isEqualTo(aggregations(expected));
+            assertThat(fake.violations).isEmpty();
+        }));
+    }
+
+    @Test
+    void fullTextCountsAgree() {
+        for (String body : SCORED) {
+            Optional<io.qdrant.esgateway.domain.query.Query> query = SearchRequestParser.parse(
+                    Optional.of(Json.parse(body)), Map.of()).query();
+            assertThat(qdrant.search().count("texts", query, CatalogView.Options.STRICT_EXPAND_OPEN).count())
+                    .as(body).isEqualTo(lucene.search().count("texts", query,
+                            CatalogView.Options.STRICT_EXPAND_OPEN).count());
+        }
+    }
+
+    @Test
+    void onlyTheCandidatesMove() {
+        fake.requests.clear();
+        SearchResult r = search(qdrant, "texts", "{\"query\": {\"match\": {\"body\": \"banana\"}}, \"size\": 3}");
+        long matches = r.total().orElseThrow().value();
+        assertThat(matches).isBetween(1L, 79L);
+        int scrolled = 0;
+        for (FakeQdrant.Request req : fake.requests("POST", "/points/scroll")) {
+            assertThat(req.body().toString()).contains("_t.body").contains("banana");
+            assertThat(req.body().path("with_payload").toString()).doesNotContain("_src").contains("_source.body");
+        }
+        // the candidates of a one-token match are exactly its matches
+        assertThat(fake.requests("POST", "/points/scroll")).hasSize(1);
+        // statistics: one facet for the field, one count for the token (and none for a page of three)
+        assertThat(fake.requests("POST", "/facet")).hasSize(1);
+        assertThat(fake.requests("POST", "/points/count")).hasSize(1);
+        assertThat(fake.requests("POST", "/points")).hasSize(1);
+
+        // several terms and fields: each statistic read once (fetched together before scoring)
+        fake.requests.clear();
+        search(qdrant, "texts", "{\"query\": {\"multi_match\": {\"query\": \"banana apple river\", \"fields\":"
+                + " [\"title\", \"body\"]}}}");
+        assertThat(fake.requests("POST", "/facet")).hasSize(2);
+        assertThat(fake.requests("POST", "/points/count")).hasSize(6);
+        assertThat(fake.requests("POST", "/points/count").stream().map(req -> req.body().toString()).distinct())
+                .hasSize(6);
+    }
+
     @TestFactory
     Stream<DynamicTest> everySearchAnswersAsOnLucene() {
         return SEARCHES.stream().map(body -> DynamicTest.dynamicTest(body, () -> {
@@ -237,12 +409,46 @@ class QdrantVersusLuceneTest {
     }
 
     @Test
-    void scoredQueriesAreRefusedWithA400NamingTheFeature() {
-        assertThatThrownBy(() -> search(qdrant, "{\"query\": {\"match\": {\"title\": \"number\"}}}"))
-                .satisfies(e -> assertThat(unwrap(e).kind()).isEqualTo(ErrorKind.UNSUPPORTED))
-                .satisfies(e -> assertThat(unwrap(e).getMessage()).contains("[match]", "Qdrant backend"));
-        assertThatThrownBy(() -> search(qdrant, "{\"query\": {\"term\": {\"tag\": \"red\"}}}"))
-                .satisfies(e -> assertThat(unwrap(e).getMessage()).contains("relevance scoring of the [term] query"));
+    void highlightsAreTheLuceneBackends() {
+        for (String[] c : List.of(
+                new String[] {"texts", "{\"query\": {\"match\": {\"body\": \"fox dog\"}}, \"highlight\": {\"fields\":"
+                        + " {\"body\": {}}}, \"size\": 100}"},
+                new String[] {"texts", "{\"query\": {\"match_phrase\": {\"body\": \"brown fox\"}}, \"highlight\":"
+                        + " {\"fields\": {\"*\": {}}, \"pre_tags\": [\"<b>\"], \"post_tags\": [\"</b>\"]}, \"size\": 100}"},
+                new String[] {"texts", "{\"query\": {\"match\": {\"title\": \"apple\"}}, \"sort\": [{\"n\": \"asc\"}],"
+                        + " \"highlight\": {\"fields\": {\"title\": {}, \"title.raw\": {}}}, \"size\": 100}"},
+                new String[] {"products", "{\"query\": {\"constant_score\": {\"filter\": {\"term\": {\"tag\":"
+                        + " \"red\"}}}}, \"highlight\": {\"fields\": {\"tag\": {}}}, \"size\": 100}"})) {
+            Map<String, Map<String, List<String>>> expected = highlights(search(lucene, c[0], c[1]));
+            Map<String, Map<String, List<String>>> actual = highlights(search(qdrant, c[0], c[1]));
+            assertThat(expected.values().stream().filter(h -> !h.isEmpty())).as(c[1]).isNotEmpty();
+            assertThat(actual).as(c[1]).isEqualTo(expected);
+        }
+    }
+
+    private static Map<String, Map<String, List<String>>> highlights(SearchResult r) {
+        Map<String, Map<String, List<String>>> out = new java.util.TreeMap<>();
+        r.hits().forEach(h -> out.put(h.id(), Map.copyOf(h.highlight())));
+        return out;
+    }
+
+    @Test
+    void expansionsOverTheTermDictionaryAreRefusedWithA400NamingTheFeature() {
+        for (String q : List.of("{\"match_phrase_prefix\": {\"body\": \"brown f\"}}",
+                "{\"match\": {\"body\": {\"query\": \"fox\", \"fuzziness\": 1}}}", "{\"fuzzy\": {\"body\": \"fox\"}}")) {
+            assertThatThrownBy(() -> search(qdrant, "texts", "{\"query\": " + q + "}")).as(q)
+                    .satisfies(e -> assertThat(unwrap(e).kind()).isEqualTo(ErrorKind.UNSUPPORTED))
+                    .satisfies(e -> assertThat(unwrap(e).getMessage()).contains("Qdrant backend"));
+        }
+    }
+
+    @Test
+    void badFullTextQueriesFailAsOnLucene() {
+        String body = "{\"query\": {\"match\": {\"n\": \"abc\"}}}";
+        Throwable expected = catchThrowable(() -> search(lucene, "texts", body));
+        Throwable actual = catchThrowable(() -> search(qdrant, "texts", body));
+        assertThat(expected).isInstanceOf(GatewayException.class);
+        assertThat(unwrap(actual).getMessage()).isEqualTo(unwrap(expected).getMessage());
     }
 
     private static GatewayException unwrap(Throwable e) {
@@ -251,7 +457,11 @@ class QdrantVersusLuceneTest {
     }
 
     private static SearchResult search(Backend backend, String body) {
-        return backend.search().search("products", SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of()),
+        return search(backend, "products", body);
+    }
+
+    private static SearchResult search(Backend backend, String index, String body) {
+        return backend.search().search(index, SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of()),
                 CatalogView.Options.STRICT_EXPAND_OPEN);
     }
 

@@ -1,0 +1,33 @@
+package io.qdrant.esgateway.application.port.out;
+
+/**
+ * Told about every call a document backend makes to a remote service (each HTTP attempt to Qdrant, retries
+ * included): what it was, how it ended, how many bytes went each way and how long it took. The composition root turns
+ * these into metrics ({@code qeg_backend_requests_total}, {@code qeg_backend_request_seconds},
+ * {@code qeg_backend_bytes_received_total}, {@code qeg_backend_bytes_sent_total}); an embedded backend never calls it.
+ *
+ * <p>Implementations must be cheap and thread-safe: they run on the request path, once per backend call.
+ */
+@FunctionalInterface
+public interface BackendObserver {
+    BackendObserver NONE = call -> {
+    };
+
+    void called(Call call);
+
+    /**
+     * One backend call.
+     *
+     * @param backend       the backend's name, e.g. {@code qdrant}
+     * @param operation     a bounded label naming the call, e.g. {@code POST /collections/{name}/points/scroll}
+     *                      (never a collection name, id or value)
+     * @param outcome       the HTTP status as a number ({@code 200}, {@code 404}), or {@code timeout} / {@code error}
+     *                      when no answer came
+     * @param bytesSent     request body bytes
+     * @param bytesReceived response body bytes (0 without an answer)
+     * @param nanos         from sending the request to the whole answer being read (waiting for a free connection
+     *                      not included)
+     */
+    record Call(String backend, String operation, String outcome, long bytesSent, long bytesReceived, long nanos) {
+    }
+}

@@ -1,0 +1,73 @@
+package io.qdrant.esgateway.bench;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The totals the gateway-overhead mode reads from the gateway's {@code GET /metrics} (Prometheus text) before and
+ * after a cell; the difference, divided by the requests of the cell, is what one request cost at the backend.
+ *
+ * @param backendCalls     {@code qeg_backend_requests_total}, every operation and status
+ * @param bytesReceived    {@code qeg_backend_bytes_received_total}
+ * @param bytesSent        {@code qeg_backend_bytes_sent_total}
+ * @param backendSeconds   {@code qeg_backend_request_seconds_sum}
+ * @param gatewaySeconds   {@code es_requests_seconds_sum} of every API but {@code gateway.metrics}: the gateway's
+ *                         own time from reading a request to having sent its answer
+ * @param gatewayRequests  {@code es_requests_seconds_count} of the same
+ */
+public record GatewayMetrics(double backendCalls, double bytesReceived, double bytesSent, double backendSeconds,
+                             double gatewaySeconds, double gatewayRequests) {
+
+    public static GatewayMetrics scrape(Http http) {
+        Http.Raw raw = http.send("GET", "/metrics", null, null);
+        if (!raw.ok()) {
+            throw new IllegalStateException("GET /metrics answered " + raw.status());
+        }
+        return parse(new String(raw.body(), StandardCharsets.UTF_8));
+    }
+
+    static GatewayMetrics parse(String text) {
+        double calls = 0;
+        double received = 0;
+        double sent = 0;
+        double backend = 0;
+        double gateway = 0;
+        double requests = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            int brace = line.indexOf('{');
+            int space = line.lastIndexOf(' ');
+            String name = line.substring(0, brace > 0 ? brace : line.indexOf(' '));
+            double value;
+            try {
+                value = Double.parseDouble(line.substring(space + 1));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            boolean ownScrape = line.contains("api=\"gateway.metrics\"");
+            switch (name) {
+                case "qeg_backend_requests_total" -> calls += value;
+                case "qeg_backend_bytes_received_total" -> received += value;
+                case "qeg_backend_bytes_sent_total" -> sent += value;
+                case "qeg_backend_request_seconds_sum" -> backend += value;
+                case "es_requests_seconds_sum" -> gateway += ownScrape ? 0 : value;
+                case "es_requests_seconds_count" -> requests += ownScrape ? 0 : value;
+                default -> {
+                    // not needed
+                }
+            }
+        }
+        return new GatewayMetrics(calls, received, sent, backend, gateway, requests);
+    }
+
+    /** What happened between {@code before} and this, per request of a cell of {@code requests} requests. */
+    public Results.BackendUse perRequestSince(GatewayMetrics before, long requests) {
+        double n = Math.max(1, requests);
+        double gatewayMs = (gatewaySeconds - before.gatewaySeconds) * 1000 / n;
+        double backendMs = (backendSeconds - before.backendSeconds) * 1000 / n;
+        return new Results.BackendUse(requests, (backendCalls - before.backendCalls) / n,
+                (bytesReceived - before.bytesReceived) / n, (bytesSent - before.bytesSent) / n, gatewayMs, backendMs,
+                gatewayMs - backendMs);
+    }
+}
