@@ -79,11 +79,15 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
                 minScore, Optional.empty(), highlight, fields, docvalueFields, storedFields, aggregations, rrf);
     }
 
-    /** A plain search for one list of a fusion: its own query or kNN section, {@code window} hits, nothing else. */
+    /**
+     * A plain search for one list of a fusion: its own query or kNN section, {@code window} hits, nothing else — but
+     * the request's {@code _source}, {@code fields} and {@code docvalue_fields}, which say what the fused hits carry
+     * (a store may fetch no source when none of them needs it).
+     */
     public SearchRequest forRetriever(Optional<Query> retrieverQuery, List<Query.Knn> retrieverKnn, int window) {
         return new SearchRequest(retrieverQuery, retrieverKnn, 0, window, List.of(), Optional.empty(), source,
-                new TrackTotalHits.Disabled(), false, Optional.empty(), Optional.empty(), Optional.empty(), List.of(),
-                List.of(), Optional.empty(), Map.of(), Optional.empty());
+                new TrackTotalHits.Disabled(), false, Optional.empty(), Optional.empty(), Optional.empty(), fields,
+                docvalueFields, Optional.empty(), Map.of(), Optional.empty());
     }
 
     /** The same request with another query and kNN sections and no fusion (totals and aggregations of a fusion). */

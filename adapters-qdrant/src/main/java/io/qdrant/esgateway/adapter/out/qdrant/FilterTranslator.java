@@ -45,7 +45,8 @@ import java.util.function.LongSupplier;
  * </ul>
  * What Qdrant cannot evaluate with Elasticsearch's semantics is refused with a 400 naming the feature: full-text
  * queries (analysis and scoring), {@code fuzzy}, {@code regexp}, {@code wildcard}, case-insensitive terms, ranges on
- * strings, {@code knn} inside a query, field-name patterns.
+ * strings, field-name patterns, and {@code knn} queries unless their neighbours were found beforehand
+ * ({@link QdrantKnn}), which they then match.
  */
 final class FilterTranslator {
     static final String BACKEND = "on the Qdrant backend";
@@ -66,10 +67,19 @@ final class FilterTranslator {
 
     private final IndexMetadata index;
     private final LongSupplier now;
+    private final java.util.function.Function<Query.Knn, Translated> knn;
 
     FilterTranslator(IndexMetadata index, LongSupplier now) {
+        this(index, now, k -> {
+            throw unsupported("the [knn] query");
+        });
+    }
+
+    /** A translator whose {@code knn} queries match what {@code knn} says (their neighbours, found beforehand). */
+    FilterTranslator(IndexMetadata index, LongSupplier now, java.util.function.Function<Query.Knn, Translated> knn) {
         this.index = index;
         this.now = now;
+        this.knn = knn;
     }
 
     /** The matches of {@code query}, as a translation of its normalised predicate. */
@@ -203,7 +213,7 @@ final class FilterTranslator {
             case Query.MatchPhrasePrefix m -> throw unsupported("the full-text [match_phrase_prefix] query");
             case Query.MultiMatch m -> throw unsupported("the full-text [multi_match] query");
             case Query.QueryString q -> throw unsupported("the full-text [query_string] query");
-            case Query.Knn k -> throw unsupported("the [knn] query");
+            case Query.Knn k -> knn.apply(k);
             // the normaliser never leaves compound queries in a leaf; should one appear, translate it whole
             case Query.MatchAll m -> new Always();
             case Query.MatchNone m -> new Never();

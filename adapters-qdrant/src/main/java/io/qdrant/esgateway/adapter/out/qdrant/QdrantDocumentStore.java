@@ -59,6 +59,9 @@ import java.util.function.LongSupplier;
  * matched and scored by the gateway over Qdrant's candidates ({@link GatewayScoring}) when the store was opened with
  * a {@link RelevanceScorer}, and refused with a 400 otherwise.
  *
+ * <p>Searches with kNN parts (top-level {@code knn}, {@code knn} queries) go to {@link QdrantKnnSearch}: Qdrant's
+ * query API finds the neighbours, whose scores are Elasticsearch's.
+ *
  * <p>Writes go as one {@code points/batch} request with {@code wait=true} (upserts and deletes in order, then the
  * metadata point with the highest sequence number), split only when the body would exceed Qdrant's request limit.
  */
@@ -84,6 +87,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     private final QdrantHttp http;
     private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
+    private final QdrantKnnSearch knn = new QdrantKnnSearch(this);
     /** Full-text matching and per-document scores by the gateway; absent without a scorer (then refused). */
     private final RelevanceScorer scorer;
     private final GatewayScoring scoring;
@@ -445,6 +449,12 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return states.computeIfAbsent(collection, c -> new State());
     }
 
+    /** The named vectors of the index's collection. */
+    Set<String> vectorNames(IndexMetadata index) {
+        String collection = collection(index);
+        return vectors(index, collection, state(index, collection));
+    }
+
     private Set<String> vectors(IndexMetadata index, String collection, State state) {
         Set<String> known = state.vectors;
         if (known != null) {
@@ -465,6 +475,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public long count(IndexMetadata index, Optional<Query> query) {
+        if (query.isPresent() && QdrantKnnSearch.hasKnn(query.get())) {
+            return knn.count(index, query.get());
+        }
         if (scoring != null && query.isPresent() && SupersetFilter.textual(index, query.get())) {
             return scoring.count(index, query.get());
         }
@@ -473,7 +486,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return count(index, matches);
     }
 
-    private long count(IndexMetadata index, Translated matches) {
+    long count(IndexMetadata index, Translated matches) {
         String collection = collection(index);
         if (matches instanceof FilterTranslator.Never) {
             return 0;
@@ -538,6 +551,10 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
+        if (QdrantKnnSearch.applies(scan.search()) || scan.filter().map(QdrantKnnSearch::hasKnn).orElse(false)) {
+            knn.scan(index, scan, sink);
+            return;
+        }
         if (scoring != null && GatewayScoring.needed(index, scan.search(), scan.scores(), scan.filter(),
                 scan.postFilter())) {
             scoring.scan(index, scan, sink);
@@ -601,6 +618,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
         if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
+        }
+        if (QdrantKnnSearch.applies(request)) {
+            return knn.search(index, request, topN);
         }
         if (scoring != null && GatewayScoring.needed(index, request, request.needsScores(), Optional.empty(),
                 true)) {
@@ -740,13 +760,18 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     // ---------------------------------------------------------------- plumbing
 
+    /** One {@code points/query} request on the index's collection; its {@code result}. */
+    JsonNode query(IndexMetadata index, ObjectNode body) {
+        return read(index, "/points/query", body, "search the vectors of index [" + index.name() + "]");
+    }
+
     /** A read-only POST to a collection-scoped endpoint ({@code rest} after the collection). */
     JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
         return call(index, "POST", collection(index), rest, Map.of(), body, true, what);
     }
 
     /** A collection-scoped call; a missing collection is a backend fault (the catalog says the index exists). */
-    private JsonNode call(IndexMetadata index, String method, String collection, String rest,
+    JsonNode call(IndexMetadata index, String method, String collection, String rest,
                           Map<String, String> query, JsonNode body, boolean idempotentRead, String what) {
         try {
             return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,

@@ -28,7 +28,8 @@ import java.util.concurrent.Executors;
 /**
  * A small stateful stand-in for a Qdrant 1.19 server (test scope), on loopback, implementing the endpoints the
  * adapter uses with Qdrant's documented semantics (guide §2–§9): collections, payload indexes, batch upsert/delete,
- * retrieve, scroll by point id with {@code with_payload} include lists, exact count, and the filter language
+ * retrieve, scroll by point id with {@code with_payload} include lists, exact count, dense-vector queries
+ * ({@link FakeQdrantQuery}), and the filter language
  * (must/should/must_not/min_should, match value/any/except/prefix, range, is_empty, is_null, has_id, has_vector,
  * nested filters; quoted path segments, {@code a[].b}, one level of array flattening).
  *
@@ -296,6 +297,7 @@ public final class FakeQdrant implements AutoCloseable {
                 r.put("count", n);
                 yield r;
             }
+            case "POST points/query" -> FakeQdrantQuery.query(c, body);
             case "POST facet" -> facet(c, body);
             default -> throw new Answer(404, "Not found: the fake does not serve " + method + " " + path);
         };
@@ -433,7 +435,7 @@ public final class FakeQdrant implements AutoCloseable {
 
     // ---------------------------------------------------------------- records and payload selection
 
-    private static ObjectNode record(ObjectNode point, JsonNode withPayload, boolean payloadByDefault) {
+    static ObjectNode record(ObjectNode point, JsonNode withPayload, boolean payloadByDefault) {
         ObjectNode r = NODES.objectNode();
         r.set("id", point.get("id"));
         JsonNode payload = point.get("payload");
