@@ -13,7 +13,8 @@ import java.util.Locale;
  * @param clients   the concurrency levels, each a separate cell
  * @param trials    trials per engine; the engine order is shuffled per trial with {@link #seed}
  * @param engines   the engines, in the order given (the reference is Elasticsearch when present, else the first)
- * @param heap      {@code -Xms}/{@code -Xmx} of every engine this runner starts
+ * @param heap      the maximum heap ({@code -Xmx}) of every engine this runner starts; Elasticsearch and OpenSearch
+ *                  also get it as {@code -Xms} (their shipped policy), the gateway does not (as {@code ./qeg run})
  * @param out       where results.json, report.md and p50-ratios.svg go
  * @param requests  measured requests per cell (spread over the clients)
  * @param warmup    unmeasured (but checked) requests per cell before the measured ones

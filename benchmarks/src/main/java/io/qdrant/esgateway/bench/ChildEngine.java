@@ -104,8 +104,14 @@ public final class ChildEngine implements RunningEngine {
     /** The command line of the engine's JVM; fails, naming what to build, when its jar or launcher is missing. */
     private static List<String> command(EngineSpec spec, Path root, String heap, Path home, int httpPort) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap,
+        // every engine gets the same maximum heap, each with its own shipped heap policy: Elasticsearch and
+        // OpenSearch pin the initial heap to the maximum (their jvm.options and bootstrap checks), the gateway's
+        // `./qeg run` does not (the JVM grows and shrinks the heap as it needs)
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + heap,
                 "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
+        if (!gateway(spec)) {
+            command.add(1, "-Xms" + heap);
+        }
         switch (spec.kind()) {
             case GATEWAY, GATEWAY_QDRANT_CANNED -> {
                 Path jar = root.resolve("bootstrap/target/bootstrap.jar");

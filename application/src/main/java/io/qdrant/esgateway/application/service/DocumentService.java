@@ -42,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * indices and dynamic mapping.
  *
  * <p>Writes to one index are serialised in this process (a lock per index uuid); all items of a request that go
- * to one index are planned in order against the current documents, then handed to the store as one durable batch.
+ * to one index are planned in order against the current documents, then handed to the store as one batch, applied
+ * under the lock and awaited durable after it ({@link DocumentStore#apply}); outcomes are reported once durable.
  * A dynamic mapping change is recorded in the catalog before the batch is written, so an acknowledged document
  * never has fields the catalog does not know. Deleted documents leave a tombstone for {@link #GC_DELETES} (ES's
  * {@code index.gc_deletes}), so a re-created document continues the deleted one's version.
@@ -191,8 +192,35 @@ public final class DocumentService implements DocumentOperations {
         }
     }
 
+    /**
+     * Plans and applies one index's items under the index's lock, then waits for the batch to be durable after
+     * releasing it ({@link DocumentStore#apply}): the next writer plans on the applied state meanwhile, and writers
+     * waiting together share the store's fsync. An outcome is reported only once durable; if that fails, every item
+     * of the batch fails (a later batch planned on it fails too: its wait covers this one's).
+     */
     private void executeGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
                               WriteOutcome[] out) {
+        Applied applied = applyGroup(resolved, items, commands, out);
+        if (applied == null) {
+            return;
+        }
+        try {
+            applied.durability().await();
+        } catch (GatewayException e) {
+            applied.planned().forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w
+                    : new Failed(applied.index(), w.id(), e));
+            return;
+        }
+        applied.planned().forEach((i, w) -> out[i] = w);
+    }
+
+    /** A group applied to the store: its planned outcomes, reported once {@code durability} is reached. */
+    private record Applied(String index, Map<Integer, Written> planned, DocumentStore.Durability durability) {
+    }
+
+    /** The locked part of {@link #executeGroup}; null when every outcome is set already (failed). */
+    private Applied applyGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
+                               WriteOutcome[] out) {
         ReentrantLock lock = locks.computeIfAbsent(resolved.uuid(), k -> new ReentrantLock());
         lock.lock();
         try {
@@ -201,7 +229,7 @@ public final class DocumentService implements DocumentOperations {
             if (index == null) {
                 items.forEach(i -> out[i] = new Failed(resolved.name(), idOf(commands.get(i)).orElse(null),
                         GatewayException.indexNotFound(resolved.name())));
-                return;
+                return null;
             }
             Map<Integer, String> generated = new HashMap<>();
             Set<String> touched = new LinkedHashSet<>();
@@ -211,6 +239,7 @@ public final class DocumentService implements DocumentOperations {
             }
             Plan plan = new Plan(index, store.get(index, touched));
             Map<Integer, Written> planned = new LinkedHashMap<>();
+            DocumentStore.Durability durability = DocumentStore.Durability.DONE;
             for (int i : items) {
                 WriteCommand command = commands.get(i);
                 String id = idOf(command).orElseGet(() -> generated.get(i));
@@ -225,15 +254,15 @@ public final class DocumentService implements DocumentOperations {
                     if (plan.mappingsChanged) {
                         admin.putMapping(index.name(), plan.mappings);
                     }
-                    store.write(index, plan.writes, plan.seqNo);
+                    durability = store.apply(index, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
                 } catch (GatewayException e) {
                     planned.forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w : new Failed(index.name(), w.id(), e));
-                    return;
+                    return null;
                 }
                 recordTombstones(index, plan.deleted);
             }
-            planned.forEach((i, w) -> out[i] = w);
+            return new Applied(index.name(), planned, durability);
         } finally {
             lock.unlock();
         }

@@ -10,6 +10,7 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
 import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -21,6 +22,10 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -195,5 +200,68 @@ class DocumentServiceTest {
         assertThatThrownBy(() -> service.get("both", "1")).hasMessageContaining("more than one index");
         assertThatThrownBy(() -> service.get("nothing", "1")).isInstanceOfSatisfying(GatewayException.class,
                 e -> assertThat(e.kind()).isEqualTo(ErrorKind.INDEX_NOT_FOUND));
+    }
+
+    /** A store whose wait for durability ({@code apply}'s second step) runs what the test sets. */
+    private static final class AwaitingStore extends InMemoryDocumentStore {
+        final AtomicReference<Runnable> onAwait = new AtomicReference<>(() -> { });
+
+        @Override
+        public Durability apply(IndexMetadata index, List<io.qdrant.esgateway.application.port.out.DocumentStore
+                .DocumentWrite> writes, long maxSeqNo) {
+            write(index, writes, maxSeqNo);
+            return () -> onAwait.get().run();
+        }
+    }
+
+    @Test
+    void aBatchThatCannotBeMadeDurableFailsEveryItemThatWroteButNotItsNoops() {
+        AwaitingStore awaiting = new AwaitingStore();
+        IndexAdministrationService admin2 = new IndexAdministrationService(catalog, awaiting,
+                () -> "uuid-" + ids.incrementAndGet(), clock);
+        DocumentService service2 = new DocumentService(catalog, awaiting, admin2, () -> "gen-" + ids.incrementAndGet(),
+                clock);
+        service2.write(index("i", "1", "{'a': 1}"));
+        awaiting.onAwait.set(() -> {
+            throw GatewayException.backendUnavailable("fsync failed", null);
+        });
+
+        List<WriteOutcome> out = service2.bulk(List.of(update("i", "1", "{'a': 1}"), index("i", "2", "{}"),
+                delete("i", "1")));
+
+        assertThat(out.get(0)).isInstanceOfSatisfying(Written.class,
+                w -> assertThat(w.result()).isEqualTo(Result.NOOP));
+        assertThat(out.subList(1, 3)).allSatisfy(o -> assertThat(o).isInstanceOfSatisfying(Failed.class,
+                f -> assertThat(f.error().reason()).isEqualTo("fsync failed")));
+    }
+
+    @Test
+    void theIndexLockIsReleasedBeforeTheWaitForDurability() throws Exception {
+        AwaitingStore awaiting = new AwaitingStore();
+        IndexAdministrationService admin2 = new IndexAdministrationService(catalog, awaiting,
+                () -> "uuid-" + ids.incrementAndGet(), clock);
+        DocumentService service2 = new DocumentService(catalog, awaiting, admin2, () -> "gen-" + ids.incrementAndGet(),
+                clock);
+        service2.write(index("i", "1", "{}"));
+        AtomicReference<Written> second = new AtomicReference<>();
+        try (ExecutorService other = Executors.newSingleThreadExecutor()) {
+            // the first write's wait runs a second write of the same index on another thread and waits for it: with
+            // the index's lock still held this would never finish (the 30 s only turn that deadlock into a failure)
+            awaiting.onAwait.set(() -> {
+                awaiting.onAwait.set(() -> { });
+                Future<Written> write = other.submit(() -> service2.write(index("i", "1", "{'n': 2}")));
+                try {
+                    second.set(write.get(30, TimeUnit.SECONDS));
+                } catch (Exception e) {
+                    throw new AssertionError("the second write did not get the index's lock", e);
+                }
+            });
+            Written first = service2.write(index("i", "1", "{'n': 1}"));
+
+            assertThat(first.version().version()).isEqualTo(2);
+            assertThat(second.get().version().version()).isEqualTo(3);
+            assertThat(second.get().version().seqNo()).isEqualTo(first.version().seqNo() + 1);
+        }
+        assertThat(service2.get("i", "1").document().orElseThrow().source()).isEqualTo(doc("{'n': 2}"));
     }
 }

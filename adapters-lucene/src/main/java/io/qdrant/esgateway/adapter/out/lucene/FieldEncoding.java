@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.document.Document;
@@ -81,10 +82,15 @@ final class FieldEncoding {
      *         dimensions, or given twice
      */
     static Document encode(Mappings mappings, IndexableDocument document) {
+        return encode(mappings, document.id(), document.version(), sourceBytes(document.source()), document.values());
+    }
+
+    /** As {@link #encode(Mappings, IndexableDocument)}, with {@code _source} already as its stored bytes. */
+    static Document encode(Mappings mappings, String id, DocumentVersion version, byte[] source,
+                           List<IndexedValue> values) {
         Document lucene = new Document();
-        lucene.add(new StringField(ID, document.id(), Field.Store.YES));
-        lucene.add(new StoredField(SOURCE, sourceBytes(document.source())));
-        DocumentVersion version = document.version();
+        lucene.add(new StringField(ID, id, Field.Store.YES));
+        lucene.add(new StoredField(SOURCE, source));
         lucene.add(new StoredField(VERSION, version.version()));
         lucene.add(new StoredField(SEQ_NO, version.seqNo()));
         lucene.add(new NumericDocValuesField(SEQ_NO, version.seqNo()));
@@ -92,7 +98,7 @@ final class FieldEncoding {
 
         Set<String> present = new LinkedHashSet<>();
         Set<String> vectors = new HashSet<>();
-        for (IndexedValue value : document.values()) {
+        for (IndexedValue value : values) {
             String field = value.field();
             switch (value) {
                 case IndexedValue.Keyword k -> {
@@ -117,10 +123,10 @@ final class FieldEncoding {
                 }
                 case IndexedValue.Vector v -> {
                     if (!vectors.add(field)) {
-                        throw new BrokenInvariant("document [" + document.id() + "] has more than one vector in ["
+                        throw new BrokenInvariant("document [" + id + "] has more than one vector in ["
                                 + field + "]");
                     }
-                    lucene.add(vectorField(mappings, document.id(), v));
+                    lucene.add(vectorField(mappings, id, v));
                 }
             }
             present.add(field);

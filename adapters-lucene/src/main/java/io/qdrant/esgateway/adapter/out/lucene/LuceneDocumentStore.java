@@ -28,9 +28,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
@@ -71,11 +76,20 @@ import org.apache.lucene.util.IOUtils;
  * {@code writing} lock serialises the index's write batches and its searcher refreshes: a refresh therefore never
  * shows half a batch, and reads that need no refresh never wait for a write.
  *
- * <p>Durability and visibility: a batch is applied to the writer and committed once (Lucene fsyncs the new files and
- * the commit point before {@code commit} returns), with the index's highest sequence number in the commit's user
- * data. The batch then marks the searcher dirty; the next read refreshes it (once, however many writes came before)
- * and so sees every acknowledged write. A batch that fails is rolled back: the writer is discarded and reopened on
- * the last commit, so no part of it is visible or durable.
+ * <p>Durability: each index has a write-ahead log ({@link Translog}). A batch is applied to the writer and appended
+ * to the log under {@code writing}, then fsync'd outside it (concurrent writers share one fsync); {@code write}
+ * returns after that fsync. The writer is committed only when the log's generation passes
+ * {@link #FLUSH_THRESHOLD_BYTES}, every {@link #FLUSH_INTERVAL} if the log holds anything ({@link #flushLogged}),
+ * when the index is opened (after replaying the log) and on {@link #close()}; each
+ * commit's user data holds the highest sequence number and the log generation that later writes go to, and the
+ * older generations are deleted after it. Opening an index replays the log from that generation on into the writer
+ * (a torn last record, a crash in the middle of an append, was never acknowledged and is skipped) and commits.
+ *
+ * <p>Visibility: real-time GET answers from {@code recent} (the documents written since the last refresh) and the
+ * current searcher, with no refresh; searches, counts and stats refresh the searcher first when a write was applied
+ * since the last refresh (once, however many writes came before; under {@code writing}, so never half a batch), so
+ * they too see every acknowledged write. A batch that fails while being applied or logged is taken back whole: the
+ * writer is discarded and the index recovered from the last commit and the log, which does not hold the batch.
  */
 final class LuceneDocumentStore implements LuceneStores.Handle {
     private static final Logger LOG = Logger.getLogger(LuceneDocumentStore.class.getName());
@@ -86,6 +100,17 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     /** Commit user data: the version of the field layout ({@link FieldEncoding}) the index was written with. */
     static final String ENCODING = "qeg_encoding";
     static final String ENCODING_VERSION = "1";
+    /** Commit user data: the translog generation that writes after this commit went to ({@link Translog}). */
+    static final String TRANSLOG_GENERATION = "translog_generation";
+    /** A Lucene commit (and a fresh translog generation) once the current generation holds this many bytes. */
+    static final long FLUSH_THRESHOLD_BYTES = 64L << 20;
+    /**
+     * Operations kept for real-time GET since the last refresh; past this many the write that crosses it refreshes
+     * the searcher (which empties them), so the memory they hold stays bounded.
+     */
+    static final int RECENT_LIMIT = 10_000;
+    /** How often the store commits every index whose translog holds writes ({@link #flushLogged}). */
+    static final Duration FLUSH_INTERVAL = Duration.ofSeconds(60);
     /** Index uuids are URL-safe base64 (IdGenerator); anything else could leave the indices directory. */
     private static final Pattern SAFE_UUID = Pattern.compile("[A-Za-z0-9_-]+");
 
@@ -122,8 +147,20 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         Directory directory;
         volatile IndexWriter writer;
         volatile SearcherManager searchers;
+        volatile Translog translog;
+        /**
+         * The document (null: deleted) each id got from the writes applied since the searcher was last refreshed:
+         * what a real-time GET answers for those ids without a refresh. Changed only under {@code writing}, emptied
+         * right after each refresh, so every applied write is here or in the current searcher.
+         */
+        final ConcurrentHashMap<String, Recent> recent = new ConcurrentHashMap<>();
+        /**
+         * Makes a batch's entries in {@code recent}, and a refresh's emptying of it, atomic for GET: writers take its
+         * write lock for just those steps, GET validates an optimistic read over its whole lookup.
+         */
+        final StampedLock recentLock = new StampedLock();
         volatile long maxSeqNo = -1;
-        /** A write committed since the searcher was last refreshed. */
+        /** A write applied since the searcher was last refreshed. */
         volatile boolean dirty;
         volatile boolean broken;
         boolean retired;
@@ -131,6 +168,14 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         boolean usable() {
             return writer != null && !broken;
         }
+    }
+
+    /** The last write of an id not yet in the searcher: its Lucene document, or null for a delete. */
+    private record Recent(Document document) {
+    }
+
+    /** What {@link #recover} leaves: the writer holds every logged write, committed, and a fresh translog. */
+    private record Recovered(Translog translog, long maxSeqNo) {
     }
 
     /** A searcher taken from a manager, given back to the same one. */
@@ -148,19 +193,72 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     private final Path dataDirectory;
     private final Path indicesDirectory;
     private final DirectoryFactory directories;
+    private final Translog.Fsync fsync;
+    private final long flushThresholdBytes;
     private final FileChannel lockChannel;
     private final FileLock dataLock;
     private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
     private final ReentrantReadWriteLock storeLock = new ReentrantReadWriteLock();
     private boolean closed;
+    /** Runs {@link #flushLogged} every {@link #FLUSH_INTERVAL} on one daemon thread; stopped by {@link #close()}. */
+    private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "qeg-lucene-flush");
+        thread.setDaemon(true);
+        return thread;
+    });
 
-    private LuceneDocumentStore(Path dataDirectory, DirectoryFactory directories, FileChannel lockChannel,
-                                FileLock dataLock) {
+    private LuceneDocumentStore(Path dataDirectory, DirectoryFactory directories, Translog.Fsync fsync,
+                                long flushThresholdBytes, FileChannel lockChannel, FileLock dataLock) {
         this.dataDirectory = dataDirectory;
         this.indicesDirectory = dataDirectory.resolve(INDICES);
         this.directories = directories;
+        this.fsync = fsync;
+        this.flushThresholdBytes = flushThresholdBytes;
         this.lockChannel = lockChannel;
         this.dataLock = dataLock;
+        long interval = FLUSH_INTERVAL.toMillis();
+        flusher.scheduleWithFixedDelay(this::flushLogged, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The periodic flush: commits every open index whose current translog generation holds writes, so that the
+     * translog stays short (a restart replays little) even on an index that never reaches
+     * {@link #FLUSH_THRESHOLD_BYTES}. Takes the locks a write takes, in the same order; a failure marks the index
+     * broken (it is opened again from disk on next use), as after a write.
+     */
+    void flushLogged() {
+        storeLock.readLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (Map.Entry<String, Slot> e : slots.entrySet()) {
+                Slot slot = e.getValue();
+                slot.lock.readLock().lock();
+                try {
+                    if (!slot.usable()) {
+                        continue;
+                    }
+                    slot.writing.lock();
+                    try {
+                        Translog translog = slot.translog;
+                        if (!slot.broken && translog != null && translog.sizeInBytes() > Translog.HEADER_BYTES) {
+                            flush(slot);
+                        }
+                    } catch (IOException | RuntimeException problem) {
+                        LOG.log(Level.WARNING, "the periodic commit of the Lucene index [" + e.getKey() + "] failed;"
+                                + " it is opened again from its last commit and translog on next use", problem);
+                        slot.broken = true;
+                    } finally {
+                        slot.writing.unlock();
+                    }
+                } finally {
+                    slot.lock.readLock().unlock();
+                }
+            }
+        } finally {
+            storeLock.readLock().unlock();
+        }
     }
 
     /**
@@ -169,6 +267,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * behind but no lock.
      */
     static LuceneDocumentStore open(Path dataDirectory, DirectoryFactory directories) {
+        return open(dataDirectory, directories, Translog.Fsync.DEFAULT, FLUSH_THRESHOLD_BYTES);
+    }
+
+    /** As above, with the translog's fsync and flush threshold given (tests make them fail or small). */
+    static LuceneDocumentStore open(Path dataDirectory, DirectoryFactory directories, Translog.Fsync fsync,
+                                    long flushThresholdBytes) {
         Path data = dataDirectory.toAbsolutePath().normalize();
         String failure = "Lucene data directory [" + data + "] cannot be opened: ";
         if (Files.exists(data) && !Files.isDirectory(data)) {
@@ -182,7 +286,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             if (lock == null) {
                 throw new IOException("it is in use by another process");
             }
-            return new LuceneDocumentStore(data, directories, channel, lock);
+            return new LuceneDocumentStore(data, directories, fsync, flushThresholdBytes, channel, lock);
         } catch (OverlappingFileLockException e) {
             closeQuietly(channel);
             throw GatewayException.backendUnavailable(failure + "it is in use by another store of this process", e);
@@ -253,15 +357,18 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
         Directory lucene = null;
         IndexWriter writer = null;
+        Translog translog = null;
         try {
             lucene = directories.open(directory);
             writer = new IndexWriter(lucene, config(OpenMode.CREATE));
-            writer.setLiveCommitData(commitData(-1).entrySet());
+            writer.setLiveCommitData(commitData(-1, 1).entrySet());
             writer.commit();
+            translog = Translog.create(directory, 1, fsync);
             IOUtils.fsync(indicesDirectory, true);
-            install(slot, lucene, writer);
+            install(slot, lucene, writer, new Recovered(translog, -1));
         } catch (IOException | RuntimeException e) {
             rollbackQuietly(writer);
+            closeQuietly(translog);
             closeQuietly(lucene);
             try {
                 deleteRecursively(directory);
@@ -280,6 +387,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             try {
                 closeQuietly(slot.searchers);
                 rollbackQuietly(slot.writer);
+                closeQuietly(slot.translog);
                 closeQuietly(slot.directory);
                 deleteRecursively(directory);
             } catch (IOException e) {
@@ -291,23 +399,53 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     }
 
     /**
-     * Encodes the batch (no lock held), then, holding the index's {@code writing} lock, applies it in order and
-     * commits once with the new highest sequence number. On any failure the writer is rolled back to the last
-     * commit.
+     * Encodes the batch and its translog record (no lock held); then, holding the index's {@code writing} lock,
+     * applies it to the writer in order, appends the record to the translog and makes the batch visible to real-time
+     * GET ({@code recent}); then, without the lock, waits until the record is fsync'd (group commit: writers that
+     * queue up meanwhile share one fsync). The writer is not committed here: see {@link #flush}.
+     *
+     * <p>Order and visibility: batches are applied and logged in the same order under {@code writing}, so the log's
+     * order is the index's. A batch is visible to reads once applied, before its fsync — as Elasticsearch's
+     * real-time GET sees an operation before its translog sync. A crash before the fsync loses it, and its writer was
+     * not acknowledged; a later batch is acknowledged only after its own fsync, which covers every earlier record.
+     *
+     * <p>Failures: a batch that fails while being applied or logged is taken back whole: the writer is thrown away
+     * and the index recovered from its last commit and the translog (which does not hold the batch, or holds it
+     * torn). A failed fsync leaves the log tragic and the slot broken: the next call opens the index again from disk
+     * (the batch may or may not be there: it was not acknowledged).
      *
      * @throws GatewayException {@code ILLEGAL_ARGUMENT} for a value Lucene cannot index (an immense keyword; nothing
      *     is written), {@code BACKEND_UNAVAILABLE} when the disk fails, {@code BACKEND_FAILURE} otherwise
      */
     @Override
     public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+        apply(index, writes, maxSeqNo).await();
+    }
+
+    /**
+     * {@link #write} up to the fsync: the returned {@link Durability} waits for it, holding no lock of the index but
+     * the translog's own (see {@link Translog#sync}), so writers that a caller serialises can still share fsyncs.
+     */
+    @Override
+    public Durability apply(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
         uuidOf(index);
         List<Document> documents = new ArrayList<>(writes.size());
+        List<Translog.Op> ops = new ArrayList<>(writes.size());
         for (DocumentWrite write : writes) {
             try {
-                documents.add(switch (write) {
-                    case DocumentWrite.Upsert upsert -> FieldEncoding.encode(index.mappings(), upsert.document());
-                    case DocumentWrite.Delete ignored -> null;
-                });
+                switch (write) {
+                    case DocumentWrite.Upsert upsert -> {
+                        Document document = FieldEncoding.encode(index.mappings(), upsert.document());
+                        documents.add(document);
+                        BytesRef source = document.getBinaryValue(FieldEncoding.SOURCE);
+                        ops.add(new Translog.Op.Upsert(upsert.id(), upsert.document().version(),
+                                BytesRef.deepCopyOf(source).bytes, upsert.document().values()));
+                    }
+                    case DocumentWrite.Delete delete -> {
+                        documents.add(null);
+                        ops.add(new Translog.Op.Delete(delete.id()));
+                    }
+                }
             } catch (RejectedValue e) {
                 throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, e.getMessage(), metadata(index), e);
             } catch (BrokenInvariant e) {
@@ -315,7 +453,10 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                         + index.name() + "/" + index.uuid() + "]: " + e.getMessage(), metadata(index), e);
             }
         }
-        withIndex(index, (directory, slot) -> {
+        Translog.Prepared prepared = Translog.prepare(ops);
+        return withIndex(index, (directory, slot) -> {
+            Translog translog;
+            long position;
             slot.writing.lock();
             try {
                 if (slot.broken) {
@@ -323,25 +464,16 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 }
                 long recorded = Math.max(slot.maxSeqNo, maxSeqNo);
                 if (writes.isEmpty() && recorded == slot.maxSeqNo) {
-                    return null;
+                    return Durability.DONE;
                 }
-                IndexWriter writer = slot.writer;
+                translog = slot.translog;
                 try {
-                    for (int i = 0; i < writes.size(); i++) {
-                        Term id = new Term(FieldEncoding.ID, writes.get(i).id());
-                        Document document = documents.get(i);
-                        if (document == null) {
-                            writer.deleteDocuments(id);
-                        } else {
-                            writer.updateDocument(id, document);
-                        }
-                    }
-                    writer.setLiveCommitData(commitData(recorded).entrySet());
-                    writer.commit();
+                    apply(slot.writer, writes, documents);
+                    position = translog.append(prepared, recorded);
                 } catch (IOException | RuntimeException e) {
                     GatewayException failure = writeFailure(index, directory, e);
                     try {
-                        rollBack(slot);
+                        rollBack(index, directory, slot);
                     } catch (IOException | RuntimeException rollback) {
                         LOG.log(Level.WARNING, "reopening the Lucene index [" + index.uuid()
                                 + "] after a failed write failed; it is opened again on next use", rollback);
@@ -349,27 +481,183 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     }
                     throw failure;
                 }
-                slot.maxSeqNo = recorded;
-                slot.dirty = true;
-                return null;
+                long stamp = slot.recentLock.writeLock();
+                try {
+                    slot.maxSeqNo = recorded;
+                    for (int i = 0; i < writes.size(); i++) {
+                        slot.recent.put(writes.get(i).id(), new Recent(documents.get(i)));
+                    }
+                    slot.dirty = true;
+                } finally {
+                    slot.recentLock.unlockWrite(stamp);
+                }
+                housekeeping(index, slot, translog);
             } finally {
                 slot.writing.unlock();
             }
+            return () -> {
+                try {
+                    translog.sync(position);
+                } catch (IOException e) {
+                    slot.broken = true;
+                    throw writeFailure(index, directory, e);
+                }
+            };
         });
     }
 
-    /** Looks every id up in the {@code _id} terms of a searcher that has seen every acknowledged write. */
+    /** Applies a batch's writes to the writer in order ({@code documents}: null for a delete). */
+    private static void apply(IndexWriter writer, List<DocumentWrite> writes, List<Document> documents)
+            throws IOException {
+        for (int i = 0; i < writes.size(); i++) {
+            Term id = new Term(FieldEncoding.ID, writes.get(i).id());
+            Document document = documents.get(i);
+            if (document == null) {
+                writer.deleteDocuments(id);
+            } else {
+                writer.updateDocument(id, document);
+            }
+        }
+    }
+
+    /**
+     * After a logged batch (caller holds {@code writing}): commits once the translog generation is past the flush
+     * threshold, refreshes once {@code recent} is past its limit. A failure here does not fail the batch, which is
+     * logged already: the slot is marked broken and the index opened again from disk on next use.
+     */
+    private void housekeeping(IndexMetadata index, Slot slot, Translog translog) {
+        try {
+            if (translog.sizeInBytes() >= flushThresholdBytes) {
+                flush(slot);
+            }
+            if (slot.recent.size() > RECENT_LIMIT) {
+                refresh(slot);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "committing or refreshing the Lucene index [" + index.uuid() + "] failed; it is"
+                    + " opened again from its last commit and translog on next use", e);
+            slot.broken = true;
+        }
+    }
+
+    /**
+     * A Lucene commit of everything applied, recording the highest sequence number and the next translog
+     * generation, then a roll to that (empty) generation, which deletes the older ones. Caller holds
+     * {@code writing} (or owns the slot), so the commit holds exactly the logged batches.
+     */
+    private static void flush(Slot slot) throws IOException {
+        Translog translog = slot.translog;
+        long next = translog.generation() + 1;
+        slot.writer.setLiveCommitData(commitData(slot.maxSeqNo, next).entrySet());
+        slot.writer.commit();
+        translog.roll(next);
+    }
+
+    /** Opens a new searcher on everything applied and forgets {@code recent}; caller holds {@code writing}. */
+    private static void refresh(Slot slot) throws IOException {
+        long start = System.nanoTime();
+        slot.searchers.maybeRefreshBlocking();
+        forgetRecent(slot);
+        if (LOG.isLoggable(Level.FINE)) {
+            LOG.fine("refreshed a Lucene searcher in " + (System.nanoTime() - start) / 1000 + " µs");
+        }
+    }
+
+    /**
+     * Replays into a writer just opened on the last commit every batch the translog holds from the generation that
+     * commit names on, in log order, then commits the result and starts a new translog generation (deleting the
+     * older ones). A torn last record (a crash in the middle of an append) is not replayed: it was never
+     * acknowledged. Replay is idempotent: every operation replaces or deletes a whole document by id, so running it
+     * again (a crash during recovery) ends in the same state; the recovered {@code max_seq_no} is the highest of the
+     * commit's and the replayed batches'.
+     */
+    private Recovered recover(IndexMetadata index, Path directory, IndexWriter writer) throws IOException {
+        long maxSeqNo = committedMaxSeqNo(writer);
+        long generation = committedGeneration(writer);
+        List<Translog.Batch> batches = Translog.read(directory, generation);
+        for (Translog.Batch batch : batches) {
+            for (Translog.Op op : batch.ops()) {
+                Term id = new Term(FieldEncoding.ID, op.id());
+                switch (op) {
+                    case Translog.Op.Upsert u -> writer.updateDocument(id, FieldEncoding.encode(index.mappings(),
+                            u.id(), u.version(), u.source(), u.values()));
+                    case Translog.Op.Delete d -> writer.deleteDocuments(id);
+                }
+            }
+            maxSeqNo = Math.max(maxSeqNo, batch.maxSeqNo());
+        }
+        var files = Translog.files(directory);
+        long next = Math.max(generation, files.isEmpty() ? 0 : files.lastKey()) + 1;
+        writer.setLiveCommitData(commitData(maxSeqNo, next).entrySet());
+        writer.commit();
+        Translog translog = Translog.create(directory, next, fsync);
+        try {
+            Translog.deleteOlderThan(directory, next);
+        } catch (IOException e) {
+            translog.close();
+            throw e;
+        }
+        if (!batches.isEmpty()) {
+            LOG.info("recovered " + batches.size() + " write batches of the Lucene index [" + index.uuid()
+                    + "] from its translog");
+        }
+        return new Recovered(translog, maxSeqNo);
+    }
+
+    /**
+     * Real-time GET without a refresh: an id written since the last refresh is answered from {@code recent} (the
+     * Lucene document that write applied, decoded as a stored one would be), every other id from the current
+     * searcher, which holds every write before that refresh. The lookup is validated against {@code recentLock}: if a
+     * batch or a refresh changed {@code recent} meanwhile it is done again (after a few tries, holding the read
+     * lock), so a GET of several ids never sees half a batch.
+     */
     @Override
     public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
         Set<String> wanted = new LinkedHashSet<>(ids);
         return withIndex(index, (directory, slot) -> {
-            try (Acquired acquired = acquire(slot)) {
-                return lookup(acquired.reader(), wanted);
+            for (int attempt = 0; ; attempt++) {
+                boolean locked = attempt >= 3;
+                long stamp = locked ? slot.recentLock.readLock() : slot.recentLock.tryOptimisticRead();
+                try {
+                    Map<String, Recent> fromRecent = new HashMap<>();
+                    Set<String> rest = new LinkedHashSet<>();
+                    for (String id : wanted) {
+                        Recent recent = slot.recent.get(id);
+                        if (recent != null) {
+                            fromRecent.put(id, recent);
+                        } else {
+                            rest.add(id);
+                        }
+                    }
+                    Map<String, StoredDocument> found = Map.of();
+                    if (!rest.isEmpty()) {
+                        try (Acquired acquired = current(slot)) {
+                            found = lookup(acquired.reader(), rest);
+                        }
+                    }
+                    if (!locked && !slot.recentLock.validate(stamp)) {
+                        continue;
+                    }
+                    Map<String, StoredDocument> ordered = new LinkedHashMap<>();
+                    for (String id : wanted) {
+                        Recent recent = fromRecent.get(id);
+                        StoredDocument document = recent == null ? found.get(id)
+                                : recent.document() == null ? null : FieldEncoding.decode(recent.document());
+                        if (document != null) {
+                            ordered.put(id, document);
+                        }
+                    }
+                    return ordered;
+                } finally {
+                    if (locked) {
+                        slot.recentLock.unlockRead(stamp);
+                    }
+                }
             }
         });
     }
 
-    /** The value the last successful write committed (or the last commit's, read when the index was opened). */
+    /** The value of the last write applied (or recovered from the last commit and the translog at open). */
     @Override
     public long maxSeqNo(IndexMetadata index) {
         return withIndex(index, (directory, slot) -> slot.maxSeqNo);
@@ -482,6 +770,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
 
     @Override
     public void close() {
+        flusher.shutdown(); // no interrupt: a commit in progress finishes, and the write lock below waits for it
         storeLock.writeLock().lock();
         try {
             if (closed) {
@@ -490,21 +779,27 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             closed = true;
             for (Map.Entry<String, Slot> e : slots.entrySet()) {
                 Slot slot = e.getValue();
+                boolean committed = false;
                 try {
                     closeQuietly(slot.searchers);
                     if (slot.writer != null && !slot.broken) {
+                        flush(slot);
+                        committed = true;
                         slot.writer.close();
                     }
                 } catch (IOException | RuntimeException problem) {
-                    LOG.log(Level.WARNING, "closing the Lucene index [" + e.getKey() + "] failed", problem);
+                    LOG.log(Level.WARNING, "closing the Lucene index [" + e.getKey() + "] failed; its translog is"
+                            + " replayed on next open", problem);
                     rollbackQuietly(slot.writer);
                 } finally {
                     if (slot.broken) {
                         rollbackQuietly(slot.writer);
                     }
+                    closeTranslog(slot.translog, committed);
                     closeQuietly(slot.directory);
                     slot.writer = null;
                     slot.searchers = null;
+                    slot.translog = null;
                     slot.directory = null;
                     slot.retired = true;
                 }
@@ -581,7 +876,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         try {
             lucene = directories.open(directory);
             writer = new IndexWriter(lucene, config(OpenMode.APPEND));
-            install(slot, lucene, writer);
+            install(slot, lucene, writer, recover(index, directory, writer));
         } catch (IOException | RuntimeException e) {
             rollbackQuietly(writer);
             closeQuietly(lucene);
@@ -590,52 +885,105 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Makes a freshly opened writer the slot's, with a searcher on it and the sequence number of its commit. */
-    private static void install(Slot slot, Directory lucene, IndexWriter writer) throws IOException {
-        long maxSeqNo = committedMaxSeqNo(writer);
-        SearcherManager searchers = new SearcherManager(writer, true, false, null);
+    /**
+     * Makes a freshly opened (and recovered) writer the slot's, with a searcher on it, its translog and its sequence
+     * number. On failure the translog is closed.
+     */
+    private static void install(Slot slot, Directory lucene, IndexWriter writer, Recovered recovered)
+            throws IOException {
+        SearcherManager searchers;
+        try {
+            searchers = new SearcherManager(writer, true, false, null);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(recovered.translog());
+            throw e;
+        }
         slot.directory = lucene;
         slot.writer = writer;
         slot.searchers = searchers;
-        slot.maxSeqNo = maxSeqNo;
-        slot.dirty = false;
+        slot.translog = recovered.translog();
+        slot.maxSeqNo = recovered.maxSeqNo();
+        forgetRecent(slot);
         slot.broken = false;
     }
 
     /**
      * Throws away everything the writer holds since its last commit and carries on with a new writer on that commit
+     * and the translog replayed into it ({@link #recover}), i.e. every logged batch and not the one that failed
      * (caller holds {@code writing}). Until the new writer is in place the slot is broken, so if this fails the next
      * caller opens the index again.
      */
-    private void rollBack(Slot slot) throws IOException {
+    private void rollBack(IndexMetadata index, Path directory, Slot slot) throws IOException {
         slot.broken = true;
         SearcherManager old = slot.searchers;
+        Translog oldLog = slot.translog;
         rollbackQuietly(slot.writer);
         IndexWriter writer = new IndexWriter(slot.directory, config(OpenMode.APPEND));
         try {
-            long maxSeqNo = committedMaxSeqNo(writer);
-            SearcherManager searchers = new SearcherManager(writer, true, false, null);
+            Recovered recovered = recover(index, directory, writer);
+            SearcherManager searchers;
+            try {
+                searchers = new SearcherManager(writer, true, false, null);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(recovered.translog());
+                throw e;
+            }
             slot.writer = writer;
             slot.searchers = searchers;
-            slot.maxSeqNo = maxSeqNo;
-            slot.dirty = false;
+            slot.translog = recovered.translog();
+            slot.maxSeqNo = recovered.maxSeqNo();
+            forgetRecent(slot);
             slot.broken = false;
         } catch (IOException | RuntimeException e) {
             rollbackQuietly(writer);
             throw e;
         }
         closeQuietly(old);
+        try {
+            oldLog.closeCommitted();
+        } catch (IOException e) {
+            LOG.log(Level.FINE, "closing a replaced translog failed", e);
+        }
+    }
+
+    /** Closes a translog; writers still waiting on it succeed only if {@code committed} holds all of it. */
+    private static void closeTranslog(Translog translog, boolean committed) {
+        if (translog == null) {
+            return;
+        }
+        try {
+            if (committed) {
+                translog.closeCommitted();
+            } else {
+                translog.close();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "closing a translog failed", e);
+        }
     }
 
     /** Closes a broken slot's writer, searcher and directory (caller holds the slot's write lock). */
     private static void discard(Slot slot) {
         closeQuietly(slot.searchers);
         rollbackQuietly(slot.writer);
+        closeQuietly(slot.translog);
         closeQuietly(slot.directory);
         slot.searchers = null;
         slot.writer = null;
+        slot.translog = null;
         slot.directory = null;
         slot.broken = false;
+    }
+
+    /** Empties {@code recent} once the searcher has every write in it (caller holds {@code writing}). */
+    private static void forgetRecent(Slot slot) {
+        long stamp = slot.recentLock.writeLock();
+        try {
+            slot.recent.clear();
+            slot.dirty = false;
+        } finally {
+            slot.recentLock.unlockWrite(stamp);
+        }
     }
 
     /**
@@ -650,12 +998,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     throw new StaleSlot();
                 }
                 if (slot.dirty) {
-                    long start = System.nanoTime();
-                    slot.searchers.maybeRefreshBlocking();
-                    slot.dirty = false;
-                    if (LOG.isLoggable(Level.FINE)) {
-                        LOG.fine("refreshed a Lucene searcher in " + (System.nanoTime() - start) / 1000 + " µs");
-                    }
+                    refresh(slot);
                 }
             } catch (AlreadyClosedException e) {
                 // Lucene closed the writer after a tragic error: open the index again
@@ -665,6 +1008,11 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 slot.writing.unlock();
             }
         }
+        return current(slot);
+    }
+
+    /** The current searcher, without a refresh: it misses the writes since the last one. */
+    private static Acquired current(Slot slot) throws IOException {
         SearcherManager manager = slot.searchers;
         try {
             return new Acquired(manager, manager.acquire());
@@ -720,13 +1068,35 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return new IndexWriterConfig(new StandardAnalyzer()).setOpenMode(mode).setCodec(new WideVectorCodec());
     }
 
-    private static Map<String, String> commitData(long maxSeqNo) {
+    private static Map<String, String> commitData(long maxSeqNo, long translogGeneration) {
         Map<String, String> data = new LinkedHashMap<>();
         data.put(ENCODING, ENCODING_VERSION);
         if (maxSeqNo >= 0) {
             data.put(MAX_SEQ_NO, Long.toString(maxSeqNo));
         }
+        data.put(TRANSLOG_GENERATION, Long.toString(translogGeneration));
         return data;
+    }
+
+    /**
+     * The translog generation the commit a writer was opened on names (writes after it are there and in later
+     * generations); 0 for an index committed before there was a translog, which has no translog files.
+     */
+    private static long committedGeneration(IndexWriter writer) throws IOException {
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data != null) {
+            for (Map.Entry<String, String> e : data) {
+                if (TRANSLOG_GENERATION.equals(e.getKey())) {
+                    try {
+                        return Long.parseLong(e.getValue());
+                    } catch (NumberFormatException bad) {
+                        throw new CorruptIndexException("commit user data [" + TRANSLOG_GENERATION + "] is ["
+                                + e.getValue() + "], not a number", "segments");
+                    }
+                }
+            }
+        }
+        return 0;
     }
 
     /** The sequence number in the user data of the commit a writer was opened on; -1 if none was recorded. */
@@ -751,6 +1121,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     private void retire(IndexMetadata index, Slot slot) {
         slot.writer = null;
         slot.searchers = null;
+        slot.translog = null;
         slot.directory = null;
         slot.retired = true;
         slots.remove(index.uuid(), slot);

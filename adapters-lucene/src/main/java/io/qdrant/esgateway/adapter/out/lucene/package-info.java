@@ -65,7 +65,12 @@
  *
  * <h2>Commits</h2>
  *
- * <p>Each {@code write} batch is one Lucene commit, whose user data holds {@code max_seq_no} (the highest sequence
- * number written, absent while there is none) and {@code qeg_encoding} (the version of this layout, {@code 1}).
+ * <p>A {@code write} batch is durable once its record in the index's translog ({@code translog-<generation>.tlog} in
+ * the index directory, see {@code Translog}) is fsync'd; Lucene commits happen when the translog generation passes
+ * 64 MiB, every 60 s while it holds anything, when the index is opened (after replaying the translog) and when the
+ * store closes. A commit's user data
+ * holds {@code max_seq_no} (the highest sequence number written, absent while there is none),
+ * {@code translog_generation} (where the writes after the commit are logged) and {@code qeg_encoding} (the version
+ * of this layout, {@code 1}).
  */
 package io.qdrant.esgateway.adapter.out.lucene;

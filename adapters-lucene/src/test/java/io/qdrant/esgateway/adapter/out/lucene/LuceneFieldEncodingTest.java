@@ -141,8 +141,13 @@ class LuceneFieldEncodingTest {
         store.write(INDEX, writes, max);
     }
 
-    /** Runs {@code check} on a reader of the last commit in the index directory, opened beside the store. */
+    /**
+     * Runs {@code check} on a reader of the last commit in the index directory: the store is closed first (writes
+     * are committed to Lucene only then, they are in the translog before) and opened again afterwards.
+     */
     private void onDisk(ReaderCheck check) throws IOException {
+        store.close();
+        store = LuceneStores.open(temp);
         try (Directory directory = FSDirectory.open(temp.resolve("indices").resolve(INDEX.uuid()));
              DirectoryReader reader = DirectoryReader.open(directory)) {
             check.accept(reader, new IndexSearcher(reader));
@@ -358,12 +363,16 @@ class LuceneFieldEncodingTest {
     }
 
     @Test
-    void eachBatchIsOneCommitRecordingItsMaxSeqNoAndTheLayoutVersion() throws IOException {
+    void writesAreCommittedOnCloseWithTheMaxSeqNoTheTranslogGenerationAndTheLayoutVersion() throws IOException {
         write(rich());
         write(other());
         try (Directory directory = FSDirectory.open(temp.resolve("indices").resolve(INDEX.uuid()))) {
-            SegmentInfos commit = SegmentInfos.readLatestCommit(directory);
-            assertThat(commit.getUserData()).isEqualTo(Map.of("max_seq_no", "5", "qeg_encoding", "1"));
+            // until then they are in the translog only: the last commit is the empty index's
+            assertThat(SegmentInfos.readLatestCommit(directory).getUserData())
+                    .isEqualTo(Map.of("qeg_encoding", "1", "translog_generation", "1"));
+            store.close();
+            assertThat(SegmentInfos.readLatestCommit(directory).getUserData())
+                    .isEqualTo(Map.of("max_seq_no", "5", "qeg_encoding", "1", "translog_generation", "2"));
         }
         onDisk((reader, searcher) -> assertThat(searcher.count(new MatchAllDocsQuery())).isEqualTo(2));
     }

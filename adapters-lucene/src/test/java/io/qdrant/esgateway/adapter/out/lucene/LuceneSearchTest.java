@@ -364,6 +364,7 @@ class LuceneSearchTest {
             assertThat((double) hits.hits().get(1).score()).isCloseTo(s2, within(1e-5));
             assertThat(hits.maxScore()).isEqualTo(hits.hits().get(0).score());
 
+            store.close(); // commits the writes to Lucene (they are in the translog until then)
             try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(
                     temp.resolve("data").resolve("indices").resolve(index.uuid())))) {
                 IndexSearcher plain = new IndexSearcher(reader);

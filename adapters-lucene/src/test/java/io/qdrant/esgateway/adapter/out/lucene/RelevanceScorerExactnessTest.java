@@ -103,6 +103,9 @@ class RelevanceScorerExactnessTest {
             termsById.put(id, scorer.terms(parsed.values()));
         }
         store.write(index, writes, writes.size() - 1);
+        // the tests read the index's last Lucene commit beside the store: closing commits the translogged writes
+        store.close();
+        store = LuceneStores.open(temp.resolve("data"));
     }
 
     @AfterEach

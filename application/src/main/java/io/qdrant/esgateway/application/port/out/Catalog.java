@@ -39,7 +39,13 @@ public interface Catalog {
     /** The index's write generation: moves on every write to its documents (0 for a new index). */
     long generation(String index);
 
-    /** Moves the index's write generation on and returns the new value. */
+    /**
+     * Moves the index's write generation on and returns the new value. Called after every document write, so it must
+     * be cheap: the new value survives a crash of the gateway process, but an implementation may leave making it
+     * survive a crash of the machine (power loss) to its next durable change — after one, the generation may be
+     * back at an earlier value, which is safe while whatever is keyed on it (caches) lives no longer than the
+     * machine's memory.
+     */
     long bumpGeneration(String index);
 
     /** Throws {@code BACKEND_UNAVAILABLE} unless the catalog can be read now. */

@@ -46,6 +46,29 @@ public interface DocumentStore {
      */
     void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo);
 
+    /**
+     * {@link #write} in two steps, so that a caller can release its own locks before the wait for durability and
+     * concurrent writers can share it (group commit): when this returns, the writes are applied in order — visible
+     * to {@link #get} and counted in {@link #maxSeqNo}, so the next batch can be planned on them — and when
+     * {@link Durability#await()} of the result returns, they are durable as {@code write} promises. A failure of
+     * either step means none of them may be assumed written (after a failed {@code await} they may still be there,
+     * whole). A later batch's {@code await} covers every batch applied before it. The default writes durably at once.
+     */
+    default Durability apply(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+        write(index, writes, maxSeqNo);
+        return Durability.DONE;
+    }
+
+    /** The second step of {@link #apply}: waits until the applied writes are durable. */
+    @FunctionalInterface
+    interface Durability {
+        Durability DONE = () -> {
+        };
+
+        /** Returns once durable; throws the store's {@code GatewayException} if they could not be made so. */
+        void await();
+    }
+
     /** The current documents with these ids (absent ids are missing from the map); sees every acknowledged write. */
     Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids);
 

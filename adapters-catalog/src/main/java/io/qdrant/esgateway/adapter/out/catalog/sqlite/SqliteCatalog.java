@@ -80,6 +80,8 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
      */
     private CatalogView cachedView;
     private long cachedDataVersion;
+    /** {@link #bumpGeneration}'s statement, prepared on first use (guarded by {@code lock}). */
+    private java.sql.PreparedStatement bumpStatement;
 
     private SqliteCatalog(Path file, Connection connection) {
         this.file = file;
@@ -268,15 +270,49 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         return inTransaction("reading the generation of [" + index + "]", trx -> readGeneration(trx, index));
     }
 
+    /**
+     * One statement ({@code UPDATE … RETURNING}, prepared once, in its own implicit transaction: no jOOQ, which was
+     * most of this call's CPU), committed with {@code PRAGMA synchronous=NORMAL} (every other transaction is
+     * {@code FULL}): in WAL mode SQLite then appends the change to the WAL without an fsync, so it survives a crash of
+     * the process (the bytes are in the OS) but not necessarily of the machine until the next {@code FULL} commit or
+     * checkpoint fsyncs the WAL. This runs after every document write; an fsync here was 10–20 % of a write's cost.
+     */
     @Override
     public long bumpGeneration(String index) {
-        return inTransaction("moving the generation of [" + index + "]", trx -> {
-            if (trx.update(INDICES).set(INDEX_GENERATION, INDEX_GENERATION.plus(1L))
-                    .where(INDEX_NAME.eq(index)).execute() == 0) {
-                throw GatewayException.indexNotFound(index);
+        lock.lock();
+        try {
+            requireOpen();
+            setSynchronous("NORMAL");
+            try {
+                if (bumpStatement == null) {
+                    bumpStatement = connection.prepareStatement("UPDATE " + INDICES.getName() + " SET "
+                            + INDEX_GENERATION.getName() + " = " + INDEX_GENERATION.getName() + " + 1 WHERE "
+                            + INDEX_NAME.getName() + " = ? RETURNING " + INDEX_GENERATION.getName());
+                }
+                bumpStatement.setString(1, index);
+                try (java.sql.ResultSet rows = bumpStatement.executeQuery()) {
+                    if (!rows.next()) {
+                        throw GatewayException.indexNotFound(index);
+                    }
+                    return rows.getLong(1);
+                }
+            } finally {
+                setSynchronous("FULL");
             }
-            return readGeneration(trx, index);
-        });
+        } catch (SQLException e) {
+            throw unavailable("moving the generation of [" + index + "]", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code PRAGMA synchronous} of this connection (caller holds the lock, outside a transaction). */
+    private void setSynchronous(String mode) {
+        try (java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA synchronous=" + mode);
+        } catch (SQLException e) {
+            throw unavailable("setting synchronous=" + mode, e);
+        }
     }
 
     @Override
@@ -290,6 +326,9 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         try {
             if (!closed) {
                 closed = true;
+                if (bumpStatement != null) {
+                    bumpStatement.close();
+                }
                 connection.close();
             }
         } catch (SQLException e) {

@@ -189,6 +189,24 @@ class SqliteCatalogTest extends CatalogContract {
         }
 
         @Test
+        void bumpingTheGenerationSkipsTheFsyncButLeavesTheConnectionAtFull() {
+            Path file = dir.resolve("bump.db");
+            try (SqliteCatalogs.Handle handle = SqliteCatalogs.open(file)) {
+                SqliteCatalog catalog = (SqliteCatalog) handle;
+                catalog.createIndex(index("a"), List.of());
+
+                assertThat(catalog.bumpGeneration("a")).isEqualTo(1);
+                assertThat(catalog.pragma("synchronous")).isEqualTo("2");
+                failure(ErrorKind.INDEX_NOT_FOUND, () -> catalog.bumpGeneration("missing"));
+                assertThat(catalog.pragma("synchronous")).isEqualTo("2");
+                // committed to the WAL file, not only to this connection: another one sees it before any close
+                try (SqliteCatalogs.Handle other = SqliteCatalogs.open(file)) {
+                    assertThat(other.generation("a")).isEqualTo(1);
+                }
+            }
+        }
+
+        @Test
         void theFileIsInWalModeForOtherConnectionsToo() throws SQLException {
             Path file = dir.resolve("wal.db");
             try (SqliteCatalogs.Handle catalog = SqliteCatalogs.open(file)) {
