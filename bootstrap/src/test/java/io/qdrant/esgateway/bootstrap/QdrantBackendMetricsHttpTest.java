@@ -35,13 +35,15 @@ class QdrantBackendMetricsHttpTest {
             assertThat(es.post("/items/_search", json("{'size':20,'sort':[{'n':'asc'}]}")).status()).isEqualTo(200);
             String large = es.get("/metrics").body();
 
-            String scroll = "operation=\"POST /collections/{name}/points/scroll\"";
+            // a field-sorted page is an order_by query on Qdrant's query API
+            String scroll = "operation=\"POST /collections/{name}/points/query\"";
+            assertThat(qdrant.requests("POST", "/points/query")).isNotEmpty();
             assertThat(sum(large, "qeg_backend_requests_total", scroll, "status=\"200\""))
-                    .isEqualTo(qdrant.requests("POST", "/points/scroll").size());
+                    .isEqualTo(qdrant.requests("POST", "/points/query").size());
             assertThat(sum(large, "qeg_backend_requests_total", "operation=\"PUT /collections/{name}\""))
                     .isEqualTo(1);
             assertThat(sum(large, "qeg_backend_request_seconds_count", scroll))
-                    .isEqualTo(qdrant.requests("POST", "/points/scroll").size());
+                    .isEqualTo(qdrant.requests("POST", "/points/query").size());
             assertThat(sum(large, "qeg_backend_request_seconds_sum", scroll)).isPositive();
             assertThat(sum(large, "qeg_backend_bytes_sent_total", "operation=\"POST /collections/{name}/points/batch\""))
                     .isGreaterThan(30 * 50);

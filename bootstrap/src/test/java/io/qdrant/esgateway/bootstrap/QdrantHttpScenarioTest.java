@@ -127,6 +127,16 @@ class QdrantHttpScenarioTest {
         assertThat(buckets.get(0).path("key").asText()).isEqualTo("food");
         assertThat(buckets.get(0).path("doc_count").asInt()).isEqualTo(2);
         assertThat(sorted.path("aggregations").path("avg_price").path("value").asDouble()).isEqualTo(14.4375);
+        // the year sort is an order_by page and the keyword terms one facet; the avg is computed over the scan
+        assertThat(qdrant.requests("POST", "/points/query")).anySatisfy(r -> assertThat(r.body().at("/query/order_by/key")
+                .asText()).isEqualTo("_f.year"));
+        // (other facets read full-text statistics: _n.<field>)
+        assertThat(qdrant.requests("POST", "/facet")).filteredOn(r -> r.body().get("key").asText().equals("_f.tag"))
+                .hasSize(1);
+        String metrics = es.get("/metrics").body();
+        assertThat(metrics).containsPattern("qeg_plan_path_total\\{part=\"hits\",path=\"native\"[^}]*} [1-9]")
+                .containsPattern("qeg_plan_path_total\\{part=\"aggs\",path=\"native\"[^}]*} [1-9]")
+                .containsPattern("qeg_plan_path_total\\{part=\"aggs\",path=\"scan\",reason=\"facet_shape\"[^}]*} [1-9]");
 
         assertThat(es.post("/books/_update/2?refresh=true", json("{'doc':{'tag':'food'}}")).status()).isEqualTo(200);
         JsonNode after = es.post("/books/_search", json("{'query':{'constant_score':{'filter':{'term':{'tag':'food'}}}}}"))

@@ -22,16 +22,35 @@ import java.util.Set;
  * @param missingValuesReturned whether ordering by a field also returns the documents without a value (Qdrant's
  *                              {@code order_by} does not)
  * @param indexOrderTies whether documents with equal sort values come in index order, as in Elasticsearch
+ * @param termsCounted field kinds whose top-level {@code terms} aggregation the backend answers natively when the
+ *                     answer needs only each value's document count (the shapes
+ *                     {@link io.qdrant.esgateway.domain.aggregation.TermsCounts#countable} accepts: no
+ *                     sub-aggregations, ordered by {@code _count}/{@code _key}, {@code min_doc_count} ≥ 1) — Qdrant's
+ *                     {@code facet}; a kind in {@code facetable} needs no entry here
+ * @param firstKeyOrderOnly whether the backend orders natively by the first sort key only, by the value a document
+ *                          reaches first in the sort's direction (the min ascending, the max descending — ES's default
+ *                          modes), the further keys being applied by the adapter over the first key's tie groups
+ *                          (Qdrant's {@code order_by}): the first key must then be a field sort of an orderable kind
+ *                          in its default mode; the further keys need nothing
  */
 public record BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reducible, boolean keywordMissingValue,
                                   Set<ValueKind> facetable, boolean exactCount, boolean multiValuedOrderRepeats, boolean missingValuesReturned,
-                                  boolean indexOrderTies) {
+                                  boolean indexOrderTies, Set<ValueKind> termsCounted, boolean firstKeyOrderOnly) {
     private static final Set<ValueKind> ALL_KINDS = EnumSet.complementOf(EnumSet.of(ValueKind.UNMAPPED));
 
     public BackendCapabilities {
         orderable = Set.copyOf(orderable);
         reducible = Set.copyOf(reducible);
         facetable = Set.copyOf(facetable);
+        termsCounted = Set.copyOf(termsCounted);
+    }
+
+    /** A backend without a counts-only {@code terms} path, whose native order honours every min/max mode. */
+    public BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reducible, boolean keywordMissingValue,
+                               Set<ValueKind> facetable, boolean exactCount, boolean multiValuedOrderRepeats,
+                               boolean missingValuesReturned, boolean indexOrderTies) {
+        this(orderable, reducible, keywordMissingValue, facetable, exactCount, multiValuedOrderRepeats,
+                missingValuesReturned, indexOrderTies, Set.of(), false);
     }
 
     /** Everything native (a reference for tests; real backends declare what they have). */
@@ -44,7 +63,7 @@ public record BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reduc
 
     /**
      * These capabilities declared absent (the configuration switch that forces the complete-scan path): {@code order}
-     * (no native field sort), {@code facet} (no native aggregation), {@code count} (no exact native count),
+     * (no native field sort), {@code facet} (no native aggregation, counts-only {@code terms} included), {@code count} (no exact native count),
      * {@code all}.
      */
     public BackendCapabilities without(Set<String> absent) {
@@ -60,6 +79,6 @@ public record BackendCapabilities(Set<ValueKind> orderable, Set<ValueKind> reduc
         boolean count = all || absent.contains("count");
         return new BackendCapabilities(order ? Set.of() : orderable, order ? Set.of() : reducible,
                 keywordMissingValue && !order, facet ? Set.of() : facetable, exactCount && !count, multiValuedOrderRepeats, missingValuesReturned,
-                indexOrderTies);
+                indexOrderTies, facet ? Set.of() : termsCounted, firstKeyOrderOnly);
     }
 }

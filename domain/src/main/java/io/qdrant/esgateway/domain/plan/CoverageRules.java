@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.aggregation.FieldRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
 import io.qdrant.esgateway.domain.aggregation.HistogramAggregation;
 import io.qdrant.esgateway.domain.aggregation.RangeAggregation;
+import io.qdrant.esgateway.domain.aggregation.TermsCounts;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.search.SearchRequest;
@@ -56,7 +57,12 @@ public final class CoverageRules {
         if (request.size() == 0 && request.from() == 0) {
             return ExecutionPath.NATIVE;
         }
-        for (SortSpec spec : request.sort()) {
+        boolean firstKeyOnly = capabilities.firstKeyOrderOnly() && !request.sort().isEmpty();
+        if (firstKeyOnly && !(request.sort().get(0) instanceof SortSpec.Field)
+                && request.sort().stream().anyMatch(s -> s instanceof SortSpec.Field)) {
+            return new ExecutionPath.Scan("first_key", "the backend orders natively by a first field sort only");
+        }
+        for (SortSpec spec : firstKeyOnly ? request.sort().subList(0, 1) : request.sort()) {
             Optional<ExecutionPath.Scan> scan = switch (spec) {
                 case SortSpec.Score s -> Optional.empty();
                 case SortSpec.Doc d -> Optional.empty();
@@ -90,6 +96,12 @@ public final class CoverageRules {
             return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
                     .toLowerCase(java.util.Locale.ROOT) + "] is not native on this backend"));
         }
+        if (capabilities.firstKeyOrderOnly()
+                && mode != (f.order() == SortSpec.Order.ASC ? SortSpec.Mode.MIN : SortSpec.Mode.MAX)) {
+            return Optional.of(new ExecutionPath.Scan("sort_mode", "sort mode [" + mode.name()
+                    .toLowerCase(java.util.Locale.ROOT) + "] with order [" + f.order().name()
+                    .toLowerCase(java.util.Locale.ROOT) + "] is not native on this backend"));
+        }
         if (kind.get() == ValueKind.KEYWORD && f.missing() instanceof SortSpec.Missing.Value
                 && !capabilities.keywordMissingValue()) {
             return Optional.of(new ExecutionPath.Scan("keyword_missing", "a [missing] value for the keyword sort on ["
@@ -114,8 +126,17 @@ public final class CoverageRules {
                                              BackendCapabilities capabilities) {
         List<String> fields = new ArrayList<>();
         fieldsOf(agg, fields);
+        if (agg instanceof Aggregation.Terms t && TermsCounts.countable(t)
+                && kind(index, t.field(), mappings).filter(capabilities.termsCounted()::contains).isPresent()) {
+            return ExecutionPath.NATIVE;
+        }
         if (capabilities.facetable().isEmpty()) {
-            return new ExecutionPath.Scan("facet", "the backend computes no aggregation natively");
+            return capabilities.termsCounted().isEmpty()
+                    ? new ExecutionPath.Scan("facet", "the backend computes no aggregation natively")
+                    : new ExecutionPath.Scan("facet_shape", "only top-level [terms] counts on "
+                    + capabilities.termsCounted().stream().map(k -> k.name().toLowerCase(java.util.Locale.ROOT))
+                    .sorted().toList() + " fields (no sub-aggregations, ordered by [_count] or [_key],"
+                    + " [min_doc_count] of at least 1) are native on this backend");
         }
         for (String field : fields) {
             Optional<ValueKind> kind = kind(index, field, mappings);

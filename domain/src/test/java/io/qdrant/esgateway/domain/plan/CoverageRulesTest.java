@@ -9,6 +9,7 @@ import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -91,6 +92,38 @@ class CoverageRulesTest {
                 .isEqualTo("keyword_missing");
         assertThat(decide("{'sort':[{'k':{'missing':'_first'}}]}", lucene).hits()).isEqualTo(ExecutionPath.NATIVE);
         assertThat(decide("{'sort':[{'l':{'mode':'median'}}]}", lucene).hits()).isEqualTo(ExecutionPath.NATIVE);
+    }
+
+    @Test
+    void qdrantLikeFacetsAndFirstValueOrderAreNativeOnlyForTheirShapes() {
+        Set<ValueKind> numbers = EnumSet.of(ValueKind.LONG, ValueKind.DOUBLE);
+        BackendCapabilities qdrant = new BackendCapabilities(numbers, Set.of(), false, Set.of(), true, false, true,
+                true, EnumSet.of(ValueKind.KEYWORD), true);
+        ExecutionPlan plan = decide("{'aggs':{'a':{'terms':{'field':'k','size':3,'missing':'m','order':{'_key':'asc'}}},"
+                + "'b':{'terms':{'field':'k'},'aggs':{'c':{'max':{'field':'l'}}}},'c':{'terms':{'field':'l'}},"
+                + "'d':{'terms':{'field':'k','min_doc_count':0}},'e':{'avg':{'field':'l'}}}}", qdrant);
+        assertThat(plan.aggregations().get("a")).isEqualTo(ExecutionPath.NATIVE);
+        for (String scanned : List.of("b", "c", "d", "e")) {
+            assertThat(((ExecutionPath.Scan) plan.aggregations().get(scanned)).reason()).as(scanned)
+                    .isEqualTo("facet_shape");
+        }
+        // the facet switch turns the counts path off too
+        assertThat(((ExecutionPath.Scan) decide("{'aggs':{'a':{'terms':{'field':'k'}}}}",
+                qdrant.without(Set.of("facet"))).aggregations().get("a")).reason()).isEqualTo("facet");
+        // the first key in its default mode (asc: min, desc: max) is native, with any further keys; others scan
+        assertThat(decide("{'sort':[{'l':'desc'},{'d':{'order':'desc','mode':'min'}},'k',{'l':{'mode':'avg'}}]}",
+                qdrant).hits()).isEqualTo(ExecutionPath.NATIVE);
+        assertThat(((ExecutionPath.Scan) decide("{'sort':['_score',{'l':'desc'}]}", qdrant).hits()).reason())
+                .isEqualTo("first_key");
+        assertThat(decide("{'sort':['_score','_doc']}", qdrant).hits()).isEqualTo(ExecutionPath.NATIVE);
+        assertThat(((ExecutionPath.Scan) decide("{'sort':['k',{'l':'desc'}]}", qdrant).hits()).reason())
+                .isEqualTo("order_kind");
+        assertThat(((ExecutionPath.Scan) decide("{'sort':[{'l':{'order':'asc','mode':'max'}}]}", qdrant).hits())
+                .reason()).isEqualTo("sort_mode");
+        assertThat(((ExecutionPath.Scan) decide("{'sort':[{'d':{'order':'desc','mode':'min'}}]}", qdrant).hits())
+                .reason()).isEqualTo("sort_mode");
+        assertThat(((ExecutionPath.Scan) decide("{'sort':[{'l':'desc'}]}", qdrant.without(Set.of("order")))
+                .hits()).reason()).isEqualTo("order_kind");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
 import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
+import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
 import io.qdrant.esgateway.domain.aggregation.NamedCollectors;
 import io.qdrant.esgateway.domain.aggregation.NamedPartials;
 import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
@@ -52,8 +53,10 @@ import java.util.function.LongSupplier;
  * concrete index ({@link QdrantLayout} has the naming, the point ids and the payload layout).
  *
  * <p>What is native: matching (every supported query becomes a Qdrant filter, {@link FilterTranslator}), exact
- * counts ({@code count} with {@code exact:true}), and reads in index order (scroll by point id). Ordering by fields
- * and aggregations are declared absent ({@link #CAPABILITIES}), so the gateway computes them over {@link #scan}.
+ * counts ({@code count} with {@code exact:true}), reads in index order (scroll by point id), numeric/date sorts
+ * ({@code order_by}, {@link QdrantOrderedPages}) and {@code terms} counts ({@code facet},
+ * {@link QdrantFacets}); other sorts and aggregations are declared absent ({@link #CAPABILITIES}), so the gateway
+ * computes them over {@link #scan}.
  * Relevance scoring is native where the score is the same constant for every match (filters,
  * {@code constant_score}, {@code match_all}); full-text queries, per-document scores and {@code min_score} are
  * matched and scored by the gateway over Qdrant's candidates ({@link GatewayScoring}) when the store was opened with
@@ -67,11 +70,15 @@ import java.util.function.LongSupplier;
  */
 final class QdrantDocumentStore implements QdrantStores.Handle {
     /**
-     * Honest capabilities: exact counts; no native ordering or aggregation yet (Qdrant's {@code order_by} repeats
-     * multi-valued points and leaves out points without the key; ties come by point id = index order).
+     * Honest capabilities: exact counts; native ordering by numeric and date fields in their default modes through
+     * {@code order_by} ({@link QdrantOrderedPages} compensates its repeats of multi-valued points, its omission of
+     * points without the key and its ties by point id, so the page is ES's); counts-only {@code terms} on keyword,
+     * integral, date and boolean fields through {@code facet} ({@link QdrantFacets}); every other sort and
+     * aggregation over the complete scan.
      */
-    static final BackendCapabilities CAPABILITIES = new BackendCapabilities(Set.of(), Set.of(), false, Set.of(),
-            true, true, false, true);
+    static final BackendCapabilities CAPABILITIES = new BackendCapabilities(
+            Set.of(ValueKind.LONG, ValueKind.DOUBLE, ValueKind.FLOAT, ValueKind.DATE), Set.of(), false, Set.of(),
+            true, false, true, true, QdrantFacets.FACETED, true);
     static final int PAGE = 256;
     /** Qdrant's default {@code max_request_size_mb} is 32 MiB; batches stay well below it. */
     static final int MAX_BATCH_BYTES = 16 << 20;
@@ -633,6 +640,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         // every match scores the same, so relevance order is index order
         boolean indexOrder = request.searchAfter().isEmpty()
                 && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
+        request.searchAfter().ifPresent(sort::parseAfter); // a bad value is a 400 before any call
         Optional<IndexHits.Total> total = Optional.empty();
         if (!(request.trackTotalHits() instanceof TrackTotalHits.Disabled)) {
             long count = count(index, matches);
@@ -656,7 +664,16 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 return true;
             });
         } else {
-            hits.addAll(sortedHits(index, request, topN, matches, score, sort));
+            Optional<SortSpec.Field> primary = QdrantOrderedPages.primary(index, request.sort());
+            if (primary.isPresent()) {
+                String collection = collection(index);
+                List<FetchRef> refs = QdrantOrderedPages.page(index, request, topN, matches, score, sort,
+                        primary.get(), (rest, body, what) -> call(index, "POST", collection, rest, Map.of(), body,
+                                true, what), (m, include, limit, sink) -> scroll(index, m, include, limit, sink));
+                hits.addAll(refs.isEmpty() ? List.of() : fetch(index, request, refs));
+            } else {
+                hits.addAll(sortedHits(index, request, topN, matches, score, sort));
+            }
         }
         return new IndexHits(total, hits, hits.isEmpty() ? Float.NaN : score);
     }
@@ -736,10 +753,24 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 : scorer.highlighter(index, request);
     }
 
-    /** The plan's collectors fed from a scan (as the gateway's complete scan does); not reached while
-     * {@link #CAPABILITIES} declares no facetable kind. */
+    /**
+     * {@code terms} counts by Qdrant's {@code facet} ({@link QdrantFacets}); any other plan (reached only when the
+     * capabilities are widened, e.g. in tests) or a facet answer that may be cut: the plan's collectors fed from a
+     * scan, as the gateway's complete scan does.
+     */
     @Override
     public NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan) {
+        // facets count what a Qdrant filter matches: not kNN neighbours, not the gateway's full-text matching
+        if (QdrantFacets.covers(index, plan) && !QdrantKnnSearch.applies(request)
+                && (scoring == null || !GatewayScoring.needed(index, request, false, Optional.empty(), false))) {
+            Translated matches = matches(index, request, false, Optional.empty(), new FilterTranslator(index, now()));
+            String collection = collection(index);
+            Optional<NamedPartials> counted = QdrantFacets.aggregate(index, plan, matches, (rest, body, what) ->
+                    call(index, "POST", collection, rest, Map.of(), body, true, what));
+            if (counted.isPresent()) {
+                return counted.get();
+            }
+        }
         List<Set<String>> filterMatches = new ArrayList<>();
         for (Query filter : plan.filters()) {
             Set<String> matched = new HashSet<>();

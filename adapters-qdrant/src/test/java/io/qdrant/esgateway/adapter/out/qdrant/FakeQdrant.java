@@ -29,7 +29,8 @@ import java.util.concurrent.Executors;
  * A small stateful stand-in for a Qdrant 1.19 server (test scope), on loopback, implementing the endpoints the
  * adapter uses with Qdrant's documented semantics (guide §2–§9): collections, payload indexes, batch upsert/delete,
  * retrieve, scroll by point id with {@code with_payload} include lists, exact count, dense-vector queries
- * ({@link FakeQdrantQuery}), and the filter language
+ * ({@link FakeQdrantQuery}), {@code facet}, {@code order_by} (scroll and the query API: repeats per value, points
+ * without the key left out, ties by id, {@code start_from}, query {@code offset}), and the filter language
  * (must/should/must_not/min_should, match value/any/except/prefix, range, is_empty, is_null, has_id, has_vector,
  * nested filters; quoted path segments, {@code a[].b}, one level of array flattening).
  *
@@ -60,6 +61,8 @@ public final class FakeQdrant implements AutoCloseable {
     }
 
     public final List<Request> requests = new CopyOnWriteArrayList<>();
+    /** How many points each {@code points/query} answer carried, in order (payloads moved by the order_by path). */
+    public final List<Integer> queryAnswerSizes = new CopyOnWriteArrayList<>();
     /** Every request or response body that broke {@code openapi.json}, and every failure of the fake itself. */
     public final List<String> violations = new CopyOnWriteArrayList<>();
     final Deque<Injected> injected = new ArrayDeque<>();
@@ -268,8 +271,22 @@ public final class FakeQdrant implements AutoCloseable {
                 yield records;
             }
             case "POST points/scroll" -> {
-                if (body.has("order_by")) {
-                    throw new Answer(400, "Bad request: order_by is not supported by the fake");
+                if (body.hasNonNull("order_by")) {
+                    if (body.hasNonNull("offset")) {
+                        throw new Answer(400, "Bad request: Cannot use an `offset` when using `order_by`. The"
+                                + " alternative for paging is to use `order_by.start_from` and a filter to exclude the"
+                                + " IDs that you've already seen for the `order_by.start_from` value");
+                    }
+                    ObjectNode r = NODES.objectNode();
+                    ArrayNode points = r.putArray("points");
+                    List<Ordered> entries = ordered(c, body.get("order_by"), body.get("filter"));
+                    for (Ordered e : entries.subList(0, Math.min(body.path("limit").asInt(10), entries.size()))) {
+                        ObjectNode record = record(e.point(), body.get("with_payload"), true);
+                        record.set("order_value", e.orderValue());
+                        points.add(record);
+                    }
+                    r.putNull("next_page_offset");
+                    yield r;
                 }
                 int limit = body.path("limit").asInt(10);
                 String offset = body.hasNonNull("offset") ? normalizeId(body.get("offset")) : null;
@@ -297,7 +314,8 @@ public final class FakeQdrant implements AutoCloseable {
                 r.put("count", n);
                 yield r;
             }
-            case "POST points/query" -> FakeQdrantQuery.query(c, body);
+            case "POST points/query" -> body.path("query").has("order_by") ? orderedQuery(c, body)
+                    : FakeQdrantQuery.query(c, body);
             case "POST facet" -> facet(c, body);
             default -> throw new Answer(404, "Not found: the fake does not serve " + method + " " + path);
         };
@@ -355,6 +373,96 @@ public final class FakeQdrant implements AutoCloseable {
             hit.put("count", e.getValue());
         });
         return r;
+    }
+
+    private static boolean schemaParam(ObjectNode schema, String name, boolean byDefault) {
+        return schema == null || !schema.has("params") ? byDefault : schema.get("params").path(name).asBoolean(byDefault);
+    }
+
+    /**
+     * The query API with an {@code order_by} query only (guide §5 and §8): needs a range index (integer with range,
+     * float) on the key; a point appears once per distinct value of the key (points without one never appear);
+     * ordered by value in the direction, ties by point id in the same direction; {@code start_from} is inclusive;
+     * then {@code offset} and {@code limit} (default 10); {@code with_payload} defaults to false; score 1.0.
+     */
+    private JsonNode orderedQuery(Collection c, JsonNode body) {
+        JsonNode query = body.get("query");
+        if (query == null || !query.has("order_by") || body.has("prefetch")) {
+            throw new Answer(400, "Bad request: only order_by queries are supported by the fake");
+        }
+        if (body.hasNonNull("score_threshold")) {
+            throw new Answer(400, "Bad request: score_threshold cannot be used with order_by");
+        }
+        List<Ordered> entries = ordered(c, query.get("order_by"), body.get("filter"));
+        int offset = body.path("offset").asInt(0);
+        int limit = body.path("limit").asInt(10);
+        ObjectNode r = NODES.objectNode();
+        ArrayNode points = r.putArray("points");
+        for (Ordered e : entries.subList(Math.min(offset, entries.size()), Math.min(offset + limit, entries.size()))) {
+            ObjectNode p = record(e.point(), body.get("with_payload"), false);
+            ObjectNode scored = NODES.objectNode();
+            scored.set("id", p.get("id"));
+            scored.put("version", 0);
+            scored.put("score", 1.0);
+            if (p.has("payload")) {
+                scored.set("payload", p.get("payload"));
+            }
+            scored.set("order_value", e.orderValue());
+            points.add(scored);
+        }
+        queryAnswerSizes.add(points.size());
+        return r;
+    }
+
+    /** One entry of an {@code order_by} stream: a point at one of its values. */
+    record Ordered(java.math.BigDecimal value, String id, ObjectNode point, boolean integer) {
+        JsonNode orderValue() {
+            return integer ? NODES.numberNode(value.longValueExact()) : NODES.numberNode(value.doubleValue());
+        }
+    }
+
+    /**
+     * The {@code order_by} stream (scroll and query alike): needs a range index (integer with range, float) on the
+     * key; a point appears once per distinct value of the key (points without one never appear); ordered by value in
+     * the direction, ties by point id in the same direction; {@code start_from} is inclusive.
+     */
+    private static List<Ordered> ordered(Collection c, JsonNode orderBy, JsonNode filter) {
+        String key = orderBy.isTextual() ? orderBy.asText() : orderBy.get("key").asText();
+        boolean desc = orderBy.isObject() && orderBy.path("direction").asText("asc").equals("desc");
+        JsonNode startFrom = orderBy.isObject() ? orderBy.get("start_from") : null;
+        ObjectNode schema = c.payloadSchema.get(key);
+        String type = schema == null ? "" : schema.get("data_type").asText();
+        boolean integer = type.equals("integer");
+        if (!(integer && schemaParam(schema, "range", true) || type.equals("float"))) {
+            throw new Answer(400, "Wrong input: No range index for `order_by` key: `" + key + "`. Please create one"
+                    + " to use `order_by`. Check https://qdrant.tech/documentation/concepts/indexing/#payload-index"
+                    + " to see which payload schemas support Range conditions");
+        }
+        if (startFrom != null && !startFrom.isNull() && !startFrom.isNumber()) {
+            throw new Answer(400, "Bad request: datetime start_from is not supported by the fake");
+        }
+        List<Ordered> entries = new ArrayList<>();
+        for (Map.Entry<String, ObjectNode> e : c.points.entrySet()) {
+            if (!matches(filter, e.getValue())) {
+                continue;
+            }
+            java.util.Set<java.math.BigDecimal> distinct = new java.util.TreeSet<>();
+            for (JsonNode v : values(e.getValue().get("payload"), key)) {
+                if (integer ? v.isIntegralNumber() : v.isNumber()) {
+                    distinct.add(v.decimalValue().stripTrailingZeros());
+                }
+            }
+            for (java.math.BigDecimal v : distinct) {
+                if (startFrom == null || startFrom.isNull() || (desc ? v.compareTo(startFrom.decimalValue()) <= 0
+                        : v.compareTo(startFrom.decimalValue()) >= 0)) {
+                    entries.add(new Ordered(v, e.getKey(), e.getValue(), integer));
+                }
+            }
+        }
+        Comparator<Ordered> order = Comparator.comparing(Ordered::value).thenComparing(Ordered::id,
+                FakeQdrant::compareIds);
+        entries.sort(desc ? order.reversed() : order);
+        return entries;
     }
 
     private Collection collection(String name) {

@@ -201,14 +201,102 @@ class QdrantRequestsTest {
         assertThat(positions).isSorted();
     }
 
+    /** The number of records all {@code points/query} answers carried. */
+    private static int streamed(FakeQdrant fake) {
+        return fake.queryAnswerSizes.stream().mapToInt(Integer::intValue).sum();
+    }
+
     @Test
-    void aFieldSortedPageOfTwentyMovesTwentySourcesAndOnlyTheSortFieldOfTheOthers() throws Exception {
+    void aSortedPageOfTwentyMovesTwentyPayloadsPlusOneSmallRecord() {
+        var hits = store.search(index, request("{\"sort\": [{\"count\": \"desc\"}], \"size\": 20,"
+                + " \"query\": {\"range\": {\"count\": {\"gte\": 5}}}}"), 20);
+        assertThat(hits.hits()).extracting(h -> h.id()).containsExactlyElementsOf(
+                java.util.stream.IntStream.iterate(59, i -> i - 1).limit(20).mapToObj(i -> "d" + i).toList());
+        assertThat(Json.write(hits.hits().get(0).sort().get(0))).isEqualTo("59");
+        assertThat(hits.total().orElseThrow().value()).isEqualTo(55);
+        // one count, one order_by query of 21 records carrying only the id and the sort field, one retrieve of 20
+        assertThat(fake.requests).hasSize(3);
+        List<FakeQdrant.Request> queries = fake.requests("POST", "/points/query");
+        assertThat(queries).hasSize(1);
+        JsonNode query = queries.get(0).body();
+        assertThat(query.at("/query/order_by").toString())
+                .isEqualTo("{\"key\":\"_f.count\",\"direction\":\"desc\"}");
+        assertThat(query.get("limit").asInt()).isEqualTo(21);
+        assertThat(query.get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]");
+        List<FakeQdrant.Request> retrieves = fake.requests("POST", "/points");
+        assertThat(retrieves).hasSize(1);
+        assertThat(retrieves.get(0).body().get("ids")).hasSize(20);
+        assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
+    }
+
+    @Test
+    void aSortedPageEndingInATieGroupReadsExactlyTheRestOfTheGroup() {
+        List<DocumentWrite> ties = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ties.add(new DocumentWrite.Upsert(doc("e" + i, "{\"count\": 45}", 60 + i)));
+        }
+        store.write(index, ties, 69);
+        fake.requests.clear();
+        fake.queryAnswerSizes.clear();
+        var hits = store.search(index, request("{\"sort\": [{\"count\": \"desc\"}], \"size\": 20,"
+                + " \"track_total_hits\": false}"), 20);
+        // 59..46 (14 documents), then 6 of the 11 tied at 45: the first in index (point-id) order, as ES
+        List<String> tied = new ArrayList<>(List.of("d45"));
+        for (int i = 0; i < 10; i++) {
+            tied.add("e" + i);
+        }
+        tied.sort(java.util.Comparator.comparingLong(id -> QdrantLayout.position(QdrantLayout.pointId(index, id))));
+        List<String> expected = new ArrayList<>();
+        for (int i = 59; i > 45; i--) {
+            expected.add("d" + i);
+        }
+        expected.addAll(tied.subList(0, 6));
+        assertThat(hits.hits()).extracting(h -> h.id()).containsExactlyElementsOf(expected);
+        // 21 records, a count of the group at 45 (11), then the rest of the group plus one: 5 records
+        List<FakeQdrant.Request> queries = fake.requests("POST", "/points/query");
+        assertThat(queries).extracting(r -> r.body().get("limit").asInt()).containsExactly(21, 5);
+        assertThat(queries.get(1).body().get("offset").asInt()).isEqualTo(21);
+        assertThat(fake.requests("POST", "/points/count")).hasSize(1);
+        assertThat(streamed(fake)).isEqualTo(20 + 6); // the page, the 5 tied documents left out, one past the group
+        assertThat(fake.requests("POST", "/points")).hasSize(1);
+        assertThat(fake.requests).hasSize(4);
+    }
+
+    @Test
+    void documentsWithoutTheSortFieldAreOneScrollOfAtMostThePageWhenTheyCanReachIt() {
+        store.write(index, List.of(new DocumentWrite.Upsert(doc("m0", "{}", 60)),
+                new DocumentWrite.Upsert(doc("m1", "{\"count\": null}", 61)),
+                new DocumentWrite.Upsert(doc("m2", "{\"count\": []}", 62))), 62);
+        fake.requests.clear();
+        var first = store.search(index, request("{\"sort\": [{\"count\": {\"order\": \"asc\", \"missing\":"
+                + " \"_first\"}}], \"size\": 5, \"track_total_hits\": false}"), 5);
+        List<String> missing = new ArrayList<>(List.of("m0", "m1", "m2"));
+        missing.sort(java.util.Comparator.comparingLong(id -> QdrantLayout.position(QdrantLayout.pointId(index, id))));
+        List<String> expected = new ArrayList<>(missing);
+        expected.addAll(List.of("d0", "d1"));
+        assertThat(first.hits()).extracting(h -> h.id()).containsExactlyElementsOf(expected);
+        assertThat(Json.write(first.hits().get(0).sort().get(0))).isEqualTo("-9223372036854775808");
+        List<FakeQdrant.Request> scrolls = fake.requests("POST", "/points/scroll");
+        assertThat(scrolls).hasSize(1);
+        assertThat(scrolls.get(0).body().get("limit").asInt()).isEqualTo(5);
+        assertThat(scrolls.get(0).body().at("/filter/must").toString()).contains("{\"is_empty\":{\"key\":\"_f.count\"}}");
+        // missing last: the 60 documents with a value fill the page, so the missing ones are not read
+        fake.requests.clear();
+        store.search(index, request("{\"sort\": [{\"count\": \"asc\"}], \"size\": 5, \"track_total_hits\": false}"),
+                5);
+        assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
+        assertThat(fake.requests).hasSize(2); // the order_by query and the retrieve
+    }
+
+    @Test
+    void aFieldSortedPageThroughTheServiceMovesThePageAndTheTieWindowNotTheCorpus() throws Exception {
         FakeQdrant other = new FakeQdrant();
         DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofSeconds(10)));
         try {
             QdrantVersusLuceneTest.Backend backend = QdrantVersusLuceneTest.backend(s);
             other.requests.clear();
+            other.queryAnswerSizes.clear();
             var result = backend.search().search("products", request("{\"sort\": [{\"count\": \"desc\"}],"
                     + " \"size\": 20, \"query\": {\"range\": {\"price\": {\"gte\": 0}}}}"),
                     io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN);
@@ -216,12 +304,82 @@ class QdrantRequestsTest {
             List<FakeQdrant.Request> retrieves = other.requests("POST", "/points");
             assertThat(retrieves).hasSize(1);
             assertThat(retrieves.get(0).body().get("ids")).hasSize(20);
-            List<FakeQdrant.Request> scrolls = other.requests("POST", "/points/scroll");
-            assertThat(scrolls).isNotEmpty().allSatisfy(r -> assertThat(r.body().get("with_payload").toString())
+            assertThat(other.requests("POST", "/points/scroll")).isEmpty();
+            List<FakeQdrant.Request> queries = other.requests("POST", "/points/query");
+            assertThat(queries).isNotEmpty().allSatisfy(r -> assertThat(r.body().get("with_payload").toString())
                     .isEqualTo("[\"_id\",\"_source.count\"]"));
-            // the complete scan counts the total itself: no separate count
-            assertThat(other.requests("POST", "/points/count")).isEmpty();
+            // 49 matches: far fewer records than the corpus, even with this data's ties and multi-valued counts
+            assertThat(streamed(other)).isLessThan(40);
             assertThat(result.total().orElseThrow().value()).isEqualTo(49);
+            assertThat(other.violations).isEmpty();
+        } finally {
+            ((AutoCloseable) s).close();
+            other.close();
+        }
+    }
+
+    @Test
+    void aSizeZeroTermsAggregationIsOneFacetCall() throws Exception {
+        FakeQdrant other = new FakeQdrant();
+        DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
+                Duration.ofSeconds(2), Duration.ofSeconds(10)));
+        try {
+            QdrantVersusLuceneTest.Backend backend = QdrantVersusLuceneTest.backend(s);
+            other.requests.clear();
+            var result = backend.search().search("products", request("{\"size\": 0, \"track_total_hits\": false,"
+                    + " \"query\": {\"bool\": {\"filter\": {\"range\": {\"count\": {\"gte\": 3}}}}},"
+                    + " \"aggs\": {\"tags\": {\"terms\": {\"field\": \"tag\", \"size\": 2}}}}"),
+                    io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN);
+            assertThat(other.requests).hasSize(1);
+            JsonNode facet = other.requests("POST", "/facet").get(0).body();
+            assertThat(facet.get("key").asText()).isEqualTo("_f.tag");
+            assertThat(facet.get("exact").asBoolean()).isTrue();
+            assertThat(facet.get("limit").asInt()).isEqualTo(QdrantFacets.LIMIT);
+            assertThat(facet.at("/filter/must").toString()).contains("\"range\"");
+            assertThat(Json.write(result.aggregations().orElseThrow().render())).contains("\"sum_other_doc_count\"");
+            // the total, when asked, is one exact count more
+            other.requests.clear();
+            backend.search().search("products", request("{\"size\": 0, \"aggs\": {\"tags\": {\"terms\":"
+                    + " {\"field\": \"tag\"}}}}"), io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN);
+            assertThat(other.requests).extracting(r -> r.path().substring(r.path().lastIndexOf('/')))
+                    .containsExactlyInAnyOrder("/facet", "/count");
+            assertThat(other.violations).isEmpty();
+        } finally {
+            ((AutoCloseable) s).close();
+            other.close();
+        }
+    }
+
+    @Test
+    void aSearchThatFailsValidationInTheServiceMakesNoQdrantCallAndABulkIsOneRetrieveAndOneBatch() throws Exception {
+        FakeQdrant other = new FakeQdrant();
+        DocumentStore s = QdrantStores.open(new QdrantStores.Settings(other.uri(), Optional.empty(),
+                Duration.ofSeconds(2), Duration.ofSeconds(10)));
+        try {
+            QdrantVersusLuceneTest.Backend backend = QdrantVersusLuceneTest.backend(s);
+            other.requests.clear();
+            for (String body : List.of("{\"sort\": [{\"title\": \"asc\"}]}",
+                    "{\"sort\": [{\"nope\": \"asc\"}]}",
+                    "{\"sort\": [{\"count\": \"asc\"}], \"search_after\": [\"x\"]}",
+                    "{\"size\": 0, \"aggs\": {\"t\": {\"terms\": {\"field\": \"title\"}}}}",
+                    "{\"query\": {\"match\": {\"title\": \"x\"}}, \"sort\": [{\"count\": \"asc\"}]}",
+                    "{\"query\": {\"match\": {\"title\": \"x\"}}, \"size\": 0, \"aggs\": {\"t\":"
+                            + " {\"terms\": {\"field\": \"tag\"}}}}")) {
+                assertThatThrownBy(() -> backend.search().search("products", request(body),
+                        io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN)).as(body)
+                        .isInstanceOf(GatewayException.class);
+            }
+            assertThat(other.requests).isEmpty();
+            List<io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand> bulk = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                bulk.add(new io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand.Index("products",
+                        Optional.of("n" + i), (JsonObject) Json.parse("{\"count\": " + i + "}"), false,
+                        io.qdrant.esgateway.domain.document.Versioning.Condition.NONE, false));
+            }
+            backend.documents().bulk(bulk);
+            assertThat(other.requests("POST", "/points")).hasSize(1)
+                    .allSatisfy(r -> assertThat(r.body().get("ids")).hasSize(30));
+            assertThat(other.requests("POST", "/points/batch")).hasSize(1);
             assertThat(other.violations).isEmpty();
         } finally {
             ((AutoCloseable) s).close();

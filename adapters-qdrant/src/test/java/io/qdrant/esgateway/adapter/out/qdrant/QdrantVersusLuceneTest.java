@@ -55,7 +55,8 @@ class QdrantVersusLuceneTest {
     /** Candidates scored 7 at a time: many batches, so batch boundaries cannot change an answer. */
     private static Backend qdrantSmallBatches;
 
-    record Backend(DocumentStore store, SearchService search, DocumentService documents) {
+    /** {@code scan}: the same store and catalog with native ordering and aggregation switched off. */
+    record Backend(DocumentStore store, SearchService search, DocumentService documents, SearchService scan) {
     }
 
     static Backend backend(DocumentStore store) {
@@ -92,7 +93,9 @@ class QdrantVersusLuceneTest {
                     Versioning.Condition.NONE, false));
         }
         documents.bulk(texts);
-        return new Backend(store, new SearchService(catalog, store), documents);
+        return new Backend(store, new SearchService(catalog, store), documents, new SearchService(catalog, store,
+                store.capabilities().without(java.util.Set.of("order", "facet")),
+                io.qdrant.esgateway.application.port.out.PlanObserver.NONE, 4));
     }
 
     /** Deterministic documents with gaps: missing fields, nulls, arrays, and values of every kind. */
@@ -451,7 +454,7 @@ class QdrantVersusLuceneTest {
         assertThat(unwrap(actual).getMessage()).isEqualTo(unwrap(expected).getMessage());
     }
 
-    private static GatewayException unwrap(Throwable e) {
+    static GatewayException unwrap(Throwable e) {
         GatewayException g = (GatewayException) e;
         return g.shardFailures().isEmpty() ? g : g.shardFailures().get(0).reason();
     }
@@ -470,7 +473,7 @@ class QdrantVersusLuceneTest {
      * is each backend's index order (insertion order in Lucene, point-id order in Qdrant), which Elasticsearch does
      * not define either. The searches above keep ties inside the window or break them by a unique field.
      */
-    private static List<String> render(List<Hit> hits) {
+    static List<String> render(List<Hit> hits) {
         List<String> out = new ArrayList<>();
         int i = 0;
         while (i < hits.size()) {
@@ -493,7 +496,7 @@ class QdrantVersusLuceneTest {
         return "score=" + h.score() + " sort=" + h.sort().stream().map(Json::write).toList();
     }
 
-    private static String aggregations(SearchResult r) {
+    static String aggregations(SearchResult r) {
         if (r.aggregations().isEmpty()) {
             return "";
         }
