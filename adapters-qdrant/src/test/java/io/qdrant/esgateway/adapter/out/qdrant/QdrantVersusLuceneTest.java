@@ -463,7 +463,7 @@ class QdrantVersusLuceneTest {
         return search(backend, "products", body);
     }
 
-    private static SearchResult search(Backend backend, String index, String body) {
+    static SearchResult search(Backend backend, String index, String body) {
         return backend.search().search(index, SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of()),
                 CatalogView.Options.STRICT_EXPAND_OPEN);
     }
