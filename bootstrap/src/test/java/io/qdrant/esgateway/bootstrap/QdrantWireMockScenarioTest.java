@@ -35,14 +35,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A stateful scenario through the real gateway ({@code QEG_BACKEND=qdrant}, Helidon on a free port) against WireMock
- * serving canned Qdrant 1.19 answers: create index → bulk → filtered, sorted search → terms aggregation → update →
- * the same search and aggregation again → get. Qdrant's state is a WireMock scenario ({@code created → bulked →
- * updated}) moved by the gateway's own writes (the collection PUT and each {@code points/batch}), so the canned
- * count/query/retrieve/facet answers after the update differ from those before it. The answers were recorded from
- * {@code FakeQdrant} for the same steps and frozen; every stub matches the exact request body (or the parts of a
- * batch that carry the state), so a request the gateway changes shows up as an unmatched request. Checked: the ES
- * responses, no unmatched request, the Qdrant calls per step, every canned answer and every request body against
- * {@code openapi.json}, and the API key on every call.
+ * serving canned Qdrant 1.19 answers: create index → bulk → filtered, sorted search → terms aggregation → update → the
+ * same search and aggregation again → get → an index with a stale {@code if_seq_no} (409, nothing written). Qdrant's
+ * state is a WireMock scenario ({@code created → bulked → updated}) moved by the gateway's own writes (the collection
+ * PUT and each {@code points/batch}), so the canned count/query/retrieve/facet answers after the update differ from
+ * those before it. The answers were recorded from {@code FakeQdrant} for the same steps and frozen; every stub matches
+ * the exact request body (or the parts of a batch that carry the state), so a request the gateway changes shows up as
+ * an unmatched request. Checked: the ES responses, no unmatched request, the Qdrant calls per step, every canned answer
+ * and every request body against {@code openapi.json}, and the API key on every call.
  */
 class QdrantWireMockScenarioTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,7 +91,8 @@ class QdrantWireMockScenarioTest {
             String answer) throws Exception {
         assertThat(QdrantContract.responseProblems(method, specPath, 200, JSON.readTree(answer)))
                 .as("canned answer for %s %s", method, specPath).isEmpty();
-        ScenarioMappingBuilder m = request.inScenario(SCENARIO).whenScenarioStateIs(state).withHeader("api-key", equalTo(KEY));
+        ScenarioMappingBuilder m = request.inScenario(SCENARIO).whenScenarioStateIs(state)
+                .withHeader("api-key", equalTo(KEY));
         if (next != null) {
             m = m.willSetStateTo(next);
         }
@@ -160,7 +161,8 @@ class QdrantWireMockScenarioTest {
                 .withRequestBody(equalToJson("{\"on_disk_payload\":true}")), "PUT", "/collections/c", ok("true"));
         String[] payloadIndexes = {"{\"field_name\":\"_id\",\"field_schema\":{\"type\":\"keyword\"}}",
             "{\"field_name\":\"_f.tag\",\"field_schema\":{\"type\":\"keyword\"}}",
-            "{\"field_name\":\"_f.title\",\"field_schema\":{\"type\":\"text\",\"tokenizer\":\"word\",\"lowercase\":true}}",
+            "{\"field_name\":\"_f.title\",\"field_schema\":{\"type\":\"text\",\"tokenizer\":\"word\","
+                + "\"lowercase\":true}}",
             "{\"field_name\":\"_f.year\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":true}}",
             "{\"field_name\":\"_n.tag\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":false}}",
             "{\"field_name\":\"_t.title\",\"field_schema\":{\"type\":\"keyword\"}}",
@@ -298,6 +300,14 @@ class QdrantWireMockScenarioTest {
         assertThat(doc.path("_source").path("tag").asText()).isEqualTo("food");
         assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1));
 
+        // ---- an index with a stale if_seq_no: read the stored triple, refuse with a 409, write nothing
+        EsClient.Reply stale = es.put("/books/_doc/2?if_seq_no=1&if_primary_term=1", json("{'title':'stale'}"));
+        assertThat(stale.status()).isEqualTo(409);
+        assertThat(stale.json().path("error").path("type").asText()).isEqualTo("version_conflict_engine_exception");
+        assertThat(stale.body()).contains("current document has seqNo [3] and primary term [1]");
+        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1));
+        assertThat(state()).isEqualTo(UPDATED);
+
         // ---- every call matched a stub, carried the key, and sent a body the spec accepts
         assertThat(qdrant.findAllUnmatchedRequests()).as("requests no stub matched").isEmpty();
         List<String> problems = new ArrayList<>();
@@ -311,6 +321,6 @@ class QdrantWireMockScenarioTest {
             }
         }
         assertThat(problems).as("request bodies the spec refuses").isEmpty();
-        assertThat(qdrant.getAllServeEvents()).hasSize(8 + 2 + 4 + 2 + 2 + 4 + 2 + 1);
+        assertThat(qdrant.getAllServeEvents()).hasSize(8 + 2 + 4 + 2 + 2 + 4 + 2 + 1 + 1);
     }
 }
