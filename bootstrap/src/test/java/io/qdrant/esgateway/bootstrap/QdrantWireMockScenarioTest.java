@@ -107,8 +107,13 @@ class QdrantWireMockScenarioTest {
                 answer);
     }
 
-    /** The Qdrant calls since the previous step, as {@code METHOD /suffix-after-the-collection → count}. */
+    /**
+     * The Qdrant calls since the previous step, as {@code METHOD /suffix-after-the-collection → count}, after checking
+     * that each of them matched a stub (a request the gateway changed fails here, with WireMock's nearest stubs).
+     */
     private Map<String, Integer> callsOfStep() {
+        assertThat(qdrant.findAllUnmatchedRequests()).as("requests no stub matched; nearest stubs: %s",
+                qdrant.findNearMissesForAllUnmatchedRequests()).isEmpty();
         Map<String, Integer> calls = new TreeMap<>();
         for (ServeEvent e : qdrant.getAllServeEvents()) {
             if (counted.add(e.getId())) {
@@ -172,9 +177,10 @@ class QdrantWireMockScenarioTest {
                     .withQueryParam("wait", equalTo("true")).withRequestBody(equalToJson(payloadIndexes[i])), "PUT",
                     "/collections/c/index", ok("{\"operation_id\":" + (i + 1) + ",\"status\":\"completed\"}"));
         }
-        assertThat(es.put("/books", json("{'mappings':{'properties':{'title':{'type':'text'},'tag':{'type':'keyword'},"
-                + "'year':{'type':'integer'}}}}")).status()).isEqualTo(200);
+        EsClient.Reply created = es.put("/books", json("{'mappings':{'properties':{'title':{'type':'text'},"
+                + "'tag':{'type':'keyword'},'year':{'type':'integer'}}}}"));
         assertThat(callsOfStep()).isEqualTo(Map.of("PUT ", 1, "PUT /index", 7));
+        assertThat(created.status()).isEqualTo(200);
         assertThat(state()).isEqualTo(CREATED);
 
         String uuid = es.get("/books").json().path("books").path("settings").path("index").path("uuid").asText();
@@ -204,13 +210,13 @@ class QdrantWireMockScenarioTest {
         String bulk = "{\"index\":{\"_id\":\"1\"}}\n" + src1 + "\n{\"index\":{\"_id\":\"2\"}}\n" + src2 + "\n"
                 + "{\"index\":{\"_id\":\"3\"}}\n{\"title\":\"cooking\",\"tag\":\"food\",\"year\":2010}\n";
         JsonNode bulked = es.send("POST", "/books/_bulk?refresh=true", bulk, "application/x-ndjson").json();
+        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1, "POST /points/batch", 1));
         assertThat(bulked.path("errors").asBoolean()).as(bulked.toString()).isFalse();
         List<String> items = new ArrayList<>();
         bulked.path("items").forEach(i -> items.add(i.path("index").path("_id").asText() + " "
                 + i.path("index").path("status").asInt() + " v" + i.path("index").path("_version").asInt() + " s"
                 + i.path("index").path("_seq_no").asInt()));
         assertThat(items).containsExactly("1 201 v1 s0", "2 201 v1 s1", "3 201 v1 s2");
-        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1, "POST /points/batch", 1));
         assertThat(state()).isEqualTo(BULKED);
 
         // the reads of both states: the same requests, answers that depend on the state
@@ -244,20 +250,20 @@ class QdrantWireMockScenarioTest {
         Map<String, Integer> searchCalls = Map.of("POST /points/count", 1, "POST /points/query", 1,
                 "POST /points/scroll", 1, "POST /points", 1);
         JsonNode before = es.post("/books/_search", json(search("animals").replace('"', '\''))).json();
+        assertThat(callsOfStep()).isEqualTo(searchCalls);
         assertThat(before.path("hits").path("total").toString()).isEqualTo("{\"value\":2,\"relation\":\"eq\"}");
         assertThat(ids(before)).containsExactly("2", "1");
         assertThat(before.path("hits").path("hits").get(0).path("sort").toString()).isEqualTo("[2005]");
         assertThat(before.path("hits").path("hits").get(0).path("_source").toString()).isEqualTo(src2);
-        assertThat(callsOfStep()).isEqualTo(searchCalls);
 
         // ---- size:0 terms aggregation: one exact facet and one count
         Map<String, Integer> aggCalls = Map.of("POST /points/count", 1, "POST /facet", 1);
         String aggs = "{'size':0,'aggs':{'tags':{'terms':{'field':'tag'}}}}";
         JsonNode tagsBefore = es.post("/books/_search", json(aggs)).json();
+        assertThat(callsOfStep()).isEqualTo(aggCalls);
         assertThat(tagsBefore.path("hits").path("total").path("value").asInt()).isEqualTo(3);
         assertThat(tagsBefore.path("aggregations").path("tags").path("buckets").toString())
                 .isEqualTo("[{\"key\":\"animals\",\"doc_count\":2},{\"key\":\"food\",\"doc_count\":1}]");
-        assertThat(callsOfStep()).isEqualTo(aggCalls);
         assertThat(state()).isEqualTo(BULKED);
 
         // ---- update of document 2: retrieve it, one batch with the new version (moves the scenario)
@@ -274,38 +280,38 @@ class QdrantWireMockScenarioTest {
                         equalTo("3"))), "POST", batch, ok("[{\"operation_id\":10,\"status\":\"completed\"},"
                 + "{\"operation_id\":11,\"status\":\"completed\"}]"));
         JsonNode updated = es.post("/books/_update/2?refresh=true", json("{'doc':{'tag':'food'}}")).json();
+        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1, "POST /points/batch", 1));
         assertThat(updated.path("result").asText()).isEqualTo("updated");
         assertThat(updated.path("_version").asInt()).isEqualTo(2);
         assertThat(updated.path("_seq_no").asInt()).isEqualTo(3);
-        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1, "POST /points/batch", 1));
         assertThat(state()).isEqualTo(UPDATED);
 
         // ---- the same search and aggregation, now answered from the updated state
         JsonNode after = es.post("/books/_search", json(search("animals").replace('"', '\''))).json();
+        assertThat(callsOfStep()).isEqualTo(searchCalls);
         assertThat(after.path("hits").path("total").path("value").asInt()).isEqualTo(1);
         assertThat(ids(after)).containsExactly("1");
         assertThat(after.path("hits").path("hits").get(0).path("sort").toString()).isEqualTo("[1999]");
-        assertThat(callsOfStep()).isEqualTo(searchCalls);
         JsonNode tagsAfter = es.post("/books/_search", json(aggs)).json();
+        assertThat(callsOfStep()).isEqualTo(aggCalls);
         assertThat(tagsAfter.path("aggregations").path("tags").path("buckets").toString())
                 .isEqualTo("[{\"key\":\"food\",\"doc_count\":2},{\"key\":\"animals\",\"doc_count\":1}]");
-        assertThat(callsOfStep()).isEqualTo(aggCalls);
 
         // ---- get: the updated document's version triple as the scenario now stores it
         post(UPDATED, null, "/points", "{\"ids\":[\"" + p2 + "\"]," + STORED_FIELDS + "}",
                 ok("[" + stored(p2, "2", src2updated, 2, 3) + "]"));
         JsonNode doc = es.get("/books/_doc/2").json();
+        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1));
         assertThat(doc.path("_version").asInt()).isEqualTo(2);
         assertThat(doc.path("_seq_no").asInt()).isEqualTo(3);
         assertThat(doc.path("_source").path("tag").asText()).isEqualTo("food");
-        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1));
 
         // ---- an index with a stale if_seq_no: read the stored triple, refuse with a 409, write nothing
         EsClient.Reply stale = es.put("/books/_doc/2?if_seq_no=1&if_primary_term=1", json("{'title':'stale'}"));
+        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1));
         assertThat(stale.status()).isEqualTo(409);
         assertThat(stale.json().path("error").path("type").asText()).isEqualTo("version_conflict_engine_exception");
         assertThat(stale.body()).contains("current document has seqNo [3] and primary term [1]");
-        assertThat(callsOfStep()).isEqualTo(Map.of("POST /points", 1));
         assertThat(state()).isEqualTo(UPDATED);
 
         // ---- every call matched a stub, carried the key, and sent a body the spec accepts
