@@ -686,33 +686,18 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     private List<Hit> sortedHits(IndexMetadata index, SearchRequest request, int topN, Translated matches,
                                  float score, GatewaySort sort) {
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
-        Mappings mappings = index.mappings();
-        Set<String> fields = mappings.sourcePaths(sort.fields());
-        SourceFilter projection = fields.isEmpty() ? SourceFilter.NONE
-                : new SourceFilter(true, List.copyOf(fields), List.of());
-        List<String> include = new ArrayList<>();
-        include.add(QdrantLayout.ID);
-        include.addAll(QdrantJson.sourceIncludes(fields));
+        SortPayload reads = new SortPayload(index.mappings(), sort);
         List<GatewaySort.Key> keys = new ArrayList<>();
         List<String> ids = new ArrayList<>();
-        scroll(index, matches, include, Integer.MAX_VALUE, record -> {
-            JsonNode payload = record.path("payload");
-            String id = payload.path(QdrantLayout.ID).asText();
-            JsonObject source = projection.fetch()
-                    ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
-            ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
-            GatewaySort.Key key = sort.key(doc, QdrantLayout.position(record.path("id").asText()));
+        scroll(index, matches, reads.include(), Integer.MAX_VALUE, record -> {
+            GatewaySort.Key key = reads.key(record, score);
             if (after == null || sort.isAfter(key, after)) {
                 keys.add(key);
-                ids.add(id);
+                ids.add(SortPayload.id(record));
             }
             return true;
         });
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            order.add(i);
-        }
-        order.sort((a, b) -> sort.order().compare(keys.get(a), keys.get(b)));
+        List<Integer> order = reads.order(keys);
         List<FetchRef> refs = new ArrayList<>();
         for (int i = 0; i < Math.min(topN, order.size()); i++) {
             int at = order.get(i);

@@ -6,12 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.application.port.out.DocumentStore.ScanRequest;
 import io.qdrant.esgateway.application.port.out.DocumentStore.ScannedDocument;
-import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
-import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
-import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
@@ -299,20 +296,12 @@ final class QdrantKnnSearch {
         IndexMetadata index = context.index;
         GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
-        Mappings mappings = index.mappings();
-        Set<String> fields = mappings.sourcePaths(sort.fields());
-        SourceFilter projection = fields.isEmpty() ? SourceFilter.NONE
-                : new SourceFilter(true, List.copyOf(fields), List.of());
-        List<String> include = new ArrayList<>();
-        include.add(QdrantLayout.ID);
-        include.addAll(QdrantJson.sourceIncludes(fields));
+        SortPayload reads = new SortPayload(index.mappings(), sort);
         boolean scored = request.needsScores();
         List<GatewaySort.Key> keys = new ArrayList<>();
         List<Ranked> candidates = new ArrayList<>();
-        store.scroll(index, matches, include, Integer.MAX_VALUE, record -> {
-            JsonNode payload = record.path("payload");
+        store.scroll(index, matches, reads.include(), Integer.MAX_VALUE, record -> {
             String pointId = record.path("id").asText();
-            String id = payload.path(QdrantLayout.ID).asText();
             float score = scored || request.minScore().isPresent() ? context.score(pointId) : Float.NaN;
             if (!context.passes(score)) {
                 return true;
@@ -320,21 +309,15 @@ final class QdrantKnnSearch {
             if (scored && (Float.isNaN(best[0]) || score > best[0])) {
                 best[0] = score;
             }
-            JsonObject source = projection.fetch()
-                    ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
-            ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
-            GatewaySort.Key key = sort.key(doc, QdrantLayout.position(pointId));
+            GatewaySort.Key key = reads.key(record, score);
             if (after == null || sort.isAfter(key, after)) {
                 keys.add(key);
-                candidates.add(new Ranked(pointId, id, scored ? score : Float.NaN, key.position(), List.of()));
+                candidates.add(new Ranked(pointId, SortPayload.id(record), scored ? score : Float.NaN,
+                        key.position(), List.of()));
             }
             return true;
         });
-        List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            order.add(i);
-        }
-        order.sort((a, b) -> sort.order().compare(keys.get(a), keys.get(b)));
+        List<Integer> order = reads.order(keys);
         List<Ranked> page = new ArrayList<>();
         for (int i = 0; i < Math.min(topN, order.size()); i++) {
             Ranked r = candidates.get(order.get(i));

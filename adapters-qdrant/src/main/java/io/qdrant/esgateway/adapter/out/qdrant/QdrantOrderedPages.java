@@ -8,12 +8,8 @@ import io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
 import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
-import io.qdrant.esgateway.domain.document.DocumentParser;
-import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
-import io.qdrant.esgateway.domain.index.Mappings;
-import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.search.GatewaySort;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SortSpec;
@@ -99,13 +95,8 @@ final class QdrantOrderedPages {
     static List<FetchRef> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
                                GatewaySort sort, SortSpec.Field primary, Reads reads, Scroll scroll) {
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
-        Mappings mappings = index.mappings();
-        Set<String> fields = mappings.sourcePaths(sort.fields());
-        SourceFilter projection = fields.isEmpty() ? SourceFilter.NONE
-                : new SourceFilter(true, List.copyOf(fields), List.of());
-        List<String> include = new ArrayList<>();
-        include.add(QdrantLayout.ID);
-        include.addAll(QdrantJson.sourceIncludes(fields));
+        SortPayload payload = new SortPayload(index.mappings(), sort);
+        List<String> include = payload.include();
         boolean desc = primary.order() == SortSpec.Order.DESC;
         String key = QdrantLayout.fieldPath(primary.field());
 
@@ -149,7 +140,7 @@ final class QdrantOrderedPages {
                     if (!seen.add(record.path("id").asText())) {
                         continue; // a repeat: the point came first at its min (asc) or max (desc)
                     }
-                    Candidate c = candidate(record, mappings, projection, score, sort);
+                    Candidate c = candidate(record, payload, score);
                     if (after != null && !sort.isAfter(c.key(), after)) {
                         continue;
                     }
@@ -184,7 +175,7 @@ final class QdrantOrderedPages {
                 empty.putObject("is_empty").put("key", key);
                 Translated without = FilterTranslator.and(List.of(matches, new FilterTranslator.Condition(empty)));
                 scroll.scroll(without, include, single ? topN : Integer.MAX_VALUE, record -> {
-                    Candidate c = candidate(record, mappings, projection, score, sort);
+                    Candidate c = candidate(record, payload, score);
                     if (after == null || sort.isAfter(c.key(), after)) {
                         candidates.add(c);
                     }
@@ -215,14 +206,8 @@ final class QdrantOrderedPages {
                 + index.name() + "]").path("count").asLong();
     }
 
-    private static Candidate candidate(JsonNode record, Mappings mappings, SourceFilter projection, float score,
-                                       GatewaySort sort) {
-        JsonNode payload = record.path("payload");
-        String id = payload.path(QdrantLayout.ID).asText();
-        JsonObject source = projection.fetch()
-                ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
-        ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
-        return new Candidate(id, sort.key(doc, QdrantLayout.position(record.path("id").asText())));
+    private static Candidate candidate(JsonNode record, SortPayload payload, float score) {
+        return new Candidate(SortPayload.id(record), payload.key(record, score));
     }
 
     /**

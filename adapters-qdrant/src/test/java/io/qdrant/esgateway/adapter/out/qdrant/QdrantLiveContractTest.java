@@ -1,13 +1,7 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.DocumentStoreContract;
-import java.net.URI;
-import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 
@@ -16,7 +10,7 @@ import org.junit.jupiter.api.Tag;
  * adapters-qdrant's Surefire configuration), run on demand against the server {@code QEG_QDRANT_URL} names (with
  * {@code QEG_QDRANT_API_KEY} when it needs one); without the URL every test fails, it never skips:
  * <pre>QEG_QDRANT_URL=http://127.0.0.1:6333 mvn -B verify -pl adapters-qdrant -am -DskipITs -Dqdrant.live.skip=none \
- *     -Dtest='QdrantLive*' -Dsurefire.failIfNoSpecifiedTests=false</pre>
+ *     -Dtest='Qdrant*Live*' -Dsurefire.failIfNoSpecifiedTests=false</pre>
  * Each test uses collections under its own random prefix ({@code qegtest-<random>-}) and deletes them afterwards;
  * other collections on the server are never touched. CI cannot run it (no Qdrant there).
  */
@@ -27,27 +21,14 @@ class QdrantLiveContractTest extends DocumentStoreContract {
 
     @Override
     protected DocumentStore newStore() {
-        if (System.getenv("QEG_QDRANT_URL") == null || System.getenv("QEG_QDRANT_URL").isBlank()) {
-            throw new IllegalStateException("the live suite needs QEG_QDRANT_URL (e.g. http://127.0.0.1:6333)");
-        }
-        prefix = "qegtest-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        QdrantStores.Settings settings = new QdrantStores.Settings(URI.create(System.getenv("QEG_QDRANT_URL")),
-                Optional.ofNullable(System.getenv("QEG_QDRANT_API_KEY")), Duration.ofSeconds(5),
-                Duration.ofSeconds(60), prefix);
+        QdrantStores.Settings settings = LiveQdrant.settings();
+        prefix = settings.collectionPrefix();
         http = new QdrantHttp(settings);
         return new QdrantDocumentStore(new QdrantHttp(settings));
     }
 
     @AfterEach
     void dropThisTestsCollections() {
-        JsonNode collections = http.call("GET", "/collections", Map.of(), null, true, "list collections");
-        for (JsonNode c : collections.path("collections")) {
-            String name = c.path("name").asText();
-            if (name.startsWith(prefix)) {
-                http.call("DELETE", "/collections/" + QdrantHttp.segment(name), Map.of(), null, false,
-                        "delete a test collection");
-            }
-        }
-        http.close();
+        LiveQdrant.dropCollections(http, prefix);
     }
 }

@@ -2,16 +2,10 @@ package io.qdrant.esgateway.adapter.out.qdrant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantVersusLuceneTest.Backend;
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
-import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,33 +36,18 @@ class QdrantLiveVersusLuceneTest {
 
     @BeforeAll
     static void setUp() {
-        String url = System.getenv("QEG_QDRANT_URL");
-        if (url == null || url.isBlank()) {
-            throw new IllegalStateException("the live suite needs QEG_QDRANT_URL (e.g. http://127.0.0.1:6333)");
-        }
-        prefix = "qegtest-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-        QdrantStores.Settings settings = new QdrantStores.Settings(URI.create(url),
-                Optional.ofNullable(System.getenv("QEG_QDRANT_API_KEY")), Duration.ofSeconds(5),
-                Duration.ofSeconds(60), prefix);
+        QdrantStores.Settings settings = LiveQdrant.settings();
+        prefix = settings.collectionPrefix();
         http = new QdrantHttp(settings);
         lucene = QdrantVersusLuceneTest.backend(LuceneStores.open(temp.resolve("lucene")));
-        qdrant = QdrantVersusLuceneTest.backend(new QdrantDocumentStore(new QdrantHttp(settings),
-                LuceneStores.relevanceScorer(), 1024));
+        qdrant = QdrantVersusLuceneTest.backend(new QdrantDocumentStore(new QdrantHttp(settings), LuceneStores.relevanceScorer(), 1024));
     }
 
     @AfterAll
     static void tearDown() throws Exception {
         try {
-            JsonNode collections = http.call("GET", "/collections", Map.of(), null, true, "list collections");
-            for (JsonNode c : collections.path("collections")) {
-                String name = c.path("name").asText();
-                if (name.startsWith(prefix)) {
-                    http.call("DELETE", "/collections/" + QdrantHttp.segment(name), Map.of(), null, false,
-                            "delete a test collection");
-                }
-            }
+            LiveQdrant.dropCollections(http, prefix);
         } finally {
-            http.close();
             ((AutoCloseable) lucene.store()).close();
             ((AutoCloseable) qdrant.store()).close();
         }

@@ -1,0 +1,65 @@
+package io.qdrant.esgateway.adapter.out.qdrant;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
+import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.SourceFilter;
+import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.search.GatewaySort;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a gateway-side sort reads from Qdrant, and how it reads it: the payload include list (the document id and the
+ * sort fields' source paths, never the whole source) and each record's {@link GatewaySort.Key} (its values parsed as
+ * the mapping says, its position in point-id order).
+ */
+final class SortPayload {
+    private final Mappings mappings;
+    private final GatewaySort sort;
+    private final SourceFilter projection;
+    private final List<String> include;
+
+    SortPayload(Mappings mappings, GatewaySort sort) {
+        this.mappings = mappings;
+        this.sort = sort;
+        Set<String> fields = mappings.sourcePaths(sort.fields());
+        this.projection = fields.isEmpty() ? SourceFilter.NONE : new SourceFilter(true, List.copyOf(fields), List.of());
+        List<String> paths = new ArrayList<>();
+        paths.add(QdrantLayout.ID);
+        paths.addAll(QdrantJson.sourceIncludes(fields));
+        this.include = List.copyOf(paths);
+    }
+
+    /** The payload include list of the records to sort. */
+    List<String> include() {
+        return include;
+    }
+
+    /** The document id of a record read with {@link #include}. */
+    static String id(JsonNode record) {
+        return record.path("payload").path(QdrantLayout.ID).asText();
+    }
+
+    /** The sort key of a record read with {@link #include}, with {@code score} as its {@code _score}. */
+    GatewaySort.Key key(JsonNode record, float score) {
+        JsonNode payload = record.path("payload");
+        String id = payload.path(QdrantLayout.ID).asText();
+        JsonObject source = projection.fetch()
+                ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
+        ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
+        return sort.key(doc, QdrantLayout.position(record.path("id").asText()));
+    }
+
+    /** The indexes of {@code keys} in the sort's order. */
+    List<Integer> order(List<GatewaySort.Key> keys) {
+        List<Integer> order = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            order.add(i);
+        }
+        order.sort((a, b) -> sort.order().compare(keys.get(a), keys.get(b)));
+        return order;
+    }
+}
