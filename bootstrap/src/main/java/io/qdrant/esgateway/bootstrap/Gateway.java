@@ -69,7 +69,7 @@ final class Gateway implements AutoCloseable {
         io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities = store.capabilities()
                 .without(config.nativeAbsent());
         SearchService search = new SearchService(catalog, store, capabilities, new PlanMetrics(registry),
-                config.maxReadsInFlight());
+                config.maxReadsInFlight(), config.requestCacheEntries());
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         WebServer server = WebServer.builder()

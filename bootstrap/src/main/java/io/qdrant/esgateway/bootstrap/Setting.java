@@ -23,6 +23,8 @@ enum Setting {
                     + " facet, count, or all (empty: trust the backend)"),
     MAX_READS_IN_FLIGHT("max-reads-in-flight", null, "QEG_MAX_READS_IN_FLIGHT", "4",
             "most backend reads of one search running at once"),
+    REQUEST_CACHE_ENTRIES("request-cache-entries", null, "QEG_REQUEST_CACHE_ENTRIES", "1000",
+            "size: 0 search answers per index kept until the index's next write (0 turns the cache off)"),
     QDRANT_URL("qdrant-url", "--qdrant-url", "QEG_QDRANT_URL", "http://127.0.0.1:6333",
             "Qdrant REST endpoint (backend qdrant); no credentials in it"),
     QDRANT_API_KEY("qdrant-api-key", null, "QEG_QDRANT_API_KEY", "",

@@ -257,6 +257,13 @@ public final class DocumentService implements DocumentOperations {
                     durability = store.apply(index, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
                 } catch (GatewayException e) {
+                    // a failed batch may still have changed the store (in part, on a backend without atomic
+                    // batches): move the generation anyway, so that no cached answer outlives it
+                    try {
+                        catalog.bumpGeneration(index.name());
+                    } catch (GatewayException ignored) {
+                        // the catalog is failing too: searches that read the generation fail with it
+                    }
                     planned.forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w : new Failed(index.name(), w.id(), e));
                     return null;
                 }

@@ -53,6 +53,7 @@ public final class SearchService implements SearchOperations {
     private final PlanObserver observer;
     private final CompleteScan scan;
     private final int maxInFlight;
+    private final AnswerCache<IndexAnswer> cache;
 
     public SearchService(Catalog catalog, DocumentStore store) {
         this(catalog, store, store.capabilities(), PlanObserver.NONE, 4);
@@ -65,6 +66,16 @@ public final class SearchService implements SearchOperations {
      */
     public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
                          PlanObserver observer, int maxInFlight) {
+        this(catalog, store, capabilities, observer, maxInFlight, 0);
+    }
+
+    /**
+     * @param cacheEntries how many {@code size: 0} per-index answers the request cache keeps ({@link AnswerCache});
+     *                     0 turns it off
+     */
+    public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
+                         PlanObserver observer, int maxInFlight, int cacheEntries) {
+        this.cache = new AnswerCache<>(cacheEntries);
         this.catalog = catalog;
         this.store = store;
         this.capabilities = capabilities;
@@ -248,6 +259,11 @@ public final class SearchService implements SearchOperations {
 
     /** One index: plan each part, run its reads (bounded, concurrently), assemble. */
     private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, Reads reads) {
+        return cache.get(index, request, () -> catalog.generation(index.name()),
+                () -> compute(index, request, window, reads));
+    }
+
+    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, Reads reads) {
         ExecutionPlan plan = CoverageRules.decide(index.name(), request, index.mappings(), capabilities);
         observer.planned(index.name(), plan);
         if (plan.scans()) {
