@@ -98,12 +98,7 @@ final class CompleteScan {
     }
 
     private static Optional<IndexHits.Total> total(SearchRequest request, long count) {
-        return switch (request.trackTotalHits()) {
-            case TrackTotalHits.Disabled d -> Optional.empty();
-            case TrackTotalHits.Exact e -> Optional.of(new IndexHits.Total(count, true));
-            case TrackTotalHits.UpTo u -> count > u.threshold() ? Optional.of(new IndexHits.Total(u.threshold(), false))
-                    : Optional.of(new IndexHits.Total(count, true));
-        };
+        return IndexHits.Total.of(request.trackTotalHits(), count);
     }
 
     /** The partials of the plan's aggregations, collected in the gateway over a scan of the query's matches. */

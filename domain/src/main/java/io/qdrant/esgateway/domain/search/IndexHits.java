@@ -14,5 +14,17 @@ public record IndexHits(Optional<Total> total, List<Hit> hits, float maxScore) {
     }
 
     public record Total(long value, boolean exact) {
+        /**
+         * The total {@code mode} reports when {@code count} documents match: none when disabled, the count, or the
+         * threshold as a lower bound ({@code "gte"}) when the count passes it.
+         */
+        public static Optional<Total> of(TrackTotalHits mode, long count) {
+            return switch (mode) {
+                case TrackTotalHits.Disabled d -> Optional.empty();
+                case TrackTotalHits.Exact e -> Optional.of(new Total(count, true));
+                case TrackTotalHits.UpTo u -> Optional.of(count > u.threshold() ? new Total(u.threshold(), false)
+                        : new Total(count, true));
+            };
+        }
     }
 }

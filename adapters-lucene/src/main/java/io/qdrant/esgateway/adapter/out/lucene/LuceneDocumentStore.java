@@ -920,20 +920,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         rollbackQuietly(slot.writer);
         IndexWriter writer = new IndexWriter(slot.directory, config(OpenMode.APPEND));
         try {
-            Recovered recovered = recover(index, directory, writer);
-            SearcherManager searchers;
-            try {
-                searchers = new SearcherManager(writer, true, false, null);
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(recovered.translog());
-                throw e;
-            }
-            slot.writer = writer;
-            slot.searchers = searchers;
-            slot.translog = recovered.translog();
-            slot.maxSeqNo = recovered.maxSeqNo();
-            forgetRecent(slot);
-            slot.broken = false;
+            install(slot, slot.directory, writer, recover(index, directory, writer));
         } catch (IOException | RuntimeException e) {
             rollbackQuietly(writer);
             throw e;

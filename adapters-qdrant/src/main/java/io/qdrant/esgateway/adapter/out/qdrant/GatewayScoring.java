@@ -268,13 +268,7 @@ final class GatewayScoring {
                 keys.add(key);
             }
         });
-        Optional<IndexHits.Total> totals = switch (request.trackTotalHits()) {
-            case TrackTotalHits.Disabled d -> Optional.empty();
-            case TrackTotalHits.UpTo u -> total[0] > u.threshold()
-                    ? Optional.of(new IndexHits.Total(u.threshold(), false))
-                    : Optional.of(new IndexHits.Total(total[0], true));
-            default -> Optional.of(new IndexHits.Total(total[0], true));
-        };
+        Optional<IndexHits.Total> totals = IndexHits.Total.of(request.trackTotalHits(), total[0]);
         List<FetchRef> refs = new ArrayList<>();
         if (relevance) {
             all.addAll(top);

@@ -644,11 +644,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         Optional<IndexHits.Total> total = Optional.empty();
         if (!(request.trackTotalHits() instanceof TrackTotalHits.Disabled)) {
             long count = count(index, matches);
-            total = Optional.of(switch (request.trackTotalHits()) {
-                case TrackTotalHits.UpTo u -> count > u.threshold() ? new IndexHits.Total(u.threshold(), false)
-                        : new IndexHits.Total(count, true);
-                default -> new IndexHits.Total(count, true);
-            });
+            total = IndexHits.Total.of(request.trackTotalHits(), count);
         }
         if (topN <= 0 || matches instanceof FilterTranslator.Never) {
             return new IndexHits(total, List.of(), Float.NaN);
