@@ -84,10 +84,16 @@ public final class DocumentService implements DocumentOperations {
         WriteOutcome[] out = new WriteOutcome[commands.size()];
         Map<String, IndexMetadata> targets = new LinkedHashMap<>();
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
+        // one snapshot of the catalog resolves every item (as Elasticsearch resolves a bulk against one cluster
+        // state), read again only after an item auto-created an index; each group re-checks its index under its lock
+        CatalogView view = catalog.view();
         for (int i = 0; i < commands.size(); i++) {
             WriteCommand command = commands.get(i);
             try {
-                IndexMetadata index = resolveForWrite(command);
+                IndexMetadata index = resolveForWrite(view, command);
+                if (view.index(index.name()).isEmpty()) {
+                    view = catalog.view();
+                }
                 targets.putIfAbsent(index.uuid(), index);
                 groups.computeIfAbsent(index.uuid(), k -> new ArrayList<>()).add(i);
             } catch (GatewayException e) {
@@ -106,9 +112,9 @@ public final class DocumentService implements DocumentOperations {
         };
     }
 
-    private IndexMetadata resolveForWrite(WriteCommand command) {
+    /** The index an item writes to in {@code view}; auto-creates a missing one (then not in {@code view}). */
+    private IndexMetadata resolveForWrite(CatalogView view, WriteCommand command) {
         String target = command.target();
-        CatalogView view = catalog.view();
         if (command.requireAlias() && !view.isAlias(target)) {
             throw new GatewayException(ErrorKind.INDEX_NOT_FOUND, "[require_alias] request flag is [true] and ["
                     + target + "] is not an alias", Map.of("index_uuid", "_na_", "index", target), null);
@@ -177,7 +183,9 @@ public final class DocumentService implements DocumentOperations {
                 mappingsChanged = true;
             });
             IndexableDocument doc = new IndexableDocument(id, next(id), source, parsed.values());
-            writes.add(new DocumentWrite.Upsert(doc));
+            // the plan holds the store's state of every touched id, updated by each planned write: an id it has no
+            // live document for has none in the store when this write is applied either (writes apply in order)
+            writes.add(new DocumentWrite.Upsert(doc, current(id).isEmpty()));
             state.put(id, Optional.of(doc.stored()));
             deleted.remove(id);
             return doc.stored();

@@ -78,32 +78,24 @@ final class BulkEndpoints {
             }
         }
         List<WriteOutcome> outcomes = documents.bulk(runnable);
-        List<JsonValue> rendered = new ArrayList<>();
-        boolean errors = false;
+        List<BulkResponse.Item> results = new ArrayList<>(items.size());
         int next = 0;
         for (Item item : items) {
-            JsonObjectBuilder body;
             if (item.sourceError() != null) {
-                errors = true;
-                body = failure(item.index(), item.id(), item.sourceError());
+                results.add(new BulkResponse.Item(item.action(), null, failure(item.index(), item.id(),
+                        item.sourceError())));
             } else {
-                WriteOutcome outcome = outcomes.get(next++);
-                switch (outcome) {
-                    case Written w -> body = DocumentResponses.written(w, forced).put("status",
-                            DocumentResponses.status(w));
-                    case Failed f -> {
-                        errors = true;
-                        body = failure(f.index(), f.id(), f.error());
-                    }
+                switch (outcomes.get(next++)) {
+                    case Written w -> results.add(new BulkResponse.Item(item.action(), w, null));
+                    case Failed f -> results.add(new BulkResponse.Item(item.action(), null,
+                            failure(f.index(), f.id(), f.error())));
                 }
             }
-            rendered.add(JsonObjectBuilder.object().put(item.action(), body).build());
         }
-        return EsResponse.ok(JsonObjectBuilder.object()
-                .put("errors", errors)
-                .put("took", (System.nanoTime() - start) / 1_000_000)
-                .put("items", new JsonValue.JsonArray(rendered))
-                .build());
+        long took = (System.nanoTime() - start) / 1_000_000;
+        boolean pretty = request.param("pretty").map(p -> !p.equals("false")).orElse(false);
+        return pretty ? EsResponse.ok(BulkResponse.tree(took, results, forced))
+                : EsResponse.compactJson(200, codec.write(g -> BulkResponse.write(g, took, results, forced)));
     }
 
     private static JsonObjectBuilder failure(String index, String id, GatewayException e) {
@@ -116,18 +108,18 @@ final class BulkEndpoints {
         if (body.length > 0 && body[body.length - 1] != '\n') {
             throw GatewayException.illegalArgument("The bulk request must be terminated by a newline [\\n]");
         }
-        List<String> lines = lines(body);
+        List<Line> lines = lines(body);
         List<Item> items = new ArrayList<>();
         List<String> validation = new ArrayList<>();
         int i = 0;
         while (i < lines.size()) {
-            String line = lines.get(i);
+            Line line = lines.get(i);
             int lineNumber = i + 1;
             i++;
-            if (line.isBlank()) {
+            if (line.isBlank(body)) {
                 continue;
             }
-            JsonObject action = actionLine(line, lineNumber);
+            JsonObject action = actionLine(body, line, lineNumber);
             Map.Entry<String, JsonValue> only = action.members().entrySet().iterator().next();
             String type = only.getKey();
             JsonObject meta = metadata(only.getValue(), lineNumber);
@@ -154,12 +146,12 @@ final class BulkEndpoints {
                 throw GatewayException.illegalArgument("Action/metadata line [" + lineNumber
                         + "] is not followed by a source line");
             }
-            String sourceLine = lines.get(i);
+            Line sourceLine = lines.get(i);
             i++;
             if (type.equals("update")) {
                 UpdateBody update;
                 try {
-                    update = UpdateBody.parse(codec.parse(sourceLine.getBytes(StandardCharsets.UTF_8)));
+                    update = UpdateBody.parse(codec.parse(body, sourceLine.start(), sourceLine.length()));
                 } catch (GatewayException e) {
                     throw new GatewayException(e.kind(), "[" + (lineNumber + 1) + "] " + e.reason(), e.metadata(), e);
                 }
@@ -172,7 +164,7 @@ final class BulkEndpoints {
             }
             JsonValue source;
             try {
-                source = codec.parse(sourceLine.getBytes(StandardCharsets.UTF_8));
+                source = codec.parse(body, sourceLine.start(), sourceLine.length());
             } catch (GatewayException e) {
                 items.add(new Item(type, null, new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse",
                         Map.of(), e), index, id));
@@ -190,23 +182,40 @@ final class BulkEndpoints {
         return items;
     }
 
-    private static List<String> lines(byte[] body) {
-        List<String> out = new ArrayList<>();
+    /** One line of the body: its bytes from {@code start}, without the newline (and a {@code \r} before it). */
+    private record Line(int start, int length) {
+        /** Whitespace only, as {@link String#isBlank} decides for the line's text. */
+        boolean isBlank(byte[] body) {
+            boolean ascii = true;
+            for (int k = start; k < start + length; k++) {
+                byte b = body[k];
+                if (b < 0) {
+                    ascii = false;
+                } else if (!Character.isWhitespace(b)) {
+                    return false;
+                }
+            }
+            return ascii || new String(body, start, length, StandardCharsets.UTF_8).isBlank();
+        }
+    }
+
+    private static List<Line> lines(byte[] body) {
+        List<Line> out = new ArrayList<>();
         int start = 0;
         for (int k = 0; k < body.length; k++) {
             if (body[k] == '\n') {
                 int end = k > start && body[k - 1] == '\r' ? k - 1 : k;
-                out.add(new String(body, start, end - start, StandardCharsets.UTF_8));
+                out.add(new Line(start, end - start));
                 start = k + 1;
             }
         }
         return out;
     }
 
-    private JsonObject actionLine(String line, int lineNumber) {
+    private JsonObject actionLine(byte[] body, Line line, int lineNumber) {
         JsonValue parsed;
         try {
-            parsed = codec.parse(line.getBytes(StandardCharsets.UTF_8));
+            parsed = codec.parse(body, line.start(), line.length());
         } catch (GatewayException e) {
             throw GatewayException.illegalArgument("Malformed action/metadata line [" + lineNumber + "]: "
                     + e.reason());

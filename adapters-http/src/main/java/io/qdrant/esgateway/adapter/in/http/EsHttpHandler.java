@@ -134,9 +134,9 @@ final class EsHttpHandler implements Handler {
     private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {
         res.status(Status.create(response.status()));
         res.header(PRODUCT_HEADER, "Elasticsearch");
-        if (response.json() != null) {
+        if (response.json() != null || response.compactJson() != null) {
             res.header(HeaderNames.CONTENT_TYPE, wantsCompatible(req) ? COMPATIBLE_JSON : "application/json");
-            byte[] bytes = codec.write(response.json(), pretty);
+            byte[] bytes = response.json() != null ? codec.write(response.json(), pretty) : response.compactJson();
             if (head) {
                 res.header(HeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
                 res.send();

@@ -40,7 +40,12 @@ final class JsonCodec {
 
     /** Parses one JSON value; anything else (trailing content, not JSON) is a 400 naming the position. */
     JsonValue parse(byte[] body) {
-        try (JsonParser parser = factory.createParser(body)) {
+        return parse(body, 0, body.length);
+    }
+
+    /** As {@link #parse(byte[])}, for the {@code length} bytes of {@code body} from {@code offset}. */
+    JsonValue parse(byte[] body, int offset, int length) {
+        try (JsonParser parser = factory.createParser(body, offset, length)) {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw notJson("request body is required", null);
@@ -114,7 +119,24 @@ final class JsonCodec {
         return out.toByteArray();
     }
 
-    private static void write(JsonGenerator g, JsonValue value) throws IOException {
+    /** What writes a body straight to a generator (a response too large to build as a tree first). */
+    @FunctionalInterface
+    interface Streamed {
+        void writeTo(JsonGenerator generator) throws IOException;
+    }
+
+    /** The compact bytes {@code body} writes, exactly as {@link #write(JsonValue, boolean)} would write its tree. */
+    byte[] write(Streamed body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        try (JsonGenerator g = factory.createGenerator(out)) {
+            body.writeTo(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    static void write(JsonGenerator g, JsonValue value) throws IOException {
         switch (value) {
             case JsonObject o -> {
                 g.writeStartObject();

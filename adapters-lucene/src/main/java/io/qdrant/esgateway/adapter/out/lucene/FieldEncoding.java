@@ -162,34 +162,7 @@ final class FieldEncoding {
      * into the same character, so every source round-trips exactly.
      */
     static byte[] sourceBytes(JsonObject source) {
-        String json = Json.write(source);
-        return escapeLoneSurrogates(json).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String escapeLoneSurrogates(String json) {
-        int first = -1;
-        for (int i = 0; i < json.length(); i++) {
-            if (Character.isSurrogate(json.charAt(i))) {
-                first = i;
-                break;
-            }
-        }
-        if (first < 0) {
-            return json;
-        }
-        StringBuilder out = new StringBuilder(json.length() + 16).append(json, 0, first);
-        for (int i = first; i < json.length(); i++) {
-            char c = json.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < json.length() && Character.isLowSurrogate(json.charAt(i + 1))) {
-                out.append(c).append(json.charAt(++i));
-            } else if (Character.isSurrogate(c)) {
-                // only possible inside a string: everything outside strings is ASCII
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return CompactJsonBytes.of(source);
     }
 
     private static void addLong(Document lucene, String field, long value) {

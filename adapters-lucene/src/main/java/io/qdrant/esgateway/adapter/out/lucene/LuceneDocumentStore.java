@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.BrokenInvariant;
 import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.RejectedValue;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -435,11 +436,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             try {
                 switch (write) {
                     case DocumentWrite.Upsert upsert -> {
-                        Document document = FieldEncoding.encode(index.mappings(), upsert.document());
-                        documents.add(document);
-                        BytesRef source = document.getBinaryValue(FieldEncoding.SOURCE);
-                        ops.add(new Translog.Op.Upsert(upsert.id(), upsert.document().version(),
-                                BytesRef.deepCopyOf(source).bytes, upsert.document().values()));
+                        IndexableDocument doc = upsert.document();
+                        // one array for the stored field and the log record: neither changes it
+                        byte[] source = FieldEncoding.sourceBytes(doc.source());
+                        documents.add(FieldEncoding.encode(index.mappings(), doc.id(), doc.version(), source,
+                                doc.values()));
+                        ops.add(new Translog.Op.Upsert(doc.id(), doc.version(), source, doc.values()));
                     }
                     case DocumentWrite.Delete delete -> {
                         documents.add(null);
@@ -506,16 +508,22 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         });
     }
 
-    /** Applies a batch's writes to the writer in order ({@code documents}: null for a delete). */
+    /**
+     * Applies a batch's writes to the writer in order ({@code documents}: null for a delete). An upsert of an id the
+     * caller knows to be absent ({@link DocumentWrite.Upsert#absent}) is added without a delete of its id: nothing
+     * would match it, and the buffered delete term would be looked up in every segment at the next refresh.
+     */
     private static void apply(IndexWriter writer, List<DocumentWrite> writes, List<Document> documents)
             throws IOException {
         for (int i = 0; i < writes.size(); i++) {
-            Term id = new Term(FieldEncoding.ID, writes.get(i).id());
+            DocumentWrite write = writes.get(i);
             Document document = documents.get(i);
             if (document == null) {
-                writer.deleteDocuments(id);
+                writer.deleteDocuments(new Term(FieldEncoding.ID, write.id()));
+            } else if (write instanceof DocumentWrite.Upsert upsert && upsert.absent()) {
+                writer.addDocument(document);
             } else {
-                writer.updateDocument(id, document);
+                writer.updateDocument(new Term(FieldEncoding.ID, write.id()), document);
             }
         }
     }

@@ -138,8 +138,18 @@ public interface DocumentStore {
     sealed interface DocumentWrite {
         String id();
 
-        /** Stores the document, replacing any document with the same id. */
-        record Upsert(IndexableDocument document) implements DocumentWrite {
+        /**
+         * Stores the document, replacing any document with the same id. {@code absent} is the writer's knowledge,
+         * never a guess, that no document with this id exists at this point of the batch (none stored, none left
+         * by an earlier write of the batch): the store may then add the document without looking for one to
+         * replace (Elasticsearch's engine does the same for an id its version map does not hold).
+         */
+        record Upsert(IndexableDocument document, boolean absent) implements DocumentWrite {
+            /** An upsert that may replace a document. */
+            public Upsert(IndexableDocument document) {
+                this(document, false);
+            }
+
             @Override
             public String id() {
                 return document.id();
