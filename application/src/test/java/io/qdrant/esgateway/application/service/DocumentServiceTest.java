@@ -82,6 +82,20 @@ class DocumentServiceTest {
     }
 
     @Test
+    void anUpsertClaimsItsIdAbsentExactlyWhenNoDocumentHasItAtItsPlaceInTheBatch() {
+        createIndex("i", "{}");
+        service.write(index("i", "old", "{'n':1}"));
+        List<WriteOutcome> out = service.bulk(List.of(index("i", "new", "{'n':1}"), index("i", "new", "{'n':2}"),
+                index("i", "old", "{'n':2}"), delete("i", "old"), index("i", "old", "{'n':3}"),
+                update("i", "new", "{'n':4}"), create("i", "fresh", "{}"), index("i", null, "{}")));
+        assertThat(out).allMatch(o -> o instanceof Written);
+        assertThat(store.upserts()).containsExactly("old absent", "new absent", "new may replace",
+                "old may replace", "old absent", "new may replace", "fresh absent", "gen-2 absent");
+        // the fake refuses a claim of absence that is false (every test of this class checks it)
+        assertThat(service.get("i", "old").document().orElseThrow().source()).isEqualTo(doc("{'n':3}"));
+    }
+
+    @Test
     void aDeletedDocumentsVersionLivesOnForSixtySeconds() {
         createIndex("i", "{}");
         service.write(index("i", "1", "{}"));

@@ -147,6 +147,43 @@ class LuceneDocumentWritesTest {
     }
 
     @Test
+    void anUpsertOfAnAbsentIdIsAddedAndLaterWritesOfTheBatchStillFindIt() {
+        LuceneStores.Handle store = open();
+        store.createIndex(PRODUCTS);
+        store.write(PRODUCTS, List.of(
+                new DocumentWrite.Upsert(doc("a", 0), true),
+                new DocumentWrite.Upsert(doc("a", 1), false),
+                new DocumentWrite.Upsert(doc("b", 2), true),
+                new DocumentWrite.Delete("b"),
+                new DocumentWrite.Upsert(doc("b", 4), true),
+                new DocumentWrite.Upsert(doc("c", 5), true),
+                new DocumentWrite.Delete("c")), 6);
+
+        assertThat(store.stats(PRODUCTS).docCount()).isEqualTo(2);
+        assertThat(get(store, PRODUCTS, "a", "b", "c").values()).extracting(d -> d.version().seqNo())
+                .containsExactly(1L, 4L);
+
+        // the same after a restart, which replays the translog (by replacing, whatever the writes claimed)
+        store.close();
+        LuceneStores.Handle reopened = open();
+        assertThat(reopened.stats(PRODUCTS).docCount()).isEqualTo(2);
+        assertThat(get(reopened, PRODUCTS, "a", "b", "c").values()).extracting(d -> d.version().seqNo())
+                .containsExactly(1L, 4L);
+    }
+
+    @Test
+    void theClaimOfAbsenceIsTrusted() {
+        // the contract: only a caller that knows the id is absent may claim it; a false claim adds a second document
+        LuceneStores.Handle store = open();
+        store.createIndex(PRODUCTS);
+        store.write(PRODUCTS, List.of(new DocumentWrite.Upsert(doc("a", 0), true)), 0);
+        store.write(PRODUCTS, List.of(new DocumentWrite.Upsert(doc("a", 1), true)), 1);
+        assertThat(store.stats(PRODUCTS).docCount()).isEqualTo(2);
+        store.write(PRODUCTS, List.of(new DocumentWrite.Upsert(doc("a", 2), false)), 2);
+        assertThat(store.stats(PRODUCTS).docCount()).isEqualTo(1);
+    }
+
+    @Test
     void aBatchLuceneRefusesHalfwayIsRolledBackWhole() {
         LuceneStores.Handle store = open();
         store.createIndex(PRODUCTS);

@@ -29,6 +29,7 @@ public class InMemoryDocumentStore implements DocumentStore {
     private final Map<String, StoreStats> stats = new HashMap<>();
     private final Map<String, Map<String, StoredDocument>> documents = new HashMap<>();
     private final Map<String, Long> maxSeqNos = new HashMap<>();
+    private final List<String> upserts = new ArrayList<>();
 
     /** Every later call of {@code operation} throws {@code failure} (after its hook, before any change). */
     public synchronized InMemoryDocumentStore failOn(Operation operation, RuntimeException failure) {
@@ -62,6 +63,11 @@ public class InMemoryDocumentStore implements DocumentStore {
         return storages.contains(key(index));
     }
 
+    /** Every upsert written so far, in order, as {@code "id absent"} or {@code "id may replace"}. */
+    public synchronized List<String> upserts() {
+        return List.copyOf(upserts);
+    }
+
     /** Every call so far, as {@code "CREATE name/uuid"} (a ping is just {@code "PING"}). */
     public synchronized List<String> calls() {
         return List.copyOf(calls);
@@ -90,9 +96,26 @@ public class InMemoryDocumentStore implements DocumentStore {
         enter(Operation.WRITE, index);
         synchronized (this) {
             Map<String, StoredDocument> docs = documents.computeIfAbsent(key(index), k -> new HashMap<>());
+            // the batch's claims of absence must hold at each write's place in the batch: checked before any change
+            Set<String> live = new java.util.HashSet<>(docs.keySet());
             for (DocumentWrite w : writes) {
                 switch (w) {
-                    case DocumentWrite.Upsert u -> docs.put(u.id(), u.document().stored());
+                    case DocumentWrite.Upsert u -> {
+                        if (u.absent() && live.contains(u.id())) {
+                            throw new IllegalStateException("upsert of [" + u.id() + "] claims it is absent, but it"
+                                    + " exists");
+                        }
+                        live.add(u.id());
+                    }
+                    case DocumentWrite.Delete d -> live.remove(d.id());
+                }
+            }
+            for (DocumentWrite w : writes) {
+                switch (w) {
+                    case DocumentWrite.Upsert u -> {
+                        docs.put(u.id(), u.document().stored());
+                        upserts.add(u.id() + (u.absent() ? " absent" : " may replace"));
+                    }
                     case DocumentWrite.Delete d -> docs.remove(d.id());
                 }
             }
