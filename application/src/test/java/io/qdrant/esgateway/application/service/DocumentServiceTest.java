@@ -96,6 +96,36 @@ class DocumentServiceTest {
     }
 
     @Test
+    void aLargeBulkParsedAheadAnswersAsParsingInOrder() {
+        createIndex("i", "{'mappings':{'properties':{'n':{'type':'integer'}}}}");
+        List<WriteCommand> commands = new java.util.ArrayList<>();
+        for (int k = 0; k < 300; k++) {
+            String json = switch (k) {
+                case 5, 250 -> "{'n':'not a number'}";
+                case 100 -> "{'n':1,'extra':7}"; // maps [extra] as long: the rest must be parsed with that mapping
+                case 150 -> "{'n':1,'extra':'text'}"; // ahead, with the first mapping, this would map [extra] as text
+                default -> "{'n':" + k + "}";
+            };
+            commands.add(index("i", "d" + k, json));
+        }
+        List<WriteOutcome> out = service.bulk(commands);
+        for (int position = 0; position < 300; position++) {
+            int k = position;
+            if (k == 5 || k == 250 || k == 150) {
+                assertThat(out.get(k)).as("item %d", k).isInstanceOfSatisfying(Failed.class, f -> {
+                    assertThat(f.error().kind()).isEqualTo(ErrorKind.DOCUMENT_PARSING);
+                    assertThat(f.error().reason()).startsWith("failed to parse field [" + (k == 150 ? "extra" : "n")
+                            + "] of type [" + (k == 150 ? "long" : "integer") + "] in document with id 'd" + k + "'");
+                });
+            } else {
+                assertThat(out.get(k)).as("item %d", k).isInstanceOf(Written.class);
+            }
+        }
+        assertThat(catalog.view().index("i").orElseThrow().mappings().field("extra").orElseThrow().toString())
+                .contains("LONG");
+    }
+
+    @Test
     void aDeletedDocumentsVersionLivesOnForSixtySeconds() {
         createIndex("i", "{}");
         service.write(index("i", "1", "{}"));
