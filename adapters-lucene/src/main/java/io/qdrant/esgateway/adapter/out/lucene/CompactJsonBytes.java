@@ -32,7 +32,7 @@ final class CompactJsonBytes {
 
     /** The compact UTF-8 JSON of {@code value} (see the class comment). */
     static byte[] of(JsonValue value) {
-        CompactJsonBytes out = new CompactJsonBytes(256);
+        CompactJsonBytes out = new CompactJsonBytes(1024);
         out.value(value);
         return Arrays.copyOf(out.buffer, out.length);
     }
