@@ -95,7 +95,8 @@ final class BulkEndpoints {
         long took = (System.nanoTime() - start) / 1_000_000;
         boolean pretty = request.param("pretty").map(p -> !p.equals("false")).orElse(false);
         return pretty ? EsResponse.ok(BulkResponse.tree(took, results, forced))
-                : EsResponse.compactJson(200, codec.write(g -> BulkResponse.write(g, took, results, forced)));
+                : EsResponse.compactJson(200, codec.write(g -> BulkResponse.write(g, took, results, forced),
+                        BulkResponse.EXPECTED_ITEM_BYTES * results.size()));
     }
 
     private static JsonObjectBuilder failure(String index, String id, GatewayException e) {

@@ -18,6 +18,9 @@ import java.util.List;
  * prepared body.
  */
 final class BulkResponse {
+    /** About the bytes of a written item with a short index name and id (sizes the answer's buffer). */
+    static final int EXPECTED_ITEM_BYTES = 192;
+
     private BulkResponse() {
     }
 

@@ -125,9 +125,12 @@ final class JsonCodec {
         void writeTo(JsonGenerator generator) throws IOException;
     }
 
-    /** The compact bytes {@code body} writes, exactly as {@link #write(JsonValue, boolean)} would write its tree. */
-    byte[] write(Streamed body) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+    /**
+     * The compact bytes {@code body} writes, exactly as {@link #write(JsonValue, boolean)} would write its tree;
+     * {@code expectedBytes} sizes the buffer.
+     */
+    byte[] write(Streamed body, int expectedBytes) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, expectedBytes));
         try (JsonGenerator g = factory.createGenerator(out)) {
             body.writeTo(g);
         } catch (IOException e) {

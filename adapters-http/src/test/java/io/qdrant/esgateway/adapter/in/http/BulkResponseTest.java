@@ -47,7 +47,7 @@ class BulkResponseTest {
         for (boolean forced : new boolean[] {false, true}) {
             List<BulkResponse.Item> items = everyKind();
             String tree = new String(codec.write(BulkResponse.tree(12, items, forced), false), StandardCharsets.UTF_8);
-            String streamed = new String(codec.write(g -> BulkResponse.write(g, 12, items, forced)),
+            String streamed = new String(codec.write(g -> BulkResponse.write(g, 12, items, forced), 16),
                     StandardCharsets.UTF_8);
             assertThat(streamed).isEqualTo(tree);
             assertThat(streamed).startsWith("{\"errors\":true,\"took\":12,\"items\":[{\"index\":{\"_index\":\"books\","
@@ -62,7 +62,7 @@ class BulkResponseTest {
     @Test
     void errorsIsFalseWhenEveryItemWasWritten() {
         List<BulkResponse.Item> items = everyKind().subList(0, 3);
-        String streamed = new String(codec.write(g -> BulkResponse.write(g, 0, items, false)), StandardCharsets.UTF_8);
+        String streamed = new String(codec.write(g -> BulkResponse.write(g, 0, items, false), 16), StandardCharsets.UTF_8);
         assertThat(streamed).startsWith("{\"errors\":false,\"took\":0,").isEqualTo(
                 new String(codec.write(BulkResponse.tree(0, items, false), false), StandardCharsets.UTF_8));
     }
