@@ -7,6 +7,7 @@ import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
 import io.qdrant.esgateway.application.port.out.IdGenerator;
 import io.qdrant.esgateway.domain.document.DocumentIds;
+import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.ParsedDocument;
@@ -145,9 +146,6 @@ public final class DocumentService implements DocumentOperations {
         final Map<String, Optional<StoredDocument>> state = new HashMap<>();
         final List<DocumentWrite> writes = new ArrayList<>();
         final Map<String, Long> deleted = new HashMap<>();
-        /** Sources parsed ahead, and the batch position of the item being planned (see {@link ParsedAhead}). */
-        ParsedAhead ahead = ParsedAhead.NONE;
-        int item;
 
         Plan(IndexMetadata index, Map<String, StoredDocument> current) {
             this.index = index;
@@ -179,7 +177,7 @@ public final class DocumentService implements DocumentOperations {
         }
 
         StoredDocument put(String id, JsonObject source) {
-            ParsedDocument parsed = ahead.parse(item, mappings, source, id);
+            ParsedDocument parsed = DocumentParser.parse(mappings, source, id);
             parsed.updatedMappings().ifPresent(m -> {
                 mappings = m;
                 mappingsChanged = true;
@@ -248,19 +246,11 @@ public final class DocumentService implements DocumentOperations {
                 touched.add(id);
             }
             Plan plan = new Plan(index, store.get(index, touched));
-            List<ParsedAhead.Source> sources = new ArrayList<>();
-            for (int i : items) {
-                if (commands.get(i) instanceof WriteCommand.Index c && c.source() instanceof JsonObject source) {
-                    sources.add(new ParsedAhead.Source(i, c.id().orElseGet(() -> generated.get(i)), source));
-                }
-            }
-            plan.ahead = ParsedAhead.parse(plan.mappings, sources);
             Map<Integer, Written> planned = new LinkedHashMap<>();
             DocumentStore.Durability durability = DocumentStore.Durability.DONE;
             for (int i : items) {
                 WriteCommand command = commands.get(i);
                 String id = idOf(command).orElseGet(() -> generated.get(i));
-                plan.item = i;
                 try {
                     planned.put(i, plan(plan, command, id));
                 } catch (GatewayException e) {

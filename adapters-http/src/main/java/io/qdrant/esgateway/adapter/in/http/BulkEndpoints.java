@@ -111,7 +111,6 @@ final class BulkEndpoints {
         }
         List<Line> lines = lines(body);
         List<Item> items = new ArrayList<>();
-        List<PendingSource> pending = new ArrayList<>();
         List<String> validation = new ArrayList<>();
         int i = 0;
         while (i < lines.size()) {
@@ -164,9 +163,16 @@ final class BulkEndpoints {
                         null, index, id));
                 continue;
             }
-            // the source is parsed below, with the others (a failure fails only this item)
-            pending.add(new PendingSource(items.size(), sourceLine, type, index, id, condition, itemRequireAlias));
-            items.add(null);
+            JsonValue source;
+            try {
+                source = codec.parse(body, sourceLine.start(), sourceLine.length());
+            } catch (GatewayException e) {
+                items.add(new Item(type, null, new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse",
+                        Map.of(), e), index, id));
+                continue;
+            }
+            items.add(new Item(type, new WriteCommand.Index(String.valueOf(index), Optional.ofNullable(id), source,
+                    type.equals("create"), condition, itemRequireAlias), null, index, id));
         }
         if (!validation.isEmpty()) {
             throw GatewayException.validationFailed(validation);
@@ -174,25 +180,7 @@ final class BulkEndpoints {
         if (items.isEmpty()) {
             throw new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, "Validation Failed: 1: no requests added;");
         }
-        List<SourceLines.Parsed> sources = SourceLines.parse(codec, body, pending.stream()
-                .map(p -> new SourceLines.Range(p.line().start(), p.line().length())).toList());
-        for (int k = 0; k < pending.size(); k++) {
-            PendingSource p = pending.get(k);
-            items.set(p.item(), switch (sources.get(k)) {
-                case SourceLines.Parsed.Refused(GatewayException e) -> new Item(p.type(), null,
-                        new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse", Map.of(), e), p.index(),
-                        p.id());
-                case SourceLines.Parsed.Tree(JsonValue source) -> new Item(p.type(), new WriteCommand.Index(
-                        String.valueOf(p.index()), Optional.ofNullable(p.id()), source, p.type().equals("create"),
-                        p.condition(), p.requireAlias()), null, p.index(), p.id());
-            });
-        }
         return items;
-    }
-
-    /** An index or create item whose source line is parsed after every action line was read. */
-    private record PendingSource(int item, Line line, String type, String index, String id, Condition condition,
-                                 boolean requireAlias) {
     }
 
     /** One line of the body: its bytes from {@code start}, without the newline (and a {@code \r} before it). */

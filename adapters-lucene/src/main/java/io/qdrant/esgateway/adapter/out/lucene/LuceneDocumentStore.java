@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.BrokenInvariant;
 import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.RejectedValue;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -429,17 +430,32 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     @Override
     public Durability apply(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
         uuidOf(index);
-        BatchEncoding.Encoded encoded;
-        try {
-            encoded = BatchEncoding.encode(index.mappings(), writes);
-        } catch (RejectedValue e) {
-            throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, e.getMessage(), metadata(index), e);
-        } catch (BrokenInvariant e) {
-            throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of ["
-                    + index.name() + "/" + index.uuid() + "]: " + e.getMessage(), metadata(index), e);
+        List<Document> documents = new ArrayList<>(writes.size());
+        List<Translog.Op> ops = new ArrayList<>(writes.size());
+        for (DocumentWrite write : writes) {
+            try {
+                switch (write) {
+                    case DocumentWrite.Upsert upsert -> {
+                        IndexableDocument doc = upsert.document();
+                        // one array for the stored field and the log record: neither changes it
+                        byte[] source = FieldEncoding.sourceBytes(doc.source());
+                        documents.add(FieldEncoding.encode(index.mappings(), doc.id(), doc.version(), source,
+                                doc.values()));
+                        ops.add(new Translog.Op.Upsert(doc.id(), doc.version(), source, doc.values()));
+                    }
+                    case DocumentWrite.Delete delete -> {
+                        documents.add(null);
+                        ops.add(new Translog.Op.Delete(delete.id()));
+                    }
+                }
+            } catch (RejectedValue e) {
+                throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, e.getMessage(), metadata(index), e);
+            } catch (BrokenInvariant e) {
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of ["
+                        + index.name() + "/" + index.uuid() + "]: " + e.getMessage(), metadata(index), e);
+            }
         }
-        List<Document> documents = encoded.documents();
-        Translog.Prepared prepared = encoded.record();
+        Translog.Prepared prepared = Translog.prepare(ops);
         return withIndex(index, (directory, slot) -> {
             Translog translog;
             long position;

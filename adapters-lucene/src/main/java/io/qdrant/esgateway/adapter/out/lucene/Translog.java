@@ -231,33 +231,13 @@ final class Translog implements AutoCloseable {
 
     /** Encodes the operations of a batch (see the class comment); {@link #append} completes the record. */
     static Prepared prepare(List<Op> batchOps) {
-        return prepare(List.of(encodeOps(batchOps)), batchOps.size());
-    }
-
-    /**
-     * The record of a batch whose operations were encoded in consecutive parts ({@link #encodeOps} of each part,
-     * e.g. on several threads), {@code count} operations in all.
-     */
-    static Prepared prepare(List<byte[]> parts, int count) {
-        int length = Integer.BYTES;
-        for (byte[] part : parts) {
-            length += part.length;
-        }
-        ByteBuffer payload = ByteBuffer.allocate(length).putInt(count);
-        for (byte[] part : parts) {
-            payload.put(part);
-        }
-        return new Prepared(payload.array());
-    }
-
-    /** The operations as a record holds them, without the count before them. */
-    static byte[] encodeOps(List<Op> batchOps) {
         int estimate = 64;
         for (Op op : batchOps) {
             estimate += op instanceof Op.Upsert u ? 96 + u.source().length + valuesEstimate(u.values()) : 32;
         }
         ByteArrayOutputStream payload = new ByteArrayOutputStream(estimate);
         try (DataOutputStream out = new DataOutputStream(payload)) {
+            out.writeInt(batchOps.size());
             for (Op op : batchOps) {
                 switch (op) {
                     case Op.Upsert u -> {
@@ -282,7 +262,7 @@ final class Translog implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory failed", e);
         }
-        return payload.toByteArray();
+        return new Prepared(payload.toByteArray());
     }
 
     /** About the bytes {@link #writeValue} writes for {@code values} (more for non-ASCII text): few buffer copies. */
