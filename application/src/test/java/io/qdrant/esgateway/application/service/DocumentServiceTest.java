@@ -96,14 +96,14 @@ class DocumentServiceTest {
     }
 
     @Test
-    void aLargeBulkParsedAheadAnswersAsParsingInOrder() {
+    void aBulkThatAddsAFieldParsesTheRestWithTheNewMapping() {
         createIndex("i", "{'mappings':{'properties':{'n':{'type':'integer'}}}}");
         List<WriteCommand> commands = new java.util.ArrayList<>();
         for (int k = 0; k < 300; k++) {
             String json = switch (k) {
                 case 5, 250 -> "{'n':'not a number'}";
                 case 100 -> "{'n':1,'extra':7}"; // maps [extra] as long: the rest must be parsed with that mapping
-                case 150 -> "{'n':1,'extra':'text'}"; // ahead, with the first mapping, this would map [extra] as text
+                case 150 -> "{'n':1,'extra':'text'}"; // with the index's first mapping this would map [extra] as text
                 default -> "{'n':" + k + "}";
             };
             commands.add(index("i", "d" + k, json));
