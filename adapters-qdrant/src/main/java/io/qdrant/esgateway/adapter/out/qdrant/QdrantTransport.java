@@ -53,6 +53,7 @@ final class QdrantTransport implements AutoCloseable {
     static final Duration MAX_IDLE = Duration.ofSeconds(2);
     private static final int BUFFER = 16 * 1024;
     private static final byte[] CRLF = {'\r', '\n'};
+    private static final String[] KNOWN_HEADERS = {"content-length", "transfer-encoding", "connection", "retry-after"};
 
     /** A complete answer. {@code retryAfter} is the {@code Retry-After} header, if any. */
     record Response(int status, byte[] body, Optional<String> retryAfter) {
@@ -336,9 +337,8 @@ final class QdrantTransport implements AutoCloseable {
                 if (colon <= 0) {
                     continue;
                 }
-                String name = header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
                 String value = header.substring(colon + 1).trim();
-                switch (name) {
+                switch (name(header, colon)) {
                     case "content-length" -> {
                         try {
                             length = Long.parseLong(value);
@@ -362,6 +362,16 @@ final class QdrantTransport implements AutoCloseable {
                 }
             }
             return new Head(status, length, chunked, keepAlive, retryAfter);
+        }
+
+        /** The header's name in lower case: the few this client reads without a copy, others as they are. */
+        private static String name(String header, int colon) {
+            for (String known : KNOWN_HEADERS) {
+                if (colon == known.length() && header.regionMatches(true, 0, known, 0, colon)) {
+                    return known;
+                }
+            }
+            return header.substring(0, colon).trim().toLowerCase(Locale.ROOT);
         }
 
         private byte[] exactly(long length) throws IOException {
@@ -431,26 +441,32 @@ final class QdrantTransport implements AutoCloseable {
             return Arrays.copyOf(body, size);
         }
 
-        /** One header line without its CRLF (a bare LF is accepted), ASCII/Latin-1. */
+        /** One header line without its CRLF (a bare LF is accepted), ISO-8859-1. */
         private String line() throws IOException {
-            StringBuilder line = new StringBuilder(64);
+            StringBuilder longer = null;
             while (true) {
                 if (pos == limit && !fill()) {
                     throw new EOFException(received == 0 ? "the connection was closed before an answer"
                             : "the answer ended in its head");
                 }
-                byte b = buffer[pos++];
-                if (b == '\n') {
-                    int end = line.length();
-                    if (end > 0 && line.charAt(end - 1) == '\r') {
-                        line.setLength(end - 1);
+                int start = pos;
+                while (pos < limit && buffer[pos] != '\n') {
+                    pos++;
+                }
+                if (pos == limit) { // the line goes on in the next read
+                    if (longer == null) {
+                        longer = new StringBuilder(2 * (limit - start) + 16);
                     }
-                    return line.toString();
+                    longer.append(new String(buffer, start, limit - start, StandardCharsets.ISO_8859_1));
+                    if (longer.length() > 64 * 1024) {
+                        throw new IOException("an answer's header line is longer than 64 KiB");
+                    }
+                    continue;
                 }
-                if (line.length() > 64 * 1024) {
-                    throw new IOException("an answer's header line is longer than 64 KiB");
-                }
-                line.append((char) (b & 0xff));
+                int end = pos++;
+                String tail = new String(buffer, start, end - start, StandardCharsets.ISO_8859_1);
+                String line = longer == null ? tail : longer.append(tail).toString();
+                return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
             }
         }
 

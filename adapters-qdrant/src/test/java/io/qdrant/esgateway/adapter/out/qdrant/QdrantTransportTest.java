@@ -179,6 +179,25 @@ class QdrantTransportTest {
     }
 
     @Test
+    void headerNamesAreCaseInsensitiveAndALongHeaderSpansReads() throws Exception {
+        String longValue = "v".repeat(40_000);
+        server = new Scripted((n, head, body, out) -> {
+            out.write(("HTTP/1.1 503 Service Unavailable\r\nX-Long: " + longValue + "\r\nRETRY-after: 7\r\n"
+                    + "content-LENGTH: 2\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            return true;
+        });
+        try (QdrantTransport t = transport(Duration.ofSeconds(10))) {
+            QdrantTransport.Response r = t.exchange("GET", "/", null, NO_HEADERS, true);
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.retryAfter()).contains("7");
+            assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo("{}");
+            assertThat(t.exchange("GET", "/", null, NO_HEADERS, true).status()).isEqualTo(503);
+            assertThat(t.opened()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void anAnswerWithoutLengthEndsWithTheConnectionWhichIsNotReused() throws Exception {
         server = new Scripted((n, head, body, out) -> {
             out.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{\"result\":true}".getBytes(StandardCharsets.US_ASCII));
