@@ -1,6 +1,8 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -109,6 +111,67 @@ final class QdrantHttp implements AutoCloseable {
      */
     JsonNode call(String method, String path, Map<String, String> query, JsonNode body, boolean idempotentRead,
                   String what) {
+        byte[] answer = answer(method, path, query, body, idempotentRead, what);
+        try {
+            JsonNode envelope = MAPPER.readTree(answer);
+            JsonNode result = envelope == null ? null : envelope.get("result");
+            if (result == null) {
+                throw withoutResult(what);
+            }
+            return result;
+        } catch (IOException e) {
+            throw notJson(what, e);
+        }
+    }
+
+    /**
+     * Reads a Qdrant {@code result} straight from the answer's bytes: the parser stands on the result's first token
+     * (an array's {@code START_ARRAY}, a {@code VALUE_NULL}, …), and the decoder must consume exactly that value.
+     */
+    @FunctionalInterface
+    interface ResultDecoder<T> {
+        T decode(JsonParser parser) throws IOException;
+    }
+
+    /**
+     * The same as {@link #call}, with the envelope's {@code result} read by {@code decoder} from a streaming parser —
+     * no {@code JsonNode} tree for answers the adapter reads on every request. Same errors as {@link #call}.
+     */
+    <T> T call(String method, String path, Map<String, String> query, JsonNode body, boolean idempotentRead,
+               String what, ResultDecoder<T> decoder) {
+        byte[] answer = answer(method, path, query, body, idempotentRead, what);
+        try (JsonParser parser = MAPPER.createParser(answer)) {
+            if (parser.nextToken() == JsonToken.START_OBJECT) {
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = parser.currentName();
+                    parser.nextToken();
+                    if (name.equals("result")) {
+                        T result = decoder.decode(parser);
+                        parser.skipChildren(); // a decoder that stopped early: the rest of its value
+                        return result;
+                    }
+                    parser.skipChildren();
+                }
+            }
+            throw withoutResult(what);
+        } catch (IOException e) {
+            throw notJson(what, e);
+        }
+    }
+
+    private static GatewayException withoutResult(String what) {
+        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": Qdrant answered without a"
+                + " result", Map.of(), null);
+    }
+
+    private static GatewayException notJson(String what, IOException e) {
+        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": Qdrant's answer is not JSON"
+                + (e instanceof JsonProcessingException j ? " (" + j.getOriginalMessage() + ")" : ""), Map.of(), e);
+    }
+
+    /** Sends one request (retrying reads on 429/503) and returns the body of its 2xx answer. */
+    private byte[] answer(String method, String path, Map<String, String> query, JsonNode body,
+                          boolean idempotentRead, String what) {
         StringBuilder uri = new StringBuilder(base).append(path);
         char sep = '?';
         for (Map.Entry<String, String> q : query.entrySet()) {
@@ -156,18 +219,7 @@ final class QdrantHttp implements AutoCloseable {
             }
             int status = response.status();
             if (status >= 200 && status < 300) {
-                try {
-                    JsonNode envelope = MAPPER.readTree(response.body());
-                    JsonNode result = envelope == null ? null : envelope.get("result");
-                    if (result == null) {
-                        throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": Qdrant answered"
-                                + " " + status + " without a result", Map.of(), null);
-                    }
-                    return result;
-                } catch (IOException e) {
-                    throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": Qdrant's answer is"
-                            + " not JSON", Map.of(), e);
-                }
+                return response.body();
             }
             if ((status == 429 || status == 503) && attempt < attempts) {
                 long wait = backoff(attempt, response.retryAfter());
