@@ -34,7 +34,8 @@ import javax.net.ssl.SSLSocketFactory;
  *       goes back to the pool only after a complete answer without {@code Connection: close}.</li>
  *   <li><b>Timeouts</b>: connecting is bounded by the connect timeout ({@link Timeout#connecting}); the whole exchange
  *       after that — writing, waiting, reading the body — by the request timeout, as a deadline: every blocking read
- *       waits at most the time left. A timeout closes the connection. Nothing here can hang.</li>
+ *       waits at most the time left, and a large request's write is cut at the deadline by a watchdog. A timeout
+ *       closes the connection. Nothing here can hang.</li>
  *   <li><b>Stale connections</b>: when a <em>reused</em> connection fails before a single byte of the answer arrived
  *       (the write failed, or the connection was reset or closed while waiting for the status line), the server most
  *       likely closed it while it was idle, and the exchange is tried once more on a fresh socket — but only for
@@ -52,6 +53,10 @@ final class QdrantTransport implements AutoCloseable {
     /** How long an idle connection may be reused. */
     static final Duration MAX_IDLE = Duration.ofSeconds(2);
     private static final int BUFFER = 16 * 1024;
+    /** Requests larger than this are written under {@link #WATCHDOG} (smaller ones fit the socket buffers). */
+    static final int WATCHED_WRITE = 64 * 1024;
+    /** Closes the socket of a large write still blocked at its deadline: one daemon thread for the process. */
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor WATCHDOG = watchdog();
     private static final byte[] CRLF = {'\r', '\n'};
     private static final String[] KNOWN_HEADERS = {"content-length", "transfer-encoding", "connection", "retry-after"};
 
@@ -268,12 +273,7 @@ final class QdrantTransport implements AutoCloseable {
             received = 0;
             boolean keep = false;
             try {
-                try {
-                    out.write(request);
-                    out.flush();
-                } catch (IOException e) {
-                    throw reused && !(e instanceof SocketTimeoutException) ? new Stale(e) : e;
-                }
+                write(request, reused);
                 Response response;
                 boolean keepAlive;
                 while (true) {
@@ -300,6 +300,39 @@ final class QdrantTransport implements AutoCloseable {
                 } else {
                     close();
                 }
+            }
+        }
+
+        /**
+         * Writes the request. A socket write has no timeout of its own: it blocks while the server reads nothing and
+         * the buffers are full, which only a large body can cause. So a request larger than {@link #WATCHED_WRITE}
+         * is written under a watchdog that closes the socket at the deadline, and the write then fails as a
+         * {@link Timeout}.
+         */
+        private void write(byte[] request, boolean reused) throws IOException {
+            java.util.concurrent.ScheduledFuture<?> watchdog = null;
+            java.util.concurrent.atomic.AtomicBoolean fired = new java.util.concurrent.atomic.AtomicBoolean();
+            if (request.length > WATCHED_WRITE) {
+                watchdog = WATCHDOG.schedule(() -> {
+                    fired.set(true);
+                    close();
+                }, Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            }
+            try {
+                out.write(request);
+                out.flush();
+            } catch (IOException e) {
+                if (fired.get()) {
+                    throw new Timeout(false, "the request could not be written in time");
+                }
+                throw reused ? new Stale(e) : e;
+            } finally {
+                if (watchdog != null) {
+                    watchdog.cancel(false);
+                }
+            }
+            if (fired.get()) {
+                throw new Timeout(false, "the request could not be written in time");
             }
         }
 
@@ -490,6 +523,13 @@ final class QdrantTransport implements AutoCloseable {
         void close() {
             closeQuietly(socket);
         }
+    }
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor watchdog() {
+        java.util.concurrent.ScheduledThreadPoolExecutor pool = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+                r -> Thread.ofPlatform().daemon().name("qdrant-write-watchdog").unstarted(r));
+        pool.setRemoveOnCancelPolicy(true);
+        return pool;
     }
 
     private static String abbreviate(String s) {

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The adapter's own HTTP/1.1 client against a scripted loopback server: bodies by length, chunks and connection end,
@@ -286,6 +287,22 @@ class QdrantTransportTest {
             assertThat(t.idleCount()).isZero();
         } finally {
             never.countDown();
+        }
+    }
+
+    @Test
+    // without the watchdog the write would block for ever: fail instead of hanging the build
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLargeRequestTheServerDoesNotReadIsCutAtTheDeadline() throws Exception {
+        // accepted by the kernel, never read: the write blocks once both socket buffers are full
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             QdrantTransport t = new QdrantTransport(URI.create("http://127.0.0.1:" + silent.getLocalPort()),
+                     Duration.ofSeconds(5), Duration.ofMillis(300))) {
+            byte[] body = new byte[64 * 1024 * 1024];
+            java.util.Arrays.fill(body, (byte) ' ');
+            assertThatThrownBy(() -> t.exchange("PUT", "/collections/c/points", body, NO_HEADERS, false))
+                    .isInstanceOfSatisfying(QdrantTransport.Timeout.class, e -> assertThat(e.connecting).isFalse());
+            assertThat(t.idleCount()).isZero();
         }
     }
 
