@@ -210,6 +210,10 @@ final class QdrantHttp implements AutoCloseable {
                 throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": cannot connect to Qdrant"
                         + " at " + where() + " (connection refused)", Map.of(), e);
             } catch (IOException e) {
+                if (Thread.currentThread().isInterrupted()) { // a blocked socket read or write ends so when interrupted
+                    throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted",
+                            Map.of(), e);
+                }
                 throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the connection to Qdrant"
                         + " at " + where() + " failed: " + e.getClass().getSimpleName(), Map.of(), e);
             } finally {

@@ -354,6 +354,41 @@ class QdrantTransportTest {
     }
 
     @Test
+    void aCallerInterruptedWhileWaitingForTheAnswerGetsAnUnavailableError() throws Exception {
+        CountDownLatch received = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        server = new Scripted((n, head, body, out) -> {
+            received.countDown();
+            try {
+                never.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        });
+        QdrantStores.Settings settings = new QdrantStores.Settings(server.uri(), Optional.empty(), Duration.ofSeconds(5),
+                Duration.ofSeconds(30));
+        try (QdrantHttp http = new QdrantHttp(settings)) {
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread caller = Thread.ofVirtual().start(() -> {
+                try {
+                    http.call("GET", "/collections", Map.of(), null, true, "list collections");
+                } catch (RuntimeException e) {
+                    thrown.set(e);
+                }
+            });
+            assertThat(received.await(10, TimeUnit.SECONDS)).isTrue();
+            caller.interrupt();
+            caller.join(TimeUnit.SECONDS.toMillis(20));
+            assertThat(caller.isAlive()).isFalse();
+            assertThat(thrown.get()).isInstanceOfSatisfying(GatewayException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_UNAVAILABLE));
+        } finally {
+            never.countDown();
+        }
+    }
+
+    @Test
     void anApiKeyThatCouldSplitTheHeadIsRefused() {
         QdrantStores.Settings bad = new QdrantStores.Settings(URI.create("http://127.0.0.1:6333"),
                 Optional.of("k\r\nx: y"), Duration.ofSeconds(1), Duration.ofSeconds(1));
