@@ -233,7 +233,7 @@ final class Translog implements AutoCloseable {
     static Prepared prepare(List<Op> batchOps) {
         int estimate = 64;
         for (Op op : batchOps) {
-            estimate += op instanceof Op.Upsert u ? 96 + u.source().length + valuesEstimate(u.values()) : 32;
+            estimate += op instanceof Op.Upsert u ? 96 + u.source().length + 48 * u.values().size() : 32;
         }
         ByteArrayOutputStream payload = new ByteArrayOutputStream(estimate);
         try (DataOutputStream out = new DataOutputStream(payload)) {
@@ -263,20 +263,6 @@ final class Translog implements AutoCloseable {
             throw new IllegalStateException("writing to memory failed", e);
         }
         return new Prepared(payload.toByteArray());
-    }
-
-    /** About the bytes {@link #writeValue} writes for {@code values} (more for non-ASCII text): few buffer copies. */
-    private static int valuesEstimate(List<IndexedValue> values) {
-        int bytes = 0;
-        for (IndexedValue value : values) {
-            bytes += 16 + value.field().length() + switch (value) {
-                case IndexedValue.Keyword k -> k.value().length();
-                case IndexedValue.Text t -> t.value().length();
-                case IndexedValue.Vector v -> 4 * v.values().length;
-                default -> 8;
-            };
-        }
-        return bytes;
     }
 
     /** The record's three parts: length and checksum, the operations, the sequence number. */
