@@ -158,6 +158,13 @@ public final class ChildEngine implements RunningEngine {
         return options;
     }
 
+    /** How the gateway's JVM was set up, for the report: the shipped settings, and QEG_JAVA_OPTS when given. */
+    static String gatewaySettings() {
+        String javaOpts = System.getenv("QEG_JAVA_OPTS");
+        return "shipped JVM settings (" + JvmOptionsFile.PATH + ")"
+                + (javaOpts == null || javaOpts.isBlank() ? "" : " + QEG_JAVA_OPTS=" + javaOpts.trim());
+    }
+
     private static boolean gateway(EngineSpec spec) {
         return spec.kind() == EngineSpec.Kind.GATEWAY || spec.kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED;
     }
