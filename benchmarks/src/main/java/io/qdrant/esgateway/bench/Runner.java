@@ -93,6 +93,7 @@ public final class Runner {
             run.put("distinct_requests", options.distinct());
             run.put("seed", options.seed());
             run.put("heap", options.heap());
+            run.put("request_cache", options.requestCache() ? "engine defaults" : "off on every engine (--uncached)");
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
@@ -271,7 +272,7 @@ public final class Runner {
      * {@code _count} sees every document. The vector index is loaded afterwards, untimed (or noted as refused).
      */
     private long ingest(Http http, String engine) {
-        recreate(http, Corpus.INDEX, Corpus.mapping());
+        recreate(http, Corpus.INDEX, Corpus.mapping(options.requestCache()));
         long t0 = System.nanoTime();
         bulk(http, corpus, false);
         http.ok("POST", "/" + Corpus.INDEX + "/_refresh", null);
@@ -341,7 +342,7 @@ public final class Runner {
         Measurement.Step step = switch (w.kind()) {
             case READ -> readStep(w, expected.get(w.name()));
             case WRITE_THEN_READ, WRITE_THEN_COUNT -> {
-                recreate(http, WRITE_INDEX, Corpus.mapping());
+                recreate(http, WRITE_INDEX, Corpus.mapping(options.requestCache()));
                 yield w.kind() == Workload.Kind.WRITE_THEN_READ ? Runner::writeThenRead : Runner::writeThenCount;
             }
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
@@ -388,9 +389,11 @@ public final class Runner {
             return row;
         }
         Results.BackendUse use = after.perRequestSince(before, steps.get());
-        say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, Qdrant %.3f), %.2f Qdrant calls,"
-                + " %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
-                use.gatewayMsPerRequest(), use.ownMsPerRequest(), use.backendMsPerRequest(),
+        say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, own p50 %s ms, Qdrant %.3f),"
+                + " %.2f Qdrant calls, %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
+                use.gatewayMsPerRequest(), use.ownMsPerRequest(),
+                use.ownP50Ms() == null ? "–" : String.format(java.util.Locale.ROOT, "%.3f", use.ownP50Ms()),
+                use.backendMsPerRequest(),
                 use.backendCallsPerRequest(), use.bytesReadPerRequest(), use.bytesSentPerRequest());
         return new Results.Trial(row.trial(), row.position(), row.engine(), row.workload(), row.clients(),
                 row.status(), row.detail(), row.requests(), row.p50Ms(), row.p95Ms(), row.throughput(),
