@@ -23,10 +23,12 @@ import java.util.Locale;
  * @param vectors   whether the kNN workload (and its vector index) is part of the run
  * @param smoke     the smoke profile was asked for (recorded in the report)
  * @param only      the workloads to run (empty: all); the bulk ingest always runs, it loads the corpus
+ * @param requestCache whether the indices keep their engine's request cache ({@code --uncached} creates them with
+ *                  {@code index.requests.cache.enable: false} on every engine)
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
-                           String command, List<String> only) {
+                           String command, List<String> only, boolean requestCache) {
 
     public static final String USAGE = """
             usage: ./qeg bench [options]
@@ -46,6 +48,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --seed N              seed of corpus, requests and engine order (default 42)
               --no-vectors          leave out the vector index and the kNN workload
               --workloads LIST      run only these workloads, e.g. get,sorted-page (the bulk ingest always runs)
+              --uncached            create the indices with index.requests.cache.enable: false on every engine
+                                    (no engine answers a repeated size-0 search from its request cache)
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -65,12 +69,13 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         boolean vectors = true;
         boolean smoke = false;
         List<String> only = List.of();
+        boolean requestCache = true;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
             boolean inline = !name.equals(arg);
             String value = null;
-            if (!name.equals("--smoke") && !name.equals("--no-vectors")) {
+            if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")) {
                 if (inline) {
                     value = arg.substring(arg.indexOf('=') + 1);
                 } else if (i + 1 < args.length) {
@@ -97,6 +102,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                 case "--distinct" -> distinct = positive(name, value);
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--no-vectors" -> vectors = false;
+                case "--uncached" -> requestCache = false;
                 case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
@@ -128,7 +134,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         }
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
-                requests, warmup, distinct, seed, vectors, smoke, command, only);
+                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache);
     }
 
     private static int positive(String name, String value) {

@@ -75,12 +75,18 @@ public final class Corpus {
 
     /** The main index: one shard, no replica (a single node stays green), the same mapping for every engine. */
     public static String mapping() {
+        return mapping(true);
+    }
+
+    /** As {@link #mapping()}; without the request cache ({@code index.requests.cache.enable: false}) if so asked. */
+    public static String mapping(boolean requestCache) {
         return """
-                {"settings":{"number_of_shards":1,"number_of_replicas":0},
+                {"settings":{"number_of_shards":1,"number_of_replicas":0%s},
                  "mappings":{"properties":{
                    "rank":{"type":"integer"},"price":{"type":"integer"},"category":{"type":"keyword"},
                    "title":{"type":"text"},"description":{"type":"text"},"available":{"type":"boolean"},
-                   "created":{"type":"date"}}}}""";
+                   "created":{"type":"date"}}}}""".formatted(requestCache ? ""
+                : ",\"index.requests.cache.enable\":false");
     }
 
     /** The vector index: float HNSW on both sides (ES 8.15 would otherwise quantize to int8 and rank differently). */

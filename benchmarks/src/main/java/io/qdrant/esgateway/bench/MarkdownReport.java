@@ -19,8 +19,10 @@ public final class MarkdownReport {
                 .append(r.run().get("reference_engine")).append("); see docs/benchmarks/README.md for the method.\n\n");
         md.append("| setting | value |\n|---|---|\n");
         for (String k : List.of("profile", "docs", "clients", "trials", "requests_per_cell", "warmup_per_cell",
-                "distinct_requests", "seed", "heap")) {
-            md.append("| ").append(k).append(" | ").append(r.run().get(k)).append(" |\n");
+                "distinct_requests", "seed", "heap", "request_cache")) {
+            if (r.run().containsKey(k)) {
+                md.append("| ").append(k).append(" | ").append(r.run().get(k)).append(" |\n");
+            }
         }
         md.append("\n## Machine\n\n| fact | value |\n|---|---|\n");
         r.machine().forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));

@@ -93,6 +93,7 @@ public final class Runner {
             run.put("distinct_requests", options.distinct());
             run.put("seed", options.seed());
             run.put("heap", options.heap());
+            run.put("request_cache", options.requestCache() ? "engine defaults" : "off on every engine (--uncached)");
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
@@ -271,7 +272,7 @@ public final class Runner {
      * {@code _count} sees every document. The vector index is loaded afterwards, untimed (or noted as refused).
      */
     private long ingest(Http http, String engine) {
-        recreate(http, Corpus.INDEX, Corpus.mapping());
+        recreate(http, Corpus.INDEX, Corpus.mapping(options.requestCache()));
         long t0 = System.nanoTime();
         bulk(http, corpus, false);
         http.ok("POST", "/" + Corpus.INDEX + "/_refresh", null);
@@ -341,7 +342,7 @@ public final class Runner {
         Measurement.Step step = switch (w.kind()) {
             case READ -> readStep(w, expected.get(w.name()));
             case WRITE_THEN_READ, WRITE_THEN_COUNT -> {
-                recreate(http, WRITE_INDEX, Corpus.mapping());
+                recreate(http, WRITE_INDEX, Corpus.mapping(options.requestCache()));
                 yield w.kind() == Workload.Kind.WRITE_THEN_READ ? Runner::writeThenRead : Runner::writeThenCount;
             }
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");

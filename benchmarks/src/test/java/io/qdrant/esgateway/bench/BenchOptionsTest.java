@@ -18,6 +18,18 @@ class BenchOptionsTest {
         assertThat(o.heap()).isEqualTo("512m");
         assertThat(o.out()).isEqualTo(Path.of("docs", "benchmarks"));
         assertThat(o.smoke()).isFalse();
+        assertThat(o.requestCache()).isTrue();
+        assertThat(Corpus.mapping()).isEqualTo(Corpus.mapping(true)).doesNotContain("requests.cache");
+    }
+
+    @Test
+    void uncachedSwitchesTheRequestCacheOffInEveryEnginesIndex() throws Exception {
+        BenchOptions o = BenchOptions.parse(new String[] {"--uncached", "--docs", "100"});
+        assertThat(o.requestCache()).isFalse();
+        assertThat(o.docs()).isEqualTo(100);
+        assertThat(Corpus.mapping(false)).contains("\"number_of_replicas\":0,\"index.requests.cache.enable\":false}");
+        assertThat(com.fasterxml.jackson.databind.json.JsonMapper.builder().build().readTree(Corpus.mapping(false))
+                .path("settings").path("index.requests.cache.enable").asBoolean(true)).isFalse();
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.util.function.Supplier;
  * The request cache (Elasticsearch's shard request cache, for the same requests): one index's answer to a
  * {@code size: 0} search, kept for the exact index (uuid, mappings, settings — the whole {@link IndexMetadata}) and
  * request, and served while the index's write generation has not moved since. Only answers that cannot change
- * without a write are cached: a request whose text mentions {@code now} (date math) is never cached.
+ * without a write are cached: a request whose text mentions {@code now} (date math) is never cached, and nothing of an
+ * index created with {@code index.requests.cache.enable: false} is.
  *
  * <p>Publication ticket: the generation is read before the answer is computed and again after; the answer is kept
  * only if both readings agree, so an answer that may have seen part of a concurrent write never outlives it. Every
@@ -50,7 +51,7 @@ final class AnswerCache<A> {
      * when the generation did not move meanwhile either.
      */
     A get(IndexMetadata index, SearchRequest request, LongSupplier generation, Supplier<A> compute) {
-        if (maxEntries <= 0 || !cacheable(request)) {
+        if (maxEntries <= 0 || !index.settings().requestCacheEnabled() || !cacheable(request)) {
             return compute.get();
         }
         Key key = new Key(index, request);

@@ -13,16 +13,28 @@ import java.util.regex.Pattern;
 /**
  * The index settings the gateway accepts and echoes. Shards and replicas are echoed only: the gateway has no shards
  * of its own (the backend decides its layout), so they change nothing. {@code max_result_window} bounds
- * {@code from + size}; {@code refresh_interval} is echoed, every acknowledged write is already visible.
+ * {@code from + size}; {@code refresh_interval} is echoed, every acknowledged write is already visible;
+ * {@code requests.cache.enable} ({@code false}) keeps the index's {@code size: 0} answers out of the request cache.
  *
  * <p>Settings may arrive nested ({@code {"index":{"number_of_shards":1}}}), flat ({@code "index.number_of_shards"})
  * or without the {@code index.} prefix, as in Elasticsearch. Unknown settings are rejected with ES's message;
  * settings ES knows but the gateway cannot honour are rejected naming the setting.
  */
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
-                            int maxResultWindow, boolean maxResultWindowSet) {
+                            int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+
+    /** Settings without {@code requests.cache.enable}. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, Optional.empty());
+    }
+
+    /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
+    public boolean requestCacheEnabled() {
+        return requestCache.orElse(true);
+    }
 
     private static final Pattern TIME_VALUE = Pattern.compile("-1|0|\\d+(nanos|micros|ms|s|m|h|d)");
     /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
@@ -45,6 +57,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         Optional<String> refresh = Optional.empty();
         int window = DEFAULT_MAX_RESULT_WINDOW;
         boolean windowSet = false;
+        Optional<Boolean> requestCache = Optional.empty();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
@@ -63,10 +76,22 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                     }
                     refresh = Optional.of(text);
                 }
+                case "index.requests.cache.enable" -> requestCache = Optional.of(booleanSetting(value));
                 default -> throw rejected(key);
             }
         }
-        return new IndexSettings(shards, replicas, refresh, window, windowSet);
+        return new IndexSettings(shards, replicas, refresh, window, windowSet, requestCache);
+    }
+
+    /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
+    private static boolean booleanSetting(JsonValue value) {
+        String text = JsonReads.text(value).orElse(value.tokenName());
+        return switch (text) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw GatewayException.illegalArgument("Failed to parse value [" + text
+                    + "] as only [true] or [false] are allowed.");
+        };
     }
 
     private static GatewayException rejected(String key) {
@@ -126,6 +151,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         out.put("index.number_of_replicas", Integer.toString(numberOfReplicas));
         out.put("index.number_of_shards", Integer.toString(numberOfShards));
         refreshInterval.ifPresent(r -> out.put("index.refresh_interval", r));
+        requestCache.ifPresent(enabled -> out.put("index.requests.cache.enable", Boolean.toString(enabled)));
         return out;
     }
 

@@ -147,6 +147,39 @@ class IndexSettingsTest {
     }
 
     @Nested
+    class RequestCache {
+        @Test
+        void defaults_to_enabled_and_is_not_rendered_unless_set() {
+            assertThat(IndexSettings.DEFAULTS.requestCacheEnabled()).isTrue();
+            assertThat(IndexSettings.DEFAULTS.toFlatMap()).doesNotContainKey("index.requests.cache.enable");
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"{'requests':{'cache':{'enable':false}}}", "{'index.requests.cache.enable':'false'}",
+                "{'index':{'requests.cache.enable':false}}"})
+        void reads_false_in_every_shape(String body) {
+            IndexSettings read = parse(body);
+            assertThat(read.requestCacheEnabled()).isFalse();
+            assertThat(read.toFlatMap()).containsEntry("index.requests.cache.enable", "false");
+            assertThat(IndexSettings.fromFlatMap(read.toFlatMap())).isEqualTo(read);
+        }
+
+        @Test
+        void reads_true() {
+            assertThat(parse("{'requests.cache.enable':true}").requestCache()).contains(true);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"'yes'", "0", "'False'"})
+        void refuses_anything_but_true_or_false(String value) {
+            GatewayException e = rejected("{'index.requests.cache.enable':" + value + "}");
+            assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+            assertThat(e.reason()).isEqualTo("Failed to parse value [" + value.replace("'", "")
+                    + "] as only [true] or [false] are allowed.");
+        }
+    }
+
+    @Nested
     class RefreshInterval {
         @ParameterizedTest
         @ValueSource(strings = {"1s", "500ms", "30m", "1h", "2d", "100micros", "10nanos", "-1", "0"})

@@ -14,6 +14,7 @@ import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.CreateIndexRequest;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,5 +119,28 @@ class RequestCacheTest {
         int f = facets();
         search(off, TERMS);
         assertThat(facets()).as("cache off").isEqualTo(f + 1);
+    }
+
+    @Test
+    void anIndexCreatedWithTheRequestCacheDisabledAlwaysAsks() {
+        IndexAdministrationService admin = new IndexAdministrationService(catalog, store,
+                () -> "uuid" + ids.incrementAndGet(), InstantSource.fixed(Instant.parse("2024-06-01T00:00:00Z")));
+        admin.create(CreateIndexRequest.parse("plain", Json.parse("{\"settings\":{\"index\":{\"requests\":"
+                + "{\"cache\":{\"enable\":false}}}},\"mappings\":{\"properties\":{\"tag\":{\"type\":\"keyword\"}}}}")));
+        documents.bulk(List.of(new WriteCommand.Index("plain", Optional.of("a"), (JsonObject) Json.parse(
+                "{\"tag\":\"red\"}"), false, Versioning.Condition.NONE, false)));
+        SearchService search = new SearchService(catalog, store, store.capabilities(), PlanObserver.NONE, 4, 100);
+        SearchRequest terms = SearchRequestParser.parse(Optional.of(Json.parse(TERMS)), Map.of());
+
+        search.search("plain", terms, CatalogView.Options.STRICT_EXPAND_OPEN);
+        int before = facets();
+        SearchResult again = search.search("plain", terms, CatalogView.Options.STRICT_EXPAND_OPEN);
+        assertThat(facets()).as("index.requests.cache.enable: false").isEqualTo(before + 1);
+        assertThat(Json.write(again.aggregations().orElseThrow().render())).contains("{\"key\":\"red\",\"doc_count\":1}");
+
+        search(search, TERMS); // the other index, created without the setting, is still cached
+        int shop = facets();
+        search(search, TERMS);
+        assertThat(facets()).isEqualTo(shop);
     }
 }

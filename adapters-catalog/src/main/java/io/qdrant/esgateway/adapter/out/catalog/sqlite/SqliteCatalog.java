@@ -80,6 +80,14 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
      */
     private CatalogView cachedView;
     private long cachedDataVersion;
+    /**
+     * The write generations read or moved on this connection (guarded by {@code lock}), valid while this connection
+     * changed no index since (its own bumps update them; its other writes drop them) and {@code data_version} is
+     * {@link #generationsDataVersion}: a cacheable search reads its index's generation twice, and a transaction per
+     * read was most of a cached answer's cost.
+     */
+    private final java.util.Map<String, Long> generations = new java.util.HashMap<>();
+    private long generationsDataVersion = Long.MIN_VALUE;
     /** {@link #bumpGeneration}'s statement, prepared on first use (guarded by {@code lock}). */
     private java.sql.PreparedStatement bumpStatement;
 
@@ -267,7 +275,24 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
 
     @Override
     public long generation(String index) {
-        return inTransaction("reading the generation of [" + index + "]", trx -> readGeneration(trx, index));
+        lock.lock();
+        try {
+            requireOpen();
+            long dataVersion = dataVersion();
+            if (dataVersion != generationsDataVersion) {
+                generations.clear();
+                generationsDataVersion = dataVersion;
+            }
+            Long known = generations.get(index);
+            if (known != null) {
+                return known;
+            }
+            long read = inTransaction("reading the generation of [" + index + "]", trx -> readGeneration(trx, index));
+            generations.put(index, read);
+            return read;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -294,7 +319,9 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
                     if (!rows.next()) {
                         throw GatewayException.indexNotFound(index);
                     }
-                    return rows.getLong(1);
+                    long moved = rows.getLong(1);
+                    generations.put(index, moved);
+                    return moved;
                 }
             } finally {
                 setSynchronous("FULL");
@@ -369,6 +396,7 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
             return inTransaction(operation, work);
         } finally {
             cachedView = null;
+            generations.clear();
             lock.unlock();
         }
     }

@@ -207,6 +207,32 @@ class SqliteCatalogTest extends CatalogContract {
         }
 
         @Test
+        void aGenerationReadAgainSeesEveryMoveOfThisAndOtherConnections() {
+            Path file = dir.resolve("generations.db");
+            try (SqliteCatalogs.Handle first = SqliteCatalogs.open(file);
+                 SqliteCatalogs.Handle second = SqliteCatalogs.open(file)) {
+                first.createIndex(index("a"), List.of());
+                first.createIndex(index("b"), List.of());
+                assertThat(first.generation("a")).isZero();
+                assertThat(second.generation("a")).isZero();
+
+                second.bumpGeneration("a"); // another connection: first's remembered generations are stale now
+                assertThat(first.generation("a")).isEqualTo(1);
+                assertThat(first.bumpGeneration("a")).isEqualTo(2); // its own move
+                assertThat(first.generation("a")).isEqualTo(2);
+                assertThat(second.generation("a")).isEqualTo(2);
+                assertThat(first.generation("b")).isZero();
+
+                first.deleteIndices(List.of("a")); // its own other writes drop what it remembers
+                failure(ErrorKind.INDEX_NOT_FOUND, () -> first.generation("a"));
+                failure(ErrorKind.INDEX_NOT_FOUND, () -> second.generation("a"));
+                first.createIndex(index("a"), List.of());
+                assertThat(first.generation("a")).isZero();
+                assertThat(second.generation("a")).isZero();
+            }
+        }
+
+        @Test
         void theFileIsInWalModeForOtherConnectionsToo() throws SQLException {
             Path file = dir.resolve("wal.db");
             try (SqliteCatalogs.Handle catalog = SqliteCatalogs.open(file)) {
