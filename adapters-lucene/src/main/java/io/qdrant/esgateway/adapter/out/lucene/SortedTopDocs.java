@@ -60,15 +60,18 @@ final class SortedTopDocs {
     /** {@link #search(IndexSearcher, Query, Sort, int, FieldDoc, int)} pruning from {@code minMatches} matches on. */
     static TopDocs search(IndexSearcher searcher, Query query, Sort sort, int n, FieldDoc after, int threshold,
                           long minMatches) throws IOException {
+        Query rewritten = query;
         if (threshold == Integer.MAX_VALUE && pointPrunable(searcher, sort.getSort()[0])) {
-            OptionalLong count = countWithoutVisiting(searcher, query);
+            // rewritten once for both passes: a kNN section's rewrite runs its vector search
+            rewritten = searcher.rewrite(query);
+            OptionalLong count = countWithoutVisiting(searcher, rewritten);
             if (count.isPresent() && count.getAsLong() >= minMatches) {
-                TopFieldDocs top = searcher.search(query, new TopFieldCollectorManager(sort, n, after, n));
+                TopFieldDocs top = searcher.search(rewritten, new TopFieldCollectorManager(sort, n, after, n));
                 return new TopFieldDocs(new TotalHits(count.getAsLong(), TotalHits.Relation.EQUAL_TO), top.scoreDocs,
                         top.fields);
             }
         }
-        return searcher.search(query, new TopFieldCollectorManager(sort, n, after, threshold));
+        return searcher.search(rewritten, new TopFieldCollectorManager(sort, n, after, threshold));
     }
 
     /** A plain numeric sort (min or max of the values) on a field that has one-dimensional points in some segment. */

@@ -224,6 +224,45 @@ class SortedTopDocsTest {
         }
     }
 
+    /** A query whose rewrite is counted (as a kNN section's rewrite runs the vector search). */
+    private static final class CountedRewrite extends Query {
+        int rewrites;
+
+        @Override
+        public Query rewrite(IndexSearcher searcher) {
+            rewrites++;
+            return new MatchAllDocsQuery();
+        }
+
+        @Override
+        public String toString(String field) {
+            return "counted";
+        }
+
+        @Override
+        public void visit(org.apache.lucene.search.QueryVisitor visitor) {
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other == this;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
+    }
+
+    @Test
+    void rewritesTheQueryOnceForBothPasses() throws IOException {
+        IndexSearcher searcher = new IndexSearcher(reader);
+        CountedRewrite query = new CountedRewrite();
+        TopDocs top = SortedTopDocs.search(searcher, query, sorts().get(0), 20, null, Integer.MAX_VALUE, 0);
+        assertThat(top.totalHits.value()).isEqualTo(reader.numDocs());
+        assertThat(query.rewrites).isEqualTo(1);
+    }
+
     @Test
     void anApproximateOrDisabledTotalIsTheSinglePassAnswer() throws IOException {
         IndexSearcher searcher = new IndexSearcher(reader);
