@@ -13,9 +13,17 @@ import java.nio.charset.StandardCharsets;
  * @param gatewaySeconds   {@code es_requests_seconds_sum} of every API but {@code gateway.metrics}: the gateway's
  *                         own time from reading a request to having sent its answer
  * @param gatewayRequests  {@code es_requests_seconds_count} of the same
+ * @param own              {@code qeg_request_own_seconds_bucket} of the same: per request, the gateway's time minus
+ *                         the wall time inside its backend calls (empty from a gateway without that metric)
  */
 public record GatewayMetrics(double backendCalls, double bytesReceived, double bytesSent, double backendSeconds,
-                             double gatewaySeconds, double gatewayRequests) {
+                             double gatewaySeconds, double gatewayRequests, OwnTimeHistogram own) {
+
+    public GatewayMetrics(double backendCalls, double bytesReceived, double bytesSent, double backendSeconds,
+                          double gatewaySeconds, double gatewayRequests) {
+        this(backendCalls, bytesReceived, bytesSent, backendSeconds, gatewaySeconds, gatewayRequests,
+                OwnTimeHistogram.EMPTY);
+    }
 
     public static GatewayMetrics scrape(Http http) {
         Http.Raw raw = http.send("GET", "/metrics", null, null);
@@ -32,6 +40,7 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
         double backend = 0;
         double gateway = 0;
         double requests = 0;
+        java.util.SortedMap<Double, Double> own = new java.util.TreeMap<>();
         for (String line : text.split("\n")) {
             if (line.startsWith("#") || line.isBlank()) {
                 continue;
@@ -53,12 +62,18 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
                 case "qeg_backend_request_seconds_sum" -> backend += value;
                 case "es_requests_seconds_sum" -> gateway += ownScrape ? 0 : value;
                 case "es_requests_seconds_count" -> requests += ownScrape ? 0 : value;
+                case "qeg_request_own_seconds_bucket" -> {
+                    int le = line.indexOf("le=\"");
+                    if (!ownScrape && le >= 0) {
+                        OwnTimeHistogram.add(own, line.substring(le + 4, line.indexOf('"', le + 4)), value);
+                    }
+                }
                 default -> {
                     // not needed
                 }
             }
         }
-        return new GatewayMetrics(calls, received, sent, backend, gateway, requests);
+        return new GatewayMetrics(calls, received, sent, backend, gateway, requests, new OwnTimeHistogram(own));
     }
 
     /** What happened between {@code before} and this, per request of a cell of {@code requests} requests. */
@@ -66,8 +81,9 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
         double n = Math.max(1, requests);
         double gatewayMs = (gatewaySeconds - before.gatewaySeconds) * 1000 / n;
         double backendMs = (backendSeconds - before.backendSeconds) * 1000 / n;
+        OwnTimeHistogram ownSince = own.since(before.own);
         return new Results.BackendUse(requests, (backendCalls - before.backendCalls) / n,
                 (bytesReceived - before.bytesReceived) / n, (bytesSent - before.bytesSent) / n, gatewayMs, backendMs,
-                gatewayMs - backendMs);
+                gatewayMs - backendMs, ownSince.quantileMs(0.50), ownSince.quantileMs(0.95));
     }
 }

@@ -66,10 +66,20 @@ public record Results(Map<String, Object> run, Map<String, Object> machine, List
      * @param backendMsPerRequest   the mean time spent in calls to Qdrant ({@code qeg_backend_request_seconds});
      *                              calls of one request may overlap, so this can exceed the request's time
      * @param ownMsPerRequest       gateway time minus backend time: the gateway's overhead per request
+     * @param ownP50Ms              the p50 of the per-request own time ({@code qeg_request_own_seconds}: each
+     *                              request's time minus the wall time inside its backend calls, overlapping calls
+     *                              counted once), the upper bound of its histogram bucket; null without that metric
+     * @param ownP95Ms              the p95 of the same
      */
     public record BackendUse(long requests, double backendCallsPerRequest, double bytesReadPerRequest,
                              double bytesSentPerRequest, double gatewayMsPerRequest, double backendMsPerRequest,
-                             double ownMsPerRequest) {
+                             double ownMsPerRequest, Double ownP50Ms, Double ownP95Ms) {
+        public BackendUse(long requests, double backendCallsPerRequest, double bytesReadPerRequest,
+                          double bytesSentPerRequest, double gatewayMsPerRequest, double backendMsPerRequest,
+                          double ownMsPerRequest) {
+            this(requests, backendCallsPerRequest, bytesReadPerRequest, bytesSentPerRequest, gatewayMsPerRequest,
+                    backendMsPerRequest, ownMsPerRequest, null, null);
+        }
     }
 
     /**

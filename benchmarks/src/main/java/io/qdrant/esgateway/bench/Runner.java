@@ -389,9 +389,11 @@ public final class Runner {
             return row;
         }
         Results.BackendUse use = after.perRequestSince(before, steps.get());
-        say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, Qdrant %.3f), %.2f Qdrant calls,"
-                + " %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
-                use.gatewayMsPerRequest(), use.ownMsPerRequest(), use.backendMsPerRequest(),
+        say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, own p50 %s ms, Qdrant %.3f),"
+                + " %.2f Qdrant calls, %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
+                use.gatewayMsPerRequest(), use.ownMsPerRequest(),
+                use.ownP50Ms() == null ? "–" : String.format(java.util.Locale.ROOT, "%.3f", use.ownP50Ms()),
+                use.backendMsPerRequest(),
                 use.backendCallsPerRequest(), use.bytesReadPerRequest(), use.bytesSentPerRequest());
         return new Results.Trial(row.trial(), row.position(), row.engine(), row.workload(), row.clients(),
                 row.status(), row.detail(), row.requests(), row.p50Ms(), row.p95Ms(), row.throughput(),

@@ -59,7 +59,13 @@ public final class Summary {
                 median(uses, Results.BackendUse::bytesSentPerRequest),
                 median(uses, Results.BackendUse::gatewayMsPerRequest),
                 median(uses, Results.BackendUse::backendMsPerRequest),
-                median(uses, Results.BackendUse::ownMsPerRequest));
+                median(uses, Results.BackendUse::ownMsPerRequest),
+                medianOrNull(uses.stream().map(Results.BackendUse::ownP50Ms).filter(Objects::nonNull).toList()),
+                medianOrNull(uses.stream().map(Results.BackendUse::ownP95Ms).filter(Objects::nonNull).toList()));
+    }
+
+    private static Double medianOrNull(List<Double> values) {
+        return values.isEmpty() ? null : Stats.median(values);
     }
 
     private static double median(List<Results.BackendUse> uses, ToDoubleFunction<Results.BackendUse> figure) {

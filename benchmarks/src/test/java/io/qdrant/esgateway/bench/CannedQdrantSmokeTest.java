@@ -55,9 +55,13 @@ class CannedQdrantSmokeTest {
             assertThat(backend.path("bytesReadPerRequest").asDouble()).as(what).isPositive();
             assertThat(backend.path("gatewayMsPerRequest").asDouble()).as(what).isPositive();
             assertThat(backend.path("requests").asLong()).as(what).isPositive();
+            // the per-request own time's percentiles, from the gateway's histogram (the smoke cells are tiny)
+            assertThat(backend.path("ownP50Ms").asDouble()).as(what).isPositive()
+                    .isLessThanOrEqualTo(backend.path("ownP95Ms").asDouble());
         }
         // get, sorted-page, cursor-page and terms: what the Qdrant adapter has served since its first version
         assertThat(valid).isGreaterThanOrEqualTo(4);
-        assertThat(Files.readString(out.resolve("report.md"))).contains("## Gateway overhead on the Qdrant adapter");
+        assertThat(Files.readString(out.resolve("report.md"))).contains("## Gateway overhead on the Qdrant adapter")
+                .contains("own p50 / p95 ms");
     }
 }

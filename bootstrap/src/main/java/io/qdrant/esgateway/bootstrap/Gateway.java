@@ -50,7 +50,8 @@ final class Gateway implements AutoCloseable {
                     ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
                             config.qdrantConnectTimeout(), config.qdrantRequestTimeout(),
                             QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize()),
-                            new BackendMetrics(registry), LuceneStores.relevanceScorer())
+                            new BackendMetrics(registry).andThen(EsRestApi.backendTimeObserver()),
+                            LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
             closeQuietly(catalog);

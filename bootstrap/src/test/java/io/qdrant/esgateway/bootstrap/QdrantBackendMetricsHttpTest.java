@@ -54,6 +54,18 @@ class QdrantBackendMetricsHttpTest {
             assertThat(smallPage).isPositive();
             assertThat(largePage).as("20 hits read more than 2").isGreaterThan(smallPage + 18 * 50);
             assertThat(large).doesNotContain("qeg-items");
+            // the own time of each search is its time minus its time in Qdrant calls: below its whole time
+            String search = "api=\"search\"";
+            assertThat(sum(large, "qeg_request_own_seconds_count", search) - sum(before,
+                    "qeg_request_own_seconds_count", search)).isEqualTo(2);
+            double whole = sum(large, "es_requests_seconds_sum", search) - sum(before, "es_requests_seconds_sum",
+                    search);
+            double own = sum(large, "qeg_request_own_seconds_sum", search) - sum(before,
+                    "qeg_request_own_seconds_sum", search);
+            double inQdrant = sum(large, "qeg_backend_request_seconds_sum", scroll) - sum(before,
+                    "qeg_backend_request_seconds_sum", scroll);
+            assertThat(own).isPositive().isLessThan(whole).isLessThanOrEqualTo(whole - inQdrant + 1e-3);
+            assertThat(large).contains("qeg_request_own_seconds_bucket{api=\"search\",le=\"1.0E-4\"}");
             assertThat(qdrant.violations).isEmpty();
         }
     }

@@ -39,17 +39,25 @@ final class EsHttpHandler implements Handler {
     private final JsonCodec codec;
     private final long maxContentLength;
     private final MeterRegistry registry;
+    private final OwnTime ownTime;
 
     EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
         this.router = router;
         this.codec = codec;
         this.maxContentLength = maxContentLength;
         this.registry = registry;
+        this.ownTime = new OwnTime(registry);
     }
 
     @Override
     public void handle(ServerRequest req, ServerResponse res) {
-        long start = System.nanoTime();
+        try (RequestBackendTime backend = RequestBackendTime.open()) {
+            handle(req, res, backend);
+        }
+    }
+
+    private void handle(ServerRequest req, ServerResponse res, RequestBackendTime backend) {
+        long start = backend.start();
         String method = req.prologue().method().text();
         String rawPath = req.path().rawPath();
         String api = "unknown";
@@ -76,6 +84,8 @@ final class EsHttpHandler implements Handler {
         Timer.builder("es.requests").description("Elasticsearch API requests by API, method and status")
                 .tag("api", api).tag("method", method).tag("status", Integer.toString(response.status()))
                 .register(registry).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        long end = System.nanoTime();
+        ownTime.timer(api).record(end - start - backend.wallNanos(end), TimeUnit.NANOSECONDS);
     }
 
     private EsResponse dispatch(ServerRequest req, Router.Matched matched, String method, String rawPath,

@@ -400,16 +400,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         ArrayNode include = body.putArray("with_payload");
         STORED.forEach(include::add);
         body.put("with_vector", false);
-        JsonNode result = call(index, "POST", collection, "/points", Map.of(), body, true,
-                "get documents of index [" + index.name() + "]");
-        Map<String, StoredDocument> found = new HashMap<>();
-        for (JsonNode record : result) {
-            StoredDocument d = stored(index, record.path("payload"));
-            if (ids.contains(d.id())) {
-                found.put(d.id(), d);
-            }
+        String what = "get documents of index [" + index.name() + "]";
+        try {
+            return http.call("POST", "/collections/" + QdrantHttp.segment(collection) + "/points", Map.of(), body,
+                    true, what, StoredDocuments.retrieved(index, ids));
+        } catch (QdrantError e) {
+            throw collectionFailure(index, collection, what, e);
         }
-        return found;
     }
 
     private static StoredDocument stored(IndexMetadata index, JsonNode payload) {
@@ -789,13 +786,18 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
                     idempotentRead, what);
         } catch (QdrantError e) {
-            if (e.status == 404) {
-                states.remove(collection);
-                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": its Qdrant collection ["
-                        + collection + "] does not exist (" + e.qdrantMessage + ")", meta(index), e);
-            }
-            throw http.failure(e, what);
+            throw collectionFailure(index, collection, what, e);
         }
+    }
+
+    /** A collection-scoped call's error answer: a missing collection is a backend fault naming it. */
+    private GatewayException collectionFailure(IndexMetadata index, String collection, String what, QdrantError e) {
+        if (e.status == 404) {
+            states.remove(collection);
+            return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": its Qdrant collection ["
+                    + collection + "] does not exist (" + e.qdrantMessage + ")", meta(index), e);
+        }
+        return http.failure(e, what);
     }
 
     private static Map<String, String> meta(IndexMetadata index) {

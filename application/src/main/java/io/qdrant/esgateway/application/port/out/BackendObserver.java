@@ -6,7 +6,9 @@ package io.qdrant.esgateway.application.port.out;
  * these into metrics ({@code qeg_backend_requests_total}, {@code qeg_backend_request_seconds},
  * {@code qeg_backend_bytes_received_total}, {@code qeg_backend_bytes_sent_total}); an embedded backend never calls it.
  *
- * <p>Implementations must be cheap and thread-safe: they run on the request path, once per backend call.
+ * <p>Implementations must be cheap and thread-safe: they run on the request path, once per backend call. A backend
+ * tells its observer on the thread that made the call, as soon as the call ended (so the call spans the last
+ * {@code nanos} before the observer is told: the HTTP adapter takes that out of the request's own time).
  */
 @FunctionalInterface
 public interface BackendObserver {
@@ -14,6 +16,14 @@ public interface BackendObserver {
     };
 
     void called(Call call);
+
+    /** Tells this observer, then {@code next}. */
+    default BackendObserver andThen(BackendObserver next) {
+        return call -> {
+            called(call);
+            next.called(call);
+        };
+    }
 
     /**
      * One backend call.
