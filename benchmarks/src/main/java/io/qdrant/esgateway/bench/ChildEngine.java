@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * An engine in its own JVM, started by this runner with the same heap for all: the gateway from its packaged jar
- * ({@code bootstrap/target/bootstrap.jar}, {@code --port 0}, a temp data directory), Elasticsearch and OpenSearch
+ * An engine in its own JVM, started by this runner with the same maximum heap for all: the gateway from its packaged
+ * jar ({@code bootstrap/target/bootstrap.jar}, {@code --port 0}, a temp data directory) with its shipped JVM settings
+ * ({@link JvmOptionsFile}, as {@code ./qeg run} starts it), Elasticsearch and OpenSearch
  * from the compat tests' oracle launchers (each {@code oracle-} module's {@code target/classes} and
  * {@code target/oracle-classpath.txt}, the same command line as compat-tests' {@code EngineProcess}). Ready when
  * {@code GET /} answers 200; stopped by its PID (SIGTERM, SIGKILL after 30 s), its temp home removed. Each also exits
@@ -108,14 +109,7 @@ public final class ChildEngine implements RunningEngine {
     /** The command line of the engine's JVM; fails, naming what to build, when its jar or launcher is missing. */
     private static List<String> command(EngineSpec spec, Path root, String heap, Path home, int httpPort) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // every engine gets the same maximum heap, each with its own shipped heap policy: Elasticsearch and
-        // OpenSearch pin the initial heap to the maximum (their jvm.options and bootstrap checks), the gateway's
-        // `./qeg run` does not (the JVM grows and shrinks the heap as it needs)
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + heap,
-                "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
-        if (!gateway(spec)) {
-            command.add(1, "-Xms" + heap);
-        }
+        List<String> command = new ArrayList<>(List.of(java));
         switch (spec.kind()) {
             case GATEWAY, GATEWAY_QDRANT_CANNED -> {
                 Path jar = root.resolve("bootstrap/target/bootstrap.jar");
@@ -123,6 +117,7 @@ public final class ChildEngine implements RunningEngine {
                     throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
                             + "Build from the repository root (./qeg bench builds it).");
                 }
+                command.addAll(gatewayJvmOptions(root, heap, System.getenv("QEG_JAVA_OPTS")));
                 // the jar's manifest Class-Path (libs/) holds on the class path too; ParentWatch runs the gateway's Main
                 command.addAll(List.of("-Djava.io.tmpdir=" + tmp(home),
                         "-cp", ownClasses() + File.pathSeparator + jar,
@@ -131,6 +126,10 @@ public final class ChildEngine implements RunningEngine {
                         "--port", "0", "--host", "127.0.0.1", "--data", home.resolve("data").toString()));
             }
             case ELASTICSEARCH, OPENSEARCH -> {
+                // Elasticsearch and OpenSearch pin the initial heap to the maximum, as they ship (their jvm.options
+                // and bootstrap checks)
+                command.addAll(List.of("-Xms" + heap, "-Xmx" + heap,
+                        "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"));
                 String module = spec.kind() == EngineSpec.Kind.ELASTICSEARCH ? "oracle-elasticsearch" : "oracle-opensearch";
                 String main = spec.kind() == EngineSpec.Kind.ELASTICSEARCH
                         ? "io.qdrant.esgateway.oracle.elasticsearch.ElasticsearchOracle"
@@ -143,6 +142,27 @@ public final class ChildEngine implements RunningEngine {
             default -> throw new IllegalArgumentException("not started by the runner: " + spec);
         }
         return command;
+    }
+
+    /**
+     * The gateway's JVM flags: the shipped settings ({@link JvmOptionsFile}, what {@code ./qeg run} passes), then
+     * {@code QEG_JAVA_OPTS} as {@code ./qeg run} adds it (split on white space; may be null), then {@code -Xmx} of the
+     * run: every engine's common maximum heap, last so that it wins.
+     */
+    static List<String> gatewayJvmOptions(Path root, String heap, String javaOpts) {
+        List<String> options = new ArrayList<>(JvmOptionsFile.gatewayOptions(root));
+        if (javaOpts != null && !javaOpts.isBlank()) {
+            options.addAll(List.of(javaOpts.trim().split("\\s+")));
+        }
+        options.add("-Xmx" + heap);
+        return options;
+    }
+
+    /** How the gateway's JVM was set up, for the report: the shipped settings, and QEG_JAVA_OPTS when given. */
+    static String gatewaySettings() {
+        String javaOpts = System.getenv("QEG_JAVA_OPTS");
+        return "shipped JVM settings (" + JvmOptionsFile.PATH + ")"
+                + (javaOpts == null || javaOpts.isBlank() ? "" : " + QEG_JAVA_OPTS=" + javaOpts.trim());
     }
 
     private static boolean gateway(EngineSpec spec) {

@@ -502,11 +502,11 @@ public final class Runner {
         Long peak = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmHWM"));
         List<String> engineNotes = new ArrayList<>();
         if (e.spec().kind() == EngineSpec.Kind.GATEWAY) {
-            engineNotes.add("embedded store (Lucene documents, SQLite catalog), default settings, heap "
-                    + options.heap());
+            engineNotes.add("embedded store (Lucene documents, SQLite catalog), " + ChildEngine.gatewaySettings()
+                    + ", heap " + options.heap());
         } else if (e.spec().kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED) {
             engineNotes.add("Qdrant adapter (SQLite catalog) against the canned Qdrant responder in the runner's JVM,"
-                    + " default settings, heap " + options.heap());
+                    + " " + ChildEngine.gatewaySettings() + ", heap " + options.heap());
         } else if (e.spec().kind() != EngineSpec.Kind.URL) {
             engineNotes.add("single node, oracle launcher, heap " + options.heap());
         }

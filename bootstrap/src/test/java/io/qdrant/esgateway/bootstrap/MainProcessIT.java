@@ -19,10 +19,13 @@ import org.junit.jupiter.api.io.TempDir;
 class MainProcessIT {
     private static final Pattern READY = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+) .* ready in");
 
-    /** Starts the jar with its output going to {@code data/../out.log} (a file: read it at any time, any number of times). */
+    /**
+     * Starts the jar with its shipped JVM settings (the packaged copy of {@code src/main/jvm/jvm.options}) and its
+     * output going to {@code data/../out.log} (a file: read it at any time, any number of times).
+     */
     private static Process launch(Path data, Path log, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-jar", Path.of("target", "bootstrap.jar").toString()));
+                "@" + Path.of("target", "jvm.options"), "-jar", Path.of("target", "bootstrap.jar").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("QEG_DATA_DIR", data.toString());
