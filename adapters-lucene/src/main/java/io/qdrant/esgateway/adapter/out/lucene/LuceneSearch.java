@@ -41,7 +41,6 @@ import org.apache.lucene.search.SortedSetSelector;
 import org.apache.lucene.search.SortedSetSortField;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldCollector;
-import org.apache.lucene.search.TopFieldCollectorManager;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHitCountCollectorManager;
 import org.apache.lucene.search.TotalHits;
@@ -175,7 +174,7 @@ final class LuceneSearch {
                 }
                 after = new FieldDoc(Integer.MAX_VALUE, Float.NaN, fields);
             }
-            top = searcher.search(query, new TopFieldCollectorManager(sort, topN, after, threshold));
+            top = SortedTopDocs.search(searcher, query, sort, topN, after, threshold);
             if (request.needsScores()) {
                 TopFieldCollector.populateScores(top.scoreDocs, searcher, query);
             }
