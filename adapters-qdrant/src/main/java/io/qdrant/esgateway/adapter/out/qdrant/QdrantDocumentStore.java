@@ -15,7 +15,6 @@ import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.IndexedValue;
-import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -570,18 +569,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         if (matches instanceof FilterTranslator.Never) {
             return;
         }
-        SourceFilter projection = scan.fields().isEmpty() ? SourceFilter.NONE
-                : new SourceFilter(true, List.copyOf(scan.fields()), List.of());
-        List<String> include = new ArrayList<>();
-        include.add(QdrantLayout.ID);
-        include.addAll(QdrantJson.sourceIncludes(scan.fields()));
-        scroll(index, matches, include, Integer.MAX_VALUE, record -> {
+        ScanPayload read = ScanPayload.of(scan.fields());
+        scroll(index, matches, read.include(), Integer.MAX_VALUE, record -> {
             JsonNode payload = record.path("payload");
-            JsonObject source = projection.fetch()
-                    ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)))
-                    : JsonObject.of();
             sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(),
-                    QdrantLayout.position(record.path("id").asText()), score, source));
+                    QdrantLayout.position(record.path("id").asText()), score, read.source(payload)));
             return true;
         });
     }

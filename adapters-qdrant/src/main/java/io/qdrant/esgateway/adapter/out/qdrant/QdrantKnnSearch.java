@@ -371,23 +371,17 @@ final class QdrantKnnSearch {
         if (matches instanceof FilterTranslator.Never) {
             return;
         }
-        SourceFilter projection = scan.fields().isEmpty() ? SourceFilter.NONE
-                : new SourceFilter(true, List.copyOf(scan.fields()), List.of());
-        List<String> include = new ArrayList<>();
-        include.add(QdrantLayout.ID);
-        include.addAll(QdrantJson.sourceIncludes(scan.fields()));
+        ScanPayload read = ScanPayload.of(scan.fields());
         boolean minScore = scan.search().minScore().isPresent();
-        store.scroll(index, matches, include, Integer.MAX_VALUE, record -> {
+        store.scroll(index, matches, read.include(), Integer.MAX_VALUE, record -> {
             JsonNode payload = record.path("payload");
             String pointId = record.path("id").asText();
             float score = scan.scores() || minScore ? context.score(pointId) : Float.NaN;
             if (!context.passes(score)) {
                 return true;
             }
-            JsonObject source = projection.fetch()
-                    ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
             sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(), QdrantLayout.position(pointId),
-                    scan.scores() ? score : Float.NaN, source));
+                    scan.scores() ? score : Float.NaN, read.source(payload)));
             return true;
         });
     }
