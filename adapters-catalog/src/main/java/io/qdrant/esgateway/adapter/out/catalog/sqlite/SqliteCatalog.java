@@ -90,6 +90,8 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     private long generationsDataVersion = Long.MIN_VALUE;
     /** {@link #bumpGeneration}'s statement, prepared on first use (guarded by {@code lock}). */
     private java.sql.PreparedStatement bumpStatement;
+    /** {@link #dataVersion}'s statement, prepared on first use (guarded by {@code lock}): it runs on every request. */
+    private java.sql.PreparedStatement dataVersionStatement;
 
     private SqliteCatalog(Path file, Connection connection) {
         this.file = file;
@@ -166,10 +168,14 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
 
     /** SQLite's {@code PRAGMA data_version}: changes when another connection commits to the database file. */
     private long dataVersion() {
-        try (java.sql.Statement statement = connection.createStatement();
-             java.sql.ResultSet rows = statement.executeQuery("PRAGMA data_version")) {
-            rows.next();
-            return rows.getLong(1);
+        try {
+            if (dataVersionStatement == null) {
+                dataVersionStatement = connection.prepareStatement("PRAGMA data_version");
+            }
+            try (java.sql.ResultSet rows = dataVersionStatement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         } catch (SQLException e) {
             throw unavailable("reading the catalog's data version", e);
         }
@@ -355,6 +361,9 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
                 closed = true;
                 if (bumpStatement != null) {
                     bumpStatement.close();
+                }
+                if (dataVersionStatement != null) {
+                    dataVersionStatement.close();
                 }
                 connection.close();
             }
