@@ -34,7 +34,9 @@ import org.apache.lucene.util.NumericUtils;
  * {@code min_score}, without {@code post_filter}) are collected segment by segment, each document's values read
  * from the doc values written by {@link FieldEncoding} and handed to the domain's collectors, and each slice's
  * partials merged with the domain's reducers. Filter queries of the plan are tested per document with their own
- * iterators (documents arrive in increasing order within a segment).
+ * iterators (documents arrive in increasing order within a segment). A plan that counts alone (countable
+ * {@code terms}, {@code filter}/{@code filters} without sub-aggregations) is counted by
+ * {@link LuceneCountedAggregations} instead, with the same partials.
  */
 final class LuceneAggregations {
     private LuceneAggregations() {
@@ -45,6 +47,9 @@ final class LuceneAggregations {
         IndexSearcher searcher = LuceneSearch.searcher(reader);
         QueryTranslator translator = new QueryTranslator(index.mappings(), reader, LuceneSearch.now());
         org.apache.lucene.search.Query query = LuceneSearch.aggregationQuery(translator, request);
+        if (LuceneCountedAggregations.covers(index, plan)) {
+            return LuceneCountedAggregations.aggregate(searcher, translator, query, index, plan);
+        }
         List<Weight> filters = new ArrayList<>();
         for (io.qdrant.esgateway.domain.query.Query filter : plan.filters()) {
             filters.add(searcher.createWeight(searcher.rewrite(translator.translate(filter)),
@@ -123,11 +128,9 @@ final class LuceneAggregations {
             }
         }
 
+        /** The columns load lazily for the current document: each remembers which document it holds. */
         void moveTo(int id) {
             doc = id;
-            for (Column c : columns.values()) {
-                c.loaded = false;
-            }
         }
 
         private Column column(String field) {
@@ -223,7 +226,8 @@ final class LuceneAggregations {
         private final String[][] keywordBuffers = new String[REUSED_LENGTHS + 1][];
         private final long[][] longBuffers = new long[REUSED_LENGTHS + 1][];
         private final double[][] doubleBuffers = new double[REUSED_LENGTHS + 1][];
-        boolean loaded;
+        /** The document whose values the arrays hold (-1: none yet). */
+        private int loadedDoc = -1;
         String[] keywords = NO_KEYWORDS;
         long[] longs = NO_LONGS;
         double[] doubles = NO_DOUBLES;
@@ -262,10 +266,10 @@ final class LuceneAggregations {
         }
 
         void load(int doc) throws IOException {
-            if (loaded) {
+            if (loadedDoc == doc) {
                 return;
             }
-            loaded = true;
+            loadedDoc = doc;
             if (ords != null) {
                 if (!ords.advanceExact(doc)) {
                     keywords = NO_KEYWORDS;
