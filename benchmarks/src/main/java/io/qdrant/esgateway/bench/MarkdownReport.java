@@ -95,6 +95,7 @@ public final class MarkdownReport {
             }
         }
         overhead(r, md);
+        perRequest(r, md);
         md.append("\n![p50 ratios per workload](p50-ratios.svg)\n");
         List<Results.Cell> untimed = r.cells().stream().filter(c -> c.status() != Status.VALID).toList();
         if (!untimed.isEmpty()) {
@@ -147,6 +148,54 @@ public final class MarkdownReport {
                         .append(fmt("%.2f", b.backendCallsPerRequest())).append(" | ")
                         .append(fmt("%,.0f", b.bytesReadPerRequest())).append(" | ")
                         .append(fmt("%,.0f", b.bytesSentPerRequest())).append(" |\n");
+            }
+        }
+    }
+
+    /**
+     * Latency per distinct request: whether an engine's tail is a few expensive requests (high slowest median) or
+     * slowness on any request (a high tail share), and on which requests an engine loses to the faster native one.
+     */
+    private static void perRequest(Results r, StringBuilder md) {
+        if (r.requests().isEmpty()) {
+            return;
+        }
+        md.append("\n## Latency per distinct request\n\n")
+                .append("Each read workload cycles a fixed set of distinct requests. Per engine, over the measured "
+                        + "requests of all trials: the median and the slowest of the per-request medians (ms), the "
+                        + "share of latencies above twice their own request's median (tail that the request's cost "
+                        + "does not explain: pauses, scheduling, noise), on how many requests the engine's median is "
+                        + "above the faster native engine's, and the requests (index in the workload's set) with the "
+                        + "highest ratio to it.\n");
+        List<String> natives = r.engines().stream().filter(Results.EngineFacts::nativeEngine)
+                .map(Results.EngineFacts::name).toList();
+        @SuppressWarnings("unchecked")
+        List<Integer> levels = (List<Integer>) r.run().getOrDefault("clients", List.of());
+        List<Integer> seen = r.requests().stream().map(Results.RequestCosts::clients).distinct().sorted().toList();
+        for (int clients : levels.isEmpty() ? seen : levels) {
+            md.append("\n### ").append(clients).append(clients == 1 ? " client" : " concurrent clients").append("\n\n")
+                    .append("| workload | engine | request medians: median / slowest | tail > 2× | slower than the "
+                            + "faster native | worst requests (× the faster native) |\n|---|---|---|---|---|---|\n");
+            for (String workload : r.workloads().keySet()) {
+                List<Results.RequestCosts> rows = r.requests().stream()
+                        .filter(c -> c.workload().equals(workload) && c.clients() == clients).toList();
+                List<Results.RequestCosts> nativeRows = rows.stream().filter(c -> natives.contains(c.engine())).toList();
+                for (Results.RequestCosts c : rows) {
+                    double[] spread = PerRequest.spread(c);
+                    md.append("| ").append(workload).append(" | ").append(c.engine()).append(" | ")
+                            .append(ms(spread[0])).append(" / ").append(ms(spread[1])).append(" | ")
+                            .append(fmt("%.1f %%", 100 * c.tailShare())).append(" | ");
+                    var comparison = natives.contains(c.engine()) ? java.util.Optional.<PerRequest.Comparison>empty()
+                            : PerRequest.compare(c, nativeRows);
+                    if (comparison.isEmpty()) {
+                        md.append("– | – |\n");
+                        continue;
+                    }
+                    PerRequest.Comparison cmp = comparison.get();
+                    md.append(cmp.slower()).append(" of ").append(cmp.compared()).append(" | ");
+                    md.append(String.join(", ", cmp.worst().stream()
+                            .map(w -> "#" + w.request() + " " + fmt("%.2f×", w.ratio())).toList())).append(" |\n");
+                }
             }
         }
     }

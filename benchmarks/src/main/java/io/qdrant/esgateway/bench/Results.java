@@ -12,9 +12,31 @@ import java.util.Map;
  * @param workloads name → what it measures
  * @param trials    one row per (trial, engine, workload, clients)
  * @param cells     the summary per (engine, workload, clients) over the trials
+ * @param requests  per (engine, read workload, clients): the latency of each distinct request over all trials
  */
 public record Results(Map<String, Object> run, Map<String, Object> machine, List<EngineFacts> engines,
-                      Map<String, String> workloads, List<Trial> trials, List<Cell> cells) {
+                      Map<String, String> workloads, List<Trial> trials, List<Cell> cells,
+                      List<RequestCosts> requests) {
+
+    public Results(Map<String, Object> run, Map<String, Object> machine, List<EngineFacts> engines,
+                   Map<String, String> workloads, List<Trial> trials, List<Cell> cells) {
+        this(run, machine, engines, workloads, trials, cells, List.of());
+    }
+
+    /**
+     * The latency of each distinct request of a read workload on one engine at one concurrency level, over the
+     * measured requests of all its valid trials: which requests an engine answers slowly, and how much of its tail
+     * the cost of the requests themselves does not explain.
+     *
+     * @param medianMs  per distinct request (by its index in the workload's set), the median of its latencies in ms;
+     *                  {@code null} for a request that was not measured
+     * @param samples   per distinct request, how many latencies it had
+     * @param tailShare the share of all latencies above twice their own request's median: the tail that is not the
+     *                  cost of a request (pauses, scheduling, noise)
+     */
+    public record RequestCosts(String engine, String workload, int clients, List<Double> medianMs,
+                               List<Integer> samples, double tailShare) {
+    }
 
     /**
      * One engine of the run.

@@ -40,6 +40,8 @@ public final class Runner {
     private final Map<String, String> vectorsRefused = new HashMap<>();
     /** workload → why the gateway on the canned Qdrant cannot measure it (refused while recording). */
     private final Map<String, CellFailure> cannedRefused = new HashMap<>();
+    /** The measured latencies of the read cells by distinct request, over all trials. */
+    private final PerRequest perRequest = new PerRequest();
 
     public Runner(BenchOptions options, Path root, PrintStream log) {
         this.options = options;
@@ -97,7 +99,7 @@ public final class Runner {
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
-            return new Results(run, machine, facts, titles, trials, Summary.cells(trials));
+            return new Results(run, machine, facts, titles, trials, Summary.cells(trials), perRequest.costs());
         } finally {
             engines.forEach(RunningEngine::close);
             try {
@@ -348,6 +350,7 @@ public final class Runner {
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
         };
         Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step);
+        perRequest.add(name, w.name(), clients, outcome);
         return row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
                 outcome.status() == Status.VALID ? outcome : null);
     }
@@ -368,9 +371,17 @@ public final class Runner {
         }
         Measurement.Step read = readStep(w, expected.get(w.name()));
         java.util.concurrent.atomic.AtomicLong steps = new java.util.concurrent.atomic.AtomicLong();
-        Measurement.Step counted = (h, client, iteration) -> {
-            steps.incrementAndGet();
-            return read.run(h, client, iteration);
+        Measurement.Step counted = new Measurement.Step() {
+            @Override
+            public long run(Http h, int client, int iteration) {
+                steps.incrementAndGet();
+                return read.run(h, client, iteration);
+            }
+
+            @Override
+            public int key(int client, int iteration) {
+                return read.key(client, iteration);
+            }
         };
         int missesBefore = engine.responder().missCount();
         GatewayMetrics before = GatewayMetrics.scrape(http);
@@ -388,6 +399,7 @@ public final class Runner {
         if (outcome.status() != Status.VALID) {
             return row;
         }
+        perRequest.add(name, w.name(), clients, outcome);
         Results.BackendUse use = after.perRequestSince(before, steps.get());
         say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, own p50 %s ms, Qdrant %.3f),"
                 + " %.2f Qdrant calls, %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
@@ -410,20 +422,29 @@ public final class Runner {
     /** The client's request is one of the fixed set (clients interleave through it); its answer must be expected. */
     static Measurement.Step readStep(Workload w, List<JsonNode> expected) {
         List<Request> requests = w.requests();
-        return (http, client, iteration) -> {
-            int index = (iteration * 31 + client * 7) % requests.size();
-            Request request = requests.get(index);
-            long t0 = System.nanoTime();
-            Http.Raw raw = http.send(request);
-            long ns = System.nanoTime() - t0;
-            if (!raw.ok()) {
-                throw CellFailure.of(request, raw);
+        return new Measurement.Step() {
+            @Override
+            public long run(Http http, int client, int iteration) {
+                int index = key(client, iteration);
+                Request request = requests.get(index);
+                long t0 = System.nanoTime();
+                Http.Raw raw = http.send(request);
+                long ns = System.nanoTime() - t0;
+                if (!raw.ok()) {
+                    throw CellFailure.of(request, raw);
+                }
+                Optional<String> diff = Answers.difference(expected.get(index),
+                        Answers.canonical(w.shape(), raw.json()));
+                if (diff.isPresent()) {
+                    throw new CellFailure(Status.INVALID, "wrong answer at " + diff.get() + " for " + request);
+                }
+                return ns;
             }
-            Optional<String> diff = Answers.difference(expected.get(index), Answers.canonical(w.shape(), raw.json()));
-            if (diff.isPresent()) {
-                throw new CellFailure(Status.INVALID, "wrong answer at " + diff.get() + " for " + request);
+
+            @Override
+            public int key(int client, int iteration) {
+                return (iteration * 31 + client * 7) % requests.size();
             }
-            return ns;
         };
     }
 
