@@ -36,8 +36,8 @@ public final class MarkdownReport {
                     .append(String.join("; ", e.notes())).append(" |\n");
         }
         List<String> engines = r.engines().stream().map(Results.EngineFacts::name).toList();
-        md.append("\n## Bulk ingest\n\n| engine | docs/s (median) | time in ms (median) | min–max time | ratio (time) |\n")
-                .append("|---|---|---|---|---|\n");
+        md.append("\n## Bulk ingest\n\n| engine | docs/s (median) | time in ms (median) | min–max time | ratio (time) "
+                + "| engine CPU per doc |\n").append("|---|---|---|---|---|---|\n");
         for (String engine : engines) {
             Optional<Results.Cell> c = Ratios.cell(r, engine, "bulk-ingest", 1);
             if (c.isEmpty()) {
@@ -48,9 +48,10 @@ public final class MarkdownReport {
             if (cell.status() == Status.VALID) {
                 md.append(fmt("%,.0f", cell.docsPerSecond())).append(" | ").append(ms(cell.p50Ms())).append(" | ")
                         .append(ms(cell.p50MinMs())).append("–").append(ms(cell.p50MaxMs())).append(" | ")
-                        .append(Ratios.ratio(r, cell, false).map(x -> fmt("%.2f×", x)).orElse("–"));
+                        .append(Ratios.ratio(r, cell, false).map(x -> fmt("%.2f×", x)).orElse("–")).append(" | ")
+                        .append(cell.cpuMsPerRequest() == null ? "–" : fmt("%.1f µs", cell.cpuMsPerRequest() * 1000));
             } else {
-                md.append(cell.status()).append(" | | | ");
+                md.append(cell.status()).append(" | | | | ");
             }
             md.append(" |\n");
         }
@@ -93,6 +94,7 @@ public final class MarkdownReport {
                 }
                 md.append("\n");
             }
+            cpu(r, md, engines, clients);
         }
         overhead(r, md);
         perRequest(r, md);
@@ -111,6 +113,36 @@ public final class MarkdownReport {
             md.append("- `").append(w.getKey()).append("`: ").append(w.getValue()).append("\n");
         }
         return md.toString();
+    }
+
+    /**
+     * The engines' CPU per request at one concurrency level: the process's CPU time over the measured phase divided by
+     * its requests — what a request costs an engine, apart from the time it waited for a CPU.
+     */
+    private static void cpu(Results r, StringBuilder md, List<String> engines, int clients) {
+        boolean any = r.cells().stream().anyMatch(c -> c.clients() == clients && c.cpuMsPerRequest() != null
+                && !c.workload().equals("bulk-ingest"));
+        if (!any) {
+            return;
+        }
+        md.append("\nEngine CPU per request in ms (the engine process's user + system CPU time over the measured "
+                + "requests, all its threads, median of the trials):\n\n| workload |");
+        engines.forEach(e -> md.append(" ").append(e).append(" |"));
+        md.append("\n|---|");
+        engines.forEach(e -> md.append("---|"));
+        md.append("\n");
+        for (String workload : r.workloads().keySet()) {
+            if (workload.equals("bulk-ingest")) {
+                continue;
+            }
+            md.append("| ").append(workload).append(" |");
+            for (String engine : engines) {
+                md.append(" ").append(Ratios.cell(r, engine, workload, clients)
+                        .filter(c -> c.status() == Status.VALID && c.cpuMsPerRequest() != null)
+                        .map(c -> fmt("%.3f", c.cpuMsPerRequest())).orElse("–")).append(" |");
+            }
+            md.append("\n");
+        }
     }
 
     /** The gateway-overhead mode's table: what each request cost in the gateway and at the (canned) Qdrant. */

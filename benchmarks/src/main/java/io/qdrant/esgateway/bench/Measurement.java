@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
  * Runs one cell: {@code clients} threads, each with its own persistent connection, first their share of the warm-up
@@ -38,8 +39,18 @@ public final class Measurement {
      * @param latencies  the measured latencies in ns (empty unless valid)
      * @param keys       per latency, the distinct request it measured ({@link Step#key}; -1 for none)
      * @param wallNanos  from the release of the measured phase to the last client's end
+     * @param cpuNanos   the engine process's CPU time over the same span, or -1 when unknown
      */
-    public record Outcome(Status status, String detail, long[] latencies, int[] keys, long wallNanos) {
+    public record Outcome(Status status, String detail, long[] latencies, int[] keys, long wallNanos, long cpuNanos) {
+        public Outcome(Status status, String detail, long[] latencies, int[] keys, long wallNanos) {
+            this(status, detail, latencies, keys, wallNanos, -1);
+        }
+
+        /** The engine's CPU ms per measured request, or null when unknown. */
+        public Double cpuMsPerRequest() {
+            return cpuNanos < 0 || latencies.length == 0 ? null : cpuNanos / 1e6 / latencies.length;
+        }
+
         public double p(double quantile) {
             return Stats.percentile(latencies, quantile) / 1e6;
         }
@@ -50,6 +61,14 @@ public final class Measurement {
     }
 
     public static Outcome run(URI url, int clients, int warmup, int measured, Step step) {
+        return run(url, clients, warmup, measured, step, () -> -1);
+    }
+
+    /**
+     * As {@link #run(URI, int, int, int, Step)}, reading {@code cpu} (the engine's CPU time in ns, negative when
+     * unknown) when the measured phase is released and when its last client ends.
+     */
+    public static Outcome run(URI url, int clients, int warmup, int measured, Step step, LongSupplier cpu) {
         int warmEach = (warmup + clients - 1) / clients;
         int measuredEach = Math.max(1, (measured + clients - 1) / clients);
         AtomicReference<CellFailure> failure = new AtomicReference<>();
@@ -69,9 +88,11 @@ public final class Measurement {
             threads.add(t);
         }
         await(start);
+        long cpu0 = cpu.getAsLong();
         long t0 = System.nanoTime();
         await(end);
         long wall = System.nanoTime() - t0;
+        long cpu1 = cpu.getAsLong();
         for (Thread t : threads) {
             try {
                 t.join();
@@ -85,7 +106,7 @@ public final class Measurement {
         }
         long[] all = Arrays.stream(perClient).flatMapToLong(Arrays::stream).toArray();
         int[] keys = Arrays.stream(keysPerClient).flatMapToInt(Arrays::stream).toArray();
-        return new Outcome(Status.VALID, "", all, keys, wall);
+        return new Outcome(Status.VALID, "", all, keys, wall, cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
     }
 
     private static void client(Http http, int client, int warmEach, int measuredEach, Step step,

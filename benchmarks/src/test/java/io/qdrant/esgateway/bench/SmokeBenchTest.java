@@ -56,6 +56,9 @@ class SmokeBenchTest {
                     .isIn("VALID", "UNSUPPORTED");
             if (cell.path("status").asText().equals("VALID")) {
                 assertThat(cell.path("p50Ms").asDouble()).isPositive();
+                // both engines are started by the runner: their CPU per request is known (ticks: may round to 0)
+                assertThat(cell.path("cpuMsPerRequest").isNumber()).as("CPU of %s", cell).isTrue();
+                assertThat(cell.path("cpuMsPerRequest").asDouble()).isGreaterThanOrEqualTo(0);
             }
         }
         // Elasticsearch is the reference: every workload is valid there
@@ -83,6 +86,7 @@ class SmokeBenchTest {
                     .allSatisfy(m -> assertThat(m.asDouble()).isPositive());
         }
         assertThat(Files.readString(out.resolve("report.md")))
-                .contains("## Machine", "## 1 client", "Ratios", "## Latency per distinct request");
+                .contains("## Machine", "## 1 client", "Ratios", "## Latency per distinct request",
+                        "Engine CPU per request");
     }
 }
