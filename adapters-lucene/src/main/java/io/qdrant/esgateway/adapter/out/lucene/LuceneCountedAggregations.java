@@ -43,8 +43,8 @@ import org.apache.lucene.search.ScoreMode;
  *       matches without a value; the ordinals become strings once per segment. {@link TermsCounts} then applies
  *       {@code include}/{@code exclude} and {@code missing} as the collectors would;</li>
  *   <li>{@code filter} and {@code filters} without sub-aggregations ({@link BucketCounts#countable}): each bucket is
- *       the count of "matches AND filter" ({@link IndexSearcher#count}, which Lucene answers from a conjunction of
- *       bit sets or from the index structures without visiting documents one at a time); the other bucket is the
+ *       the count of "matches AND filter" (Lucene's bulk scorer hands a conjunction of bit sets over a window at
+ *       a time, counted without visiting documents one by one); the other bucket is the
  *       count of "matches AND NOT (any filter)". Elasticsearch counts such a top-level {@code filters} aggregation
  *       filter by filter too.</li>
  * </ul>
@@ -112,7 +112,7 @@ final class LuceneCountedAggregations {
                             counts.withoutValue);
                 }
                 case Aggregation.Filter f -> BucketCounts.filter(f,
-                        searcher.count(both(rewritten, translator.translate(f.query()))));
+                        count(searcher, both(rewritten, translator.translate(f.query()))));
                 case Aggregation.Filters f -> BucketCounts.filters(f, filterCounts(searcher, translator, rewritten, f));
                 default -> throw new IllegalStateException("aggregation [" + e.getKey() + "] is not counted");
             };
@@ -131,14 +131,66 @@ final class LuceneCountedAggregations {
             queries.add(translator.translate(q));
         }
         for (int i = 0; i < n; i++) {
-            counts[i] = searcher.count(both(matches, queries.get(i)));
+            counts[i] = count(searcher, both(matches, queries.get(i)));
         }
         if (other) {
             BooleanQuery.Builder none = new BooleanQuery.Builder().add(matches, Occur.FILTER);
             queries.forEach(q -> none.add(q, Occur.MUST_NOT));
-            counts[n] = searcher.count(none.build());
+            counts[n] = count(searcher, none.build());
         }
         return counts;
+    }
+
+    /**
+     * The live documents {@code query} matches, counted from the bulk scorer's document streams (a conjunction of bit
+     * sets is counted a window at a time). Unlike {@link IndexSearcher#count} it does not first ask every segment's
+     * {@code Weight.count}, which for a conjunction opens each clause's terms and points only to answer "unknown".
+     */
+    static long count(IndexSearcher searcher, Query query) throws IOException {
+        return searcher.search(query, new CollectorManager<StreamCounter, Long>() {
+            @Override
+            public StreamCounter newCollector() {
+                return new StreamCounter();
+            }
+
+            @Override
+            public Long reduce(Collection<StreamCounter> counters) {
+                long total = 0;
+                for (StreamCounter c : counters) {
+                    total += c.count;
+                }
+                return total;
+            }
+        });
+    }
+
+    /** Counts the documents it is given, a stream at a time where the scorer hands out streams. */
+    private static final class StreamCounter implements Collector {
+        long count;
+
+        @Override
+        public LeafCollector getLeafCollector(LeafReaderContext context) {
+            return new LeafCollector() {
+                @Override
+                public void setScorer(Scorable scorer) {
+                }
+
+                @Override
+                public void collect(int doc) {
+                    count++;
+                }
+
+                @Override
+                public void collect(org.apache.lucene.search.DocIdStream stream) throws IOException {
+                    count += stream.count();
+                }
+            };
+        }
+
+        @Override
+        public ScoreMode scoreMode() {
+            return ScoreMode.COMPLETE_NO_SCORES;
+        }
     }
 
     private static Query both(Query matches, Query filter) {
