@@ -17,8 +17,11 @@ public sealed interface JsonValue {
     String tokenName();
 
     record JsonObject(Map<String, JsonValue> members) implements JsonValue {
+        /** Copies the members (in their order), except a {@link CompactMembers}, which is immutable already. */
         public JsonObject {
-            members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+            if (!(members instanceof CompactMembers)) {
+                members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+            }
         }
 
         public static JsonObject of() {

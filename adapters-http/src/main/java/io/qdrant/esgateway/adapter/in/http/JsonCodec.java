@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.CompactMembers;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonBool;
@@ -142,6 +143,11 @@ final class JsonCodec {
     static void write(JsonGenerator g, JsonValue value) throws IOException {
         switch (value) {
             case JsonObject o -> {
+                if (o.members() instanceof CompactMembers compact && g.getPrettyPrinter() == null) {
+                    // a stored source whose text is exactly what the loop below would write: carried as it is
+                    g.writeRawValue(compact.verbatimText());
+                    return;
+                }
                 g.writeStartObject();
                 for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
                     g.writeFieldName(e.getKey());

@@ -418,7 +418,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         }
         return new StoredDocument(id.asText(), new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
                 payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1)),
-                (JsonObject) Json.parse(text.asText()));
+                (JsonObject) Json.compactObject(text.asText()));
     }
 
     @Override
