@@ -40,6 +40,7 @@ final class EsHttpHandler implements Handler {
     private final long maxContentLength;
     private final MeterRegistry registry;
     private final OwnTime ownTime;
+    private final Map<TimerKey, Timer> requestTimers = new java.util.concurrent.ConcurrentHashMap<>();
 
     EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
         this.router = router;
@@ -81,11 +82,20 @@ final class EsHttpHandler implements Handler {
             response = ErrorBodies.ofBug(e);
         }
         send(req, res, response, pretty, method.equals("HEAD"));
-        Timer.builder("es.requests").description("Elasticsearch API requests by API, method and status")
-                .tag("api", api).tag("method", method).tag("status", Integer.toString(response.status()))
-                .register(registry).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        requestTimer(api, method, response.status()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         long end = System.nanoTime();
         ownTime.timer(api).record(end - start - backend.wallNanos(end), TimeUnit.NANOSECONDS);
+    }
+
+    /** The timer {@code es.requests} of an api, method and status (registered once, then reused). */
+    private Timer requestTimer(String api, String method, int status) {
+        return requestTimers.computeIfAbsent(new TimerKey(api, method, status),
+                k -> Timer.builder("es.requests").description("Elasticsearch API requests by API, method and status")
+                        .tag("api", api).tag("method", method).tag("status", Integer.toString(status))
+                        .register(registry));
+    }
+
+    private record TimerKey(String api, String method, int status) {
     }
 
     private EsResponse dispatch(ServerRequest req, Router.Matched matched, String method, String rawPath,
@@ -111,31 +121,54 @@ final class EsHttpHandler implements Handler {
             return new byte[0];
         }
         Optional<String> declared = req.headers().first(HeaderNames.CONTENT_LENGTH);
-        int expected = 32;
+        long length = -1;
         if (declared.isPresent()) {
-            long length = Long.parseLong(declared.get().trim());
+            length = Long.parseLong(declared.get().trim());
             if (length > maxContentLength) {
                 throw tooLong(length);
             }
-            // sized once for the declared body (a 1,000-document _bulk is ~300 KB; growing to it copied ~1 MB)
-            expected = (int) Math.min(Math.max(length, 32), 64L << 20);
         }
         try (InputStream in = req.content().inputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(expected);
-            byte[] buffer = new byte[64 * 1024];
-            long total = 0;
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                total += n;
-                if (total > maxContentLength) {
-                    throw tooLong(total);
+            if (length >= 0 && length <= 64L << 20) {
+                // the declared length read into one array of that size (a search body is a few hundred bytes: no
+                // 64 KiB copy buffer per request); a body longer than declared is not one Helidon hands over
+                byte[] body = new byte[(int) length];
+                int filled = 0;
+                int n;
+                while (filled < body.length && (n = in.read(body, filled, body.length - filled)) > 0) {
+                    filled += n;
                 }
-                out.write(buffer, 0, n);
+                if (filled < body.length) {
+                    return java.util.Arrays.copyOf(body, filled); // ended early: what came, as before
+                }
+                int next = in.read();
+                return next < 0 ? body : readRest(in, body, next);
             }
-            return out.toByteArray();
+            return readRest(in, new byte[0], -1);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The body: {@code head} and the byte {@code next} (when not -1) already read, then the rest of {@code in}. */
+    private byte[] readRest(InputStream in, byte[] head, int next) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(32, head.length + 1));
+        out.write(head);
+        long total = head.length;
+        if (next >= 0) {
+            out.write(next);
+            total++;
+        }
+        byte[] buffer = new byte[8 * 1024];
+        int n;
+        while ((n = in.read(buffer)) > 0) {
+            total += n;
+            if (total > maxContentLength) {
+                throw tooLong(total);
+            }
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
     }
 
     private GatewayException tooLong(long length) {

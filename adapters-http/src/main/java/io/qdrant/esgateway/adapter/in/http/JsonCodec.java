@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.CompactMembers;
@@ -36,6 +37,9 @@ final class JsonCodec {
         factory = JsonFactory.builder()
                 .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                // buffers shared between requests: the default pool keeps them per thread, and each request runs on
+                // a new virtual thread (fresh buffers for every parse and every write)
+                .recyclerPool(JsonRecyclerPools.newConcurrentDequePool())
                 .build();
     }
 
