@@ -650,7 +650,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     for (String id : wanted) {
                         Recent recent = fromRecent.get(id);
                         StoredDocument document = recent == null ? found.get(id)
-                                : recent.document() == null ? null : FieldEncoding.decode(recent.document());
+                                : recent.document() == null ? null : FieldEncoding.decodeForAnswer(recent.document());
                         if (document != null) {
                             ordered.put(id, document);
                         }
@@ -1040,7 +1040,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 postings = termsEnum.postings(postings, PostingsEnum.NONE);
                 for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
                     if (live == null || live.get(doc)) {
-                        found.put(id, FieldEncoding.decode(stored.document(doc, FieldEncoding.STORED)));
+                        found.put(id, FieldEncoding.decodeForAnswer(stored.document(doc, FieldEncoding.STORED)));
                         break;
                     }
                 }
