@@ -132,11 +132,11 @@ public final class Json {
 
         private JsonObject object() {
             pos++;
-            Map<String, JsonValue> members = new LinkedHashMap<>();
+            LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
             skipWhitespace();
             if (peek() == '}') {
                 pos++;
-                return new JsonObject(members);
+                return new JsonObject(new BuiltMembers(members));
             }
             while (true) {
                 skipWhitespace();
@@ -148,7 +148,7 @@ public final class Json {
                 skipWhitespace();
                 char c = next();
                 if (c == '}') {
-                    return new JsonObject(members);
+                    return new JsonObject(new BuiltMembers(members));
                 }
                 if (c != ',') {
                     throw error("expected ',' or '}'");

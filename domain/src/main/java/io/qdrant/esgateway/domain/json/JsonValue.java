@@ -17,9 +17,12 @@ public sealed interface JsonValue {
     String tokenName();
 
     record JsonObject(Map<String, JsonValue> members) implements JsonValue {
-        /** Copies the members (in their order), except a {@link CompactMembers}, which is immutable already. */
+        /**
+         * Copies the members (in their order), except {@link CompactMembers} and a builder's members, which are
+         * immutable already.
+         */
         public JsonObject {
-            if (!(members instanceof CompactMembers)) {
+            if (!(members instanceof CompactMembers || members instanceof BuiltMembers)) {
                 members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
             }
         }

@@ -105,6 +105,22 @@ class CompactTextTest {
         assertThat(Json.write(wrapped)).isEqualTo("{\"_source\":{\"a\":1}}");
     }
 
+    @Test
+    void aBuilderKeepsWhatItBuiltWhenItGoesOn() {
+        JsonObjectBuilder builder = JsonObjectBuilder.object().put("a", 1);
+        JsonObject first = builder.build();
+        JsonObject second = builder.put("b", 2).build();
+        builder.put("a", 3);
+        assertThat(Json.write(first)).isEqualTo("{\"a\":1}");
+        assertThat(Json.write(second)).isEqualTo("{\"a\":1,\"b\":2}");
+        assertThat(Json.write(builder.build())).isEqualTo("{\"a\":3,\"b\":2}");
+        assertThat(first).isEqualTo(Json.parse("{\"a\":1}")).hasSameHashCodeAs(Json.parse("{\"a\":1}"));
+        assertThatThrownBy(() -> first.members().put("x", JsonValue.number(1)))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> first.members().entrySet().clear())
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
     /** Random trees written by Json.write: every verbatim text is its tree, and most of them are verbatim. */
     @Test
     void randomDocumentsRoundTripThroughTheCompactObject() {

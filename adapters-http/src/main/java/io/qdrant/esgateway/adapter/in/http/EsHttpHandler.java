@@ -1,6 +1,8 @@
 package io.qdrant.esgateway.adapter.in.http;
 
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -32,6 +34,10 @@ final class EsHttpHandler implements Handler {
     private static final Logger LOG = Logger.getLogger(EsHttpHandler.class.getName());
     static final String PRODUCT_HEADER = "X-Elastic-Product";
     private static final String COMPATIBLE_JSON = "application/vnd.elasticsearch+json;compatible-with=8";
+    /** The headers every answer carries, made once (Helidon's cached header values need no per-request copy). */
+    static final Header PRODUCT = HeaderValues.createCached(PRODUCT_HEADER, "Elasticsearch");
+    private static final Header JSON_TYPE = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, "application/json");
+    private static final Header COMPATIBLE_TYPE = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, COMPATIBLE_JSON);
     private static final Set<String> BODY_TYPES = Set.of("application/json", "application/x-ndjson",
             "application/vnd.elasticsearch+json", "application/vnd.elasticsearch+x-ndjson");
 
@@ -179,9 +185,9 @@ final class EsHttpHandler implements Handler {
 
     private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {
         res.status(Status.create(response.status()));
-        res.header(PRODUCT_HEADER, "Elasticsearch");
+        res.header(PRODUCT);
         if (response.json() != null || response.compactJson() != null) {
-            res.header(HeaderNames.CONTENT_TYPE, wantsCompatible(req) ? COMPATIBLE_JSON : "application/json");
+            res.header(wantsCompatible(req) ? COMPATIBLE_TYPE : JSON_TYPE);
             byte[] bytes = response.json() != null ? codec.write(response.json(), pretty) : response.compactJson();
             if (head) {
                 res.header(HeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));

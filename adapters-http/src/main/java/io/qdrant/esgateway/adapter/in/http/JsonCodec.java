@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.CompactMembers;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonBool;
@@ -22,7 +23,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -81,13 +81,13 @@ final class JsonCodec {
     private static JsonValue read(JsonParser p, JsonToken token) throws IOException {
         return switch (token) {
             case START_OBJECT -> {
-                Map<String, JsonValue> members = new LinkedHashMap<>();
-                JsonToken t;
-                while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                // a builder hands its members to the object without a copy (duplicates are refused by the parser)
+                JsonObjectBuilder members = JsonObjectBuilder.object();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String name = p.currentName();
                     members.put(name, read(p, p.nextToken()));
                 }
-                yield new JsonObject(members);
+                yield members.build();
             }
             case START_ARRAY -> {
                 List<JsonValue> elements = new ArrayList<>();
