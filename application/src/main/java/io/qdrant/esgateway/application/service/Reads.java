@@ -12,7 +12,7 @@ import java.util.concurrent.Semaphore;
 /**
  * The backend reads of one request, run concurrently on virtual threads with at most {@code maxInFlight} of them
  * running at once (a bound per request, so that one request with many indices and aggregations cannot flood the
- * backend). A single read runs on the caller's thread.
+ * backend). A single read runs on the caller's thread; of several, the first runs there and the others on new threads.
  */
 final class Reads {
     private final Semaphore permits;
@@ -33,10 +33,12 @@ final class Reads {
             return out;
         }
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            // the first task on the calling thread (one thread start and hand-off fewer), the others beside it
             List<Future<Outcome<T>>> futures = new ArrayList<>();
-            for (Callable<T> task : tasks) {
+            for (Callable<T> task : tasks.subList(1, tasks.size())) {
                 futures.add(executor.submit(() -> outcome(task)));
             }
+            out.add(outcome(tasks.get(0)));
             for (Future<Outcome<T>> f : futures) {
                 out.add(join(f));
             }
@@ -51,10 +53,12 @@ final class Reads {
             outcomes.add(bounded(tasks.get(0)));
         } else {
             try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                // the first task on the calling thread (one thread start and hand-off fewer), the others beside it
                 List<Future<Outcome<Object>>> futures = new ArrayList<>();
-                for (Callable<Object> task : tasks) {
+                for (Callable<Object> task : tasks.subList(1, tasks.size())) {
                     futures.add(executor.submit(() -> bounded(task)));
                 }
+                outcomes.add(bounded(tasks.get(0)));
                 for (Future<Outcome<Object>> f : futures) {
                     outcomes.add(join(f));
                 }
