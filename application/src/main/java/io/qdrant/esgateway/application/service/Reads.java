@@ -28,6 +28,9 @@ final class Reads {
     /** Runs every task (unbounded: they are coordinators whose reads take permits) and reports each outcome. */
     static <T> List<Outcome<T>> all(List<Callable<T>> tasks) {
         List<Outcome<T>> out = new ArrayList<>();
+        if (tasks.isEmpty()) {
+            return out;
+        }
         if (tasks.size() == 1) {
             out.add(outcome(tasks.get(0)));
             return out;
@@ -49,6 +52,9 @@ final class Reads {
     /** Runs the reads, bounded; their values in task order, or the first failure (in task order) rethrown. */
     List<Object> run(List<Callable<Object>> tasks) {
         List<Outcome<Object>> outcomes = new ArrayList<>();
+        if (tasks.isEmpty()) {
+            return List.of();
+        }
         if (tasks.size() == 1) {
             outcomes.add(bounded(tasks.get(0)));
         } else {

@@ -68,6 +68,8 @@ class ReadsTest {
         List<Callable<Boolean>> coordinators = List.of(() -> Thread.currentThread() == caller,
                 () -> Thread.currentThread() == caller);
         assertThat(Reads.all(coordinators)).extracting(Reads.Outcome::value).containsExactly(true, false);
+        assertThat(new Reads(4).run(List.of())).isEmpty();
+        assertThat(Reads.<Object>all(List.of())).isEmpty();
     }
 
     @Test
