@@ -198,6 +198,7 @@ public final class ChildEngine implements RunningEngine {
             if (http != null) {
                 try {
                     if (http.send("GET", "/", null, null).status() == 200) {
+                        http.close();
                         return http.base();
                     }
                 } catch (UncheckedIOException notYet) {

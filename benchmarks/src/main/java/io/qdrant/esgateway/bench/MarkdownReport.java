@@ -36,8 +36,8 @@ public final class MarkdownReport {
                     .append(String.join("; ", e.notes())).append(" |\n");
         }
         List<String> engines = r.engines().stream().map(Results.EngineFacts::name).toList();
-        md.append("\n## Bulk ingest\n\n| engine | docs/s (median) | time in ms (median) | min–max time | ratio (time) |\n")
-                .append("|---|---|---|---|---|\n");
+        md.append("\n## Bulk ingest\n\n| engine | docs/s (median) | time in ms (median) | min–max time | ratio (time) "
+                + "| engine CPU per doc |\n").append("|---|---|---|---|---|---|\n");
         for (String engine : engines) {
             Optional<Results.Cell> c = Ratios.cell(r, engine, "bulk-ingest", 1);
             if (c.isEmpty()) {
@@ -48,9 +48,10 @@ public final class MarkdownReport {
             if (cell.status() == Status.VALID) {
                 md.append(fmt("%,.0f", cell.docsPerSecond())).append(" | ").append(ms(cell.p50Ms())).append(" | ")
                         .append(ms(cell.p50MinMs())).append("–").append(ms(cell.p50MaxMs())).append(" | ")
-                        .append(Ratios.ratio(r, cell, false).map(x -> fmt("%.2f×", x)).orElse("–"));
+                        .append(Ratios.ratio(r, cell, false).map(x -> fmt("%.2f×", x)).orElse("–")).append(" | ")
+                        .append(cell.cpuMsPerRequest() == null ? "–" : fmt("%.1f µs", cell.cpuMsPerRequest() * 1000));
             } else {
-                md.append(cell.status()).append(" | | | ");
+                md.append(cell.status()).append(" | | | | ");
             }
             md.append(" |\n");
         }
@@ -93,8 +94,10 @@ public final class MarkdownReport {
                 }
                 md.append("\n");
             }
+            cpu(r, md, engines, clients);
         }
         overhead(r, md);
+        perRequest(r, md);
         md.append("\n![p50 ratios per workload](p50-ratios.svg)\n");
         List<Results.Cell> untimed = r.cells().stream().filter(c -> c.status() != Status.VALID).toList();
         if (!untimed.isEmpty()) {
@@ -110,6 +113,36 @@ public final class MarkdownReport {
             md.append("- `").append(w.getKey()).append("`: ").append(w.getValue()).append("\n");
         }
         return md.toString();
+    }
+
+    /**
+     * The engines' CPU per request at one concurrency level: the process's CPU time over the measured phase divided by
+     * its requests — what a request costs an engine, apart from the time it waited for a CPU.
+     */
+    private static void cpu(Results r, StringBuilder md, List<String> engines, int clients) {
+        boolean any = r.cells().stream().anyMatch(c -> c.clients() == clients && c.cpuMsPerRequest() != null
+                && !c.workload().equals("bulk-ingest"));
+        if (!any) {
+            return;
+        }
+        md.append("\nEngine CPU per request in ms (the engine process's user + system CPU time over the measured "
+                + "requests, all its threads, median of the trials):\n\n| workload |");
+        engines.forEach(e -> md.append(" ").append(e).append(" |"));
+        md.append("\n|---|");
+        engines.forEach(e -> md.append("---|"));
+        md.append("\n");
+        for (String workload : r.workloads().keySet()) {
+            if (workload.equals("bulk-ingest")) {
+                continue;
+            }
+            md.append("| ").append(workload).append(" |");
+            for (String engine : engines) {
+                md.append(" ").append(Ratios.cell(r, engine, workload, clients)
+                        .filter(c -> c.status() == Status.VALID && c.cpuMsPerRequest() != null)
+                        .map(c -> fmt("%.3f", c.cpuMsPerRequest())).orElse("–")).append(" |");
+            }
+            md.append("\n");
+        }
     }
 
     /** The gateway-overhead mode's table: what each request cost in the gateway and at the (canned) Qdrant. */
@@ -147,6 +180,54 @@ public final class MarkdownReport {
                         .append(fmt("%.2f", b.backendCallsPerRequest())).append(" | ")
                         .append(fmt("%,.0f", b.bytesReadPerRequest())).append(" | ")
                         .append(fmt("%,.0f", b.bytesSentPerRequest())).append(" |\n");
+            }
+        }
+    }
+
+    /**
+     * Latency per distinct request: whether an engine's tail is a few expensive requests (high slowest median) or
+     * slowness on any request (a high tail share), and on which requests an engine loses to the faster native one.
+     */
+    private static void perRequest(Results r, StringBuilder md) {
+        if (r.requests().isEmpty()) {
+            return;
+        }
+        md.append("\n## Latency per distinct request\n\n")
+                .append("Each read workload cycles a fixed set of distinct requests. Per engine, over the measured "
+                        + "requests of all trials: the median and the slowest of the per-request medians (ms), the "
+                        + "share of latencies above twice their own request's median (tail that the request's cost "
+                        + "does not explain: pauses, scheduling, noise), on how many requests the engine's median is "
+                        + "above the faster native engine's, and the requests (index in the workload's set) with the "
+                        + "highest ratio to it.\n");
+        List<String> natives = r.engines().stream().filter(Results.EngineFacts::nativeEngine)
+                .map(Results.EngineFacts::name).toList();
+        @SuppressWarnings("unchecked")
+        List<Integer> levels = (List<Integer>) r.run().getOrDefault("clients", List.of());
+        List<Integer> seen = r.requests().stream().map(Results.RequestCosts::clients).distinct().sorted().toList();
+        for (int clients : levels.isEmpty() ? seen : levels) {
+            md.append("\n### ").append(clients).append(clients == 1 ? " client" : " concurrent clients").append("\n\n")
+                    .append("| workload | engine | request medians: median / slowest | tail > 2× | slower than the "
+                            + "faster native | worst requests (× the faster native) |\n|---|---|---|---|---|---|\n");
+            for (String workload : r.workloads().keySet()) {
+                List<Results.RequestCosts> rows = r.requests().stream()
+                        .filter(c -> c.workload().equals(workload) && c.clients() == clients).toList();
+                List<Results.RequestCosts> nativeRows = rows.stream().filter(c -> natives.contains(c.engine())).toList();
+                for (Results.RequestCosts c : rows) {
+                    double[] spread = PerRequest.spread(c);
+                    md.append("| ").append(workload).append(" | ").append(c.engine()).append(" | ")
+                            .append(ms(spread[0])).append(" / ").append(ms(spread[1])).append(" | ")
+                            .append(fmt("%.1f %%", 100 * c.tailShare())).append(" | ");
+                    var comparison = natives.contains(c.engine()) ? java.util.Optional.<PerRequest.Comparison>empty()
+                            : PerRequest.compare(c, nativeRows);
+                    if (comparison.isEmpty()) {
+                        md.append("– | – |\n");
+                        continue;
+                    }
+                    PerRequest.Comparison cmp = comparison.get();
+                    md.append(cmp.slower()).append(" of ").append(cmp.compared()).append(" | ");
+                    md.append(String.join(", ", cmp.worst().stream()
+                            .map(w -> "#" + w.request() + " " + fmt("%.2f×", w.ratio())).toList())).append(" |\n");
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 /**
  * Runs one cell: {@code clients} threads, each with its own persistent connection, first their share of the warm-up
@@ -20,6 +21,14 @@ public final class Measurement {
     @FunctionalInterface
     public interface Step {
         long run(Http http, int client, int iteration);
+
+        /**
+         * Which of the workload's distinct requests the step sends at this (client, iteration), or -1 when its steps
+         * are not drawn from a fixed set (writes): the key of the per-request breakdown.
+         */
+        default int key(int client, int iteration) {
+            return -1;
+        }
     }
 
     /**
@@ -28,9 +37,20 @@ public final class Measurement {
      * @param status     valid, or why not
      * @param detail     the first failure, or empty
      * @param latencies  the measured latencies in ns (empty unless valid)
+     * @param keys       per latency, the distinct request it measured ({@link Step#key}; -1 for none)
      * @param wallNanos  from the release of the measured phase to the last client's end
+     * @param cpuNanos   the engine process's CPU time over the same span, or -1 when unknown
      */
-    public record Outcome(Status status, String detail, long[] latencies, long wallNanos) {
+    public record Outcome(Status status, String detail, long[] latencies, int[] keys, long wallNanos, long cpuNanos) {
+        public Outcome(Status status, String detail, long[] latencies, int[] keys, long wallNanos) {
+            this(status, detail, latencies, keys, wallNanos, -1);
+        }
+
+        /** The engine's CPU ms per measured request, or null when unknown. */
+        public Double cpuMsPerRequest() {
+            return cpuNanos < 0 || latencies.length == 0 ? null : cpuNanos / 1e6 / latencies.length;
+        }
+
         public double p(double quantile) {
             return Stats.percentile(latencies, quantile) / 1e6;
         }
@@ -41,27 +61,38 @@ public final class Measurement {
     }
 
     public static Outcome run(URI url, int clients, int warmup, int measured, Step step) {
+        return run(url, clients, warmup, measured, step, () -> -1);
+    }
+
+    /**
+     * As {@link #run(URI, int, int, int, Step)}, reading {@code cpu} (the engine's CPU time in ns, negative when
+     * unknown) when the measured phase is released and when its last client ends.
+     */
+    public static Outcome run(URI url, int clients, int warmup, int measured, Step step, LongSupplier cpu) {
         int warmEach = (warmup + clients - 1) / clients;
         int measuredEach = Math.max(1, (measured + clients - 1) / clients);
         AtomicReference<CellFailure> failure = new AtomicReference<>();
         CyclicBarrier start = new CyclicBarrier(clients + 1);
         CyclicBarrier end = new CyclicBarrier(clients + 1);
         long[][] perClient = new long[clients][];
+        int[][] keysPerClient = new int[clients][];
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             int client = c;
             Thread t = Thread.ofPlatform().name("bench-client-" + c).daemon().start(() -> {
                 try (Http http = new Http(url)) {
-                    client(http, client, warmEach, measuredEach, step, failure, perClient, start);
+                    client(http, client, warmEach, measuredEach, step, failure, perClient, keysPerClient, start);
                     await(end); // before close: the measured wall time ends with the last answer
                 }
             });
             threads.add(t);
         }
         await(start);
+        long cpu0 = cpu.getAsLong();
         long t0 = System.nanoTime();
         await(end);
         long wall = System.nanoTime() - t0;
+        long cpu1 = cpu.getAsLong();
         for (Thread t : threads) {
             try {
                 t.join();
@@ -71,15 +102,18 @@ public final class Measurement {
         }
         CellFailure f = failure.get();
         if (f != null) {
-            return new Outcome(f.status(), f.getMessage(), new long[0], 0);
+            return new Outcome(f.status(), f.getMessage(), new long[0], new int[0], 0);
         }
         long[] all = Arrays.stream(perClient).flatMapToLong(Arrays::stream).toArray();
-        return new Outcome(Status.VALID, "", all, wall);
+        int[] keys = Arrays.stream(keysPerClient).flatMapToInt(Arrays::stream).toArray();
+        return new Outcome(Status.VALID, "", all, keys, wall, cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
     }
 
     private static void client(Http http, int client, int warmEach, int measuredEach, Step step,
-                               AtomicReference<CellFailure> failure, long[][] perClient, CyclicBarrier start) {
+                               AtomicReference<CellFailure> failure, long[][] perClient, int[][] keysPerClient,
+                               CyclicBarrier start) {
         long[] own = new long[measuredEach];
+        int[] keys = new int[measuredEach];
         int iteration = 0;
         try {
             for (int i = 0; i < warmEach && failure.get() == null; i++) {
@@ -93,6 +127,7 @@ public final class Measurement {
         await(start);
         try {
             for (int i = 0; i < measuredEach && failure.get() == null; i++) {
+                keys[i] = step.key(client, iteration);
                 own[i] = step.run(http, client, iteration++);
             }
         } catch (CellFailure f) {
@@ -101,6 +136,7 @@ public final class Measurement {
             failure.compareAndSet(null, new CellFailure(Status.ERROR, e.toString()));
         }
         perClient[client] = own;
+        keysPerClient[client] = keys;
     }
 
     private static void await(CyclicBarrier barrier) {

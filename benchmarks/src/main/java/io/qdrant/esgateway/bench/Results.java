@@ -12,9 +12,31 @@ import java.util.Map;
  * @param workloads name → what it measures
  * @param trials    one row per (trial, engine, workload, clients)
  * @param cells     the summary per (engine, workload, clients) over the trials
+ * @param requests  per (engine, read workload, clients): the latency of each distinct request over all trials
  */
 public record Results(Map<String, Object> run, Map<String, Object> machine, List<EngineFacts> engines,
-                      Map<String, String> workloads, List<Trial> trials, List<Cell> cells) {
+                      Map<String, String> workloads, List<Trial> trials, List<Cell> cells,
+                      List<RequestCosts> requests) {
+
+    public Results(Map<String, Object> run, Map<String, Object> machine, List<EngineFacts> engines,
+                   Map<String, String> workloads, List<Trial> trials, List<Cell> cells) {
+        this(run, machine, engines, workloads, trials, cells, List.of());
+    }
+
+    /**
+     * The latency of each distinct request of a read workload on one engine at one concurrency level, over the
+     * measured requests of all its valid trials: which requests an engine answers slowly, and how much of its tail
+     * the cost of the requests themselves does not explain.
+     *
+     * @param medianMs  per distinct request (by its index in the workload's set), the median of its latencies in ms;
+     *                  {@code null} for a request that was not measured
+     * @param samples   per distinct request, how many latencies it had
+     * @param tailShare the share of all latencies above twice their own request's median: the tail that is not the
+     *                  cost of a request (pauses, scheduling, noise)
+     */
+    public record RequestCosts(String engine, String workload, int clients, List<Double> medianMs,
+                               List<Integer> samples, double tailShare) {
+    }
 
     /**
      * One engine of the run.
@@ -41,10 +63,26 @@ public record Results(Map<String, Object> run, Map<String, Object> machine, List
      * @param position      the engine's place in this trial's shuffled order (1-based)
      * @param p50Ms         median latency (ingest: the whole ingest)
      * @param docsPerSecond ingest only
+     * @param cpuMsPerRequest the engine process's CPU time (all its threads, user + system) over the measured phase
+     *                      divided by the measured requests (ingest: by the documents); null when the runner did not
+     *                      start the engine
      */
     public record Trial(int trial, int position, String engine, String workload, int clients, Status status,
                         String detail, int requests, Double p50Ms, Double p95Ms, Double throughput,
-                        Double docsPerSecond, BackendUse backend) {
+                        Double docsPerSecond, BackendUse backend, Double cpuMsPerRequest) {
+        public Trial(int trial, int position, String engine, String workload, int clients, Status status,
+                     String detail, int requests, Double p50Ms, Double p95Ms, Double throughput,
+                     Double docsPerSecond, BackendUse backend) {
+            this(trial, position, engine, workload, clients, status, detail, requests, p50Ms, p95Ms, throughput,
+                    docsPerSecond, backend, null);
+        }
+
+        /** This trial with the engine's CPU ms per request (ingest: per document) of its measured phase. */
+        public Trial withCpu(Double cpuMs) {
+            return new Trial(trial, position, engine, workload, clients, status, detail, requests, p50Ms, p95Ms,
+                    throughput, docsPerSecond, backend, cpuMs);
+        }
+
         public Trial(int trial, int position, String engine, String workload, int clients, Status status,
                      String detail, int requests, Double p50Ms, Double p95Ms, Double throughput,
                      Double docsPerSecond) {
@@ -84,12 +122,19 @@ public record Results(Map<String, Object> run, Map<String, Object> machine, List
 
     /**
      * A cell over its trials: the median of the trial p50s and p95s, the median throughput and the min–max of the
-     * trial p50s, and (gateway-overhead mode) per figure the median of the trials' backend use; a cell with any wrong
-     * answer is {@link Status#INVALID} and has no timings.
+     * trial p50s, the median of the trials' engine CPU per request, and (gateway-overhead mode) per figure the median
+     * of the trials' backend use; a cell with any wrong answer is {@link Status#INVALID} and has no timings.
      */
     public record Cell(String engine, String workload, int clients, Status status, String detail, int trials,
                        Double p50Ms, Double p95Ms, Double p50MinMs, Double p50MaxMs, Double throughput,
-                       Double docsPerSecond, BackendUse backend) {
+                       Double docsPerSecond, BackendUse backend, Double cpuMsPerRequest) {
+        public Cell(String engine, String workload, int clients, Status status, String detail, int trials,
+                    Double p50Ms, Double p95Ms, Double p50MinMs, Double p50MaxMs, Double throughput,
+                    Double docsPerSecond, BackendUse backend) {
+            this(engine, workload, clients, status, detail, trials, p50Ms, p95Ms, p50MinMs, p50MaxMs, throughput,
+                    docsPerSecond, backend, null);
+        }
+
         public Cell(String engine, String workload, int clients, Status status, String detail, int trials,
                     Double p50Ms, Double p95Ms, Double p50MinMs, Double p50MaxMs, Double throughput,
                     Double docsPerSecond) {

@@ -40,6 +40,8 @@ public final class Runner {
     private final Map<String, String> vectorsRefused = new HashMap<>();
     /** workload → why the gateway on the canned Qdrant cannot measure it (refused while recording). */
     private final Map<String, CellFailure> cannedRefused = new HashMap<>();
+    /** The measured latencies of the read cells by distinct request, over all trials. */
+    private final PerRequest perRequest = new PerRequest();
 
     public Runner(BenchOptions options, Path root, PrintStream log) {
         this.options = options;
@@ -97,7 +99,7 @@ public final class Runner {
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
-            return new Results(run, machine, facts, titles, trials, Summary.cells(trials));
+            return new Results(run, machine, facts, titles, trials, Summary.cells(trials), perRequest.costs());
         } finally {
             engines.forEach(RunningEngine::close);
             try {
@@ -241,7 +243,7 @@ public final class Runner {
                     null, null, null, null));
         }
         if (w.kind() == Workload.Kind.INGEST) {
-            return List.of(timedIngest(http, name, trial, position, w));
+            return List.of(timedIngest(engine, http, name, trial, position, w));
         }
         List<Results.Trial> rows = new ArrayList<>();
         for (int clients : options.clients()) {
@@ -254,13 +256,17 @@ public final class Runner {
         return rows;
     }
 
-    private Results.Trial timedIngest(Http http, String name, int trial, int position, Workload w) {
+    private Results.Trial timedIngest(RunningEngine engine, Http http, String name, int trial, int position,
+                                      Workload w) {
         try {
-            long ns = ingest(http, name);
+            long[] cpu = new long[2];
+            long ns = ingest(http, name, cpu(engine), cpu);
             double docsPerSecond = corpus.size() / (ns / 1e9);
-            say("trial %d %-14s %-20s %,.0f docs/s (%.2f s)", trial, name, w.name(), docsPerSecond, ns / 1e9);
+            Double cpuMsPerDoc = cpu[0] < 0 || cpu[1] < 0 ? null : (cpu[1] - cpu[0]) / 1e6 / corpus.size();
+            say("trial %d %-14s %-20s %,.0f docs/s (%.2f s%s)", trial, name, w.name(), docsPerSecond, ns / 1e9,
+                    cpuMsPerDoc == null ? "" : String.format(Locale.ROOT, ", %.1f µs CPU per doc", cpuMsPerDoc * 1000));
             return new Results.Trial(trial, position, name, w.name(), 1, Status.VALID, "", corpus.size(), ns / 1e6,
-                    ns / 1e6, docsPerSecond, docsPerSecond);
+                    ns / 1e6, docsPerSecond, docsPerSecond).withCpu(cpuMsPerDoc);
         } catch (CellFailure f) {
             return new Results.Trial(trial, position, name, w.name(), 1, f.status(), f.getMessage(), 0, null, null,
                     null, null);
@@ -272,7 +278,13 @@ public final class Runner {
      * {@code _count} sees every document. The vector index is loaded afterwards, untimed (or noted as refused).
      */
     private long ingest(Http http, String engine) {
+        return ingest(http, engine, () -> -1, new long[2]);
+    }
+
+    /** As {@link #ingest(Http, String)}, also reading the engine's CPU time (ns) into {@code cpu} at start and end. */
+    private long ingest(Http http, String engine, java.util.function.LongSupplier cpuNanos, long[] cpu) {
         recreate(http, Corpus.INDEX, Corpus.mapping(options.requestCache()));
+        cpu[0] = cpuNanos.getAsLong();
         long t0 = System.nanoTime();
         bulk(http, corpus, false);
         http.ok("POST", "/" + Corpus.INDEX + "/_refresh", null);
@@ -286,6 +298,7 @@ public final class Runner {
             sleep(10);
         }
         long ns = System.nanoTime() - t0;
+        cpu[1] = cpuNanos.getAsLong();
         if (count != corpus.size()) {
             throw new CellFailure(Status.INVALID, "_count is " + count + " after ingest, expected " + corpus.size());
         }
@@ -347,7 +360,9 @@ public final class Runner {
             }
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
         };
-        Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step);
+        Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step,
+                cpu(engine));
+        perRequest.add(name, w.name(), clients, outcome);
         return row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
                 outcome.status() == Status.VALID ? outcome : null);
     }
@@ -368,14 +383,22 @@ public final class Runner {
         }
         Measurement.Step read = readStep(w, expected.get(w.name()));
         java.util.concurrent.atomic.AtomicLong steps = new java.util.concurrent.atomic.AtomicLong();
-        Measurement.Step counted = (h, client, iteration) -> {
-            steps.incrementAndGet();
-            return read.run(h, client, iteration);
+        Measurement.Step counted = new Measurement.Step() {
+            @Override
+            public long run(Http h, int client, int iteration) {
+                steps.incrementAndGet();
+                return read.run(h, client, iteration);
+            }
+
+            @Override
+            public int key(int client, int iteration) {
+                return read.key(client, iteration);
+            }
         };
         int missesBefore = engine.responder().missCount();
         GatewayMetrics before = GatewayMetrics.scrape(http);
         Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(),
-                counted);
+                counted, cpu(engine));
         GatewayMetrics after = GatewayMetrics.scrape(http);
         List<String> misses = engine.responder().misses();
         if (misses.size() > missesBefore) {
@@ -388,6 +411,7 @@ public final class Runner {
         if (outcome.status() != Status.VALID) {
             return row;
         }
+        perRequest.add(name, w.name(), clients, outcome);
         Results.BackendUse use = after.perRequestSince(before, steps.get());
         say("trial %d %-14s %-20s %d client(s): gateway %.3f ms/request (own %.3f, own p50 %s ms, Qdrant %.3f),"
                 + " %.2f Qdrant calls, %,.0f bytes read, %,.0f sent per request", trial, name, w.name(), clients,
@@ -397,33 +421,48 @@ public final class Runner {
                 use.backendCallsPerRequest(), use.bytesReadPerRequest(), use.bytesSentPerRequest());
         return new Results.Trial(row.trial(), row.position(), row.engine(), row.workload(), row.clients(),
                 row.status(), row.detail(), row.requests(), row.p50Ms(), row.p95Ms(), row.throughput(),
-                row.docsPerSecond(), use);
+                row.docsPerSecond(), use, row.cpuMsPerRequest());
     }
 
     private static Results.Trial row(int trial, int position, String engine, Workload w, int clients, Status status,
                                      String detail, Measurement.Outcome o) {
         return new Results.Trial(trial, position, engine, w.name(), clients, status, detail,
                 o == null ? 0 : o.latencies().length, o == null ? null : o.p(0.50), o == null ? null : o.p(0.95),
-                o == null ? null : o.throughput(), null);
+                o == null ? null : o.throughput(), null, null, o == null ? null : o.cpuMsPerRequest());
+    }
+
+    /** The engine process's CPU time in ns, -1 when the runner did not start it or cannot read it. */
+    private static java.util.function.LongSupplier cpu(RunningEngine engine) {
+        java.util.OptionalLong pid = engine.pid();
+        return () -> pid.isEmpty() ? -1 : ProcessCpu.nanos(pid.getAsLong()).orElse(-1);
     }
 
     /** The client's request is one of the fixed set (clients interleave through it); its answer must be expected. */
     static Measurement.Step readStep(Workload w, List<JsonNode> expected) {
         List<Request> requests = w.requests();
-        return (http, client, iteration) -> {
-            int index = (iteration * 31 + client * 7) % requests.size();
-            Request request = requests.get(index);
-            long t0 = System.nanoTime();
-            Http.Raw raw = http.send(request);
-            long ns = System.nanoTime() - t0;
-            if (!raw.ok()) {
-                throw CellFailure.of(request, raw);
+        return new Measurement.Step() {
+            @Override
+            public long run(Http http, int client, int iteration) {
+                int index = key(client, iteration);
+                Request request = requests.get(index);
+                long t0 = System.nanoTime();
+                Http.Raw raw = http.send(request);
+                long ns = System.nanoTime() - t0;
+                if (!raw.ok()) {
+                    throw CellFailure.of(request, raw);
+                }
+                Optional<String> diff = Answers.difference(expected.get(index),
+                        Answers.canonical(w.shape(), raw.json()));
+                if (diff.isPresent()) {
+                    throw new CellFailure(Status.INVALID, "wrong answer at " + diff.get() + " for " + request);
+                }
+                return ns;
             }
-            Optional<String> diff = Answers.difference(expected.get(index), Answers.canonical(w.shape(), raw.json()));
-            if (diff.isPresent()) {
-                throw new CellFailure(Status.INVALID, "wrong answer at " + diff.get() + " for " + request);
+
+            @Override
+            public int key(int client, int iteration) {
+                return (iteration * 31 + client * 7) % requests.size();
             }
-            return ns;
         };
     }
 

@@ -44,7 +44,8 @@ public final class Summary {
                 Stats.median(p50), Stats.median(p95),
                 p50.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
                 p50.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN),
-                Stats.median(thr), dps.isEmpty() ? null : Stats.median(dps), backend(group));
+                Stats.median(thr), dps.isEmpty() ? null : Stats.median(dps), backend(group),
+                medianOrNull(group.stream().map(Results.Trial::cpuMsPerRequest).filter(Objects::nonNull).toList()));
     }
 
     /** Per figure the median over the trials that have one (gateway-overhead mode), else null. */

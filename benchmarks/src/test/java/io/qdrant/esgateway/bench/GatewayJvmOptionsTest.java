@@ -24,6 +24,8 @@ class GatewayJvmOptionsTest {
                 .contains("--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector")
                 .anyMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))
                 .noneMatch(o -> o.startsWith("-Xmx"));
+        assertThat(shipped).as("virtual threads are woken by the JDK's platform poller threads")
+                .contains("-Djdk.pollerMode=1");
 
         List<String> options = ChildEngine.gatewayJvmOptions(ROOT, "384m", null);
         assertThat(options).startsWith(shipped.toArray(String[]::new)).endsWith("-Xmx384m")

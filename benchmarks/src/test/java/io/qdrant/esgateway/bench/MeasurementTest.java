@@ -66,6 +66,7 @@ class MeasurementTest {
         Measurement.Outcome outcome = run(2);
         assertThat(outcome.status()).isEqualTo(Status.VALID);
         assertThat(outcome.latencies()).hasSize(40);
+        assertThat(outcome.keys()).hasSize(40).containsOnly(0);
         assertThat(outcome.p(0.5)).isPositive();
         assertThat(outcome.throughput()).isPositive();
     }

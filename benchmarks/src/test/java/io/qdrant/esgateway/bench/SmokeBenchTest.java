@@ -56,6 +56,9 @@ class SmokeBenchTest {
                     .isIn("VALID", "UNSUPPORTED");
             if (cell.path("status").asText().equals("VALID")) {
                 assertThat(cell.path("p50Ms").asDouble()).isPositive();
+                // both engines are started by the runner: their CPU per request is known (ticks: may round to 0)
+                assertThat(cell.path("cpuMsPerRequest").isNumber()).as("CPU of %s", cell).isTrue();
+                assertThat(cell.path("cpuMsPerRequest").asDouble()).isGreaterThanOrEqualTo(0);
             }
         }
         // Elasticsearch is the reference: every workload is valid there
@@ -67,6 +70,23 @@ class SmokeBenchTest {
         for (JsonNode engine : results.path("engines")) {
             assertThat(engine.path("rssKib").asLong()).as("RSS of " + engine.path("name")).isPositive();
         }
-        assertThat(Files.readString(out.resolve("report.md"))).contains("## Machine", "## 1 client", "Ratios");
+        // the per-request breakdown: every timed read cell, every distinct request measured
+        JsonNode requests = results.path("requests");
+        int reads = 0;
+        for (JsonNode cell : cells) {
+            String w = cell.path("workload").asText();
+            if (cell.path("status").asText().equals("VALID") && !w.startsWith("write") && !w.equals("bulk-ingest")) {
+                reads++;
+            }
+        }
+        assertThat(reads).isGreaterThanOrEqualTo(12);
+        assertThat(requests).hasSize(reads);
+        for (JsonNode costs : requests) {
+            assertThat(costs.path("medianMs")).as(costs.path("workload").asText()).isNotEmpty()
+                    .allSatisfy(m -> assertThat(m.asDouble()).isPositive());
+        }
+        assertThat(Files.readString(out.resolve("report.md")))
+                .contains("## Machine", "## 1 client", "Ratios", "## Latency per distinct request",
+                        "Engine CPU per request");
     }
 }

@@ -20,6 +20,14 @@ class SummaryTest {
         assertThat(cell.p50MinMs()).isEqualTo(1);
         assertThat(cell.p50MaxMs()).isEqualTo(3);
         assertThat(cell.trials()).isEqualTo(3);
+        assertThat(cell.cpuMsPerRequest()).isNull();
+    }
+
+    @Test
+    void theEngineCpuPerRequestIsTheMedianOfTheTrialsThatHaveOne() {
+        Results.Cell cell = Summary.cell(List.of(valid(1, "g", 3, 9).withCpu(0.4), valid(2, "g", 1, 5).withCpu(0.2),
+                valid(3, "g", 2, 7).withCpu(0.9), valid(4, "g", 2, 7)));
+        assertThat(cell.cpuMsPerRequest()).isEqualTo(0.4);
     }
 
     @Test
