@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.qdrant.esgateway.application.port.out.BackendObserver;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -15,6 +17,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class BackendMetrics implements BackendObserver {
     private final MeterRegistry registry;
+    /** The meters of each label set, registered once (a lookup in the registry per call cost more than the count). */
+    private final Map<Labels, Meters> meters = new ConcurrentHashMap<>();
+
+    private record Labels(String backend, String operation, String outcome) {
+    }
+
+    private record Meters(Counter requests, Timer time, Counter received, Counter sent) {
+    }
 
     BackendMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -22,18 +32,25 @@ final class BackendMetrics implements BackendObserver {
 
     @Override
     public void called(Call call) {
-        registry.counter("qeg_backend_requests", "backend", call.backend(), "operation", call.operation(), "status",
-                call.outcome()).increment();
-        Timer.builder("qeg_backend_request").description("time of one call to the document backend")
-                .tags("backend", call.backend(), "operation", call.operation(), "status", call.outcome())
-                .register(registry).record(call.nanos(), TimeUnit.NANOSECONDS);
-        Counter.builder("qeg_backend_bytes_received")
-                .description("response body bytes read from the document backend")
-                .tags("backend", call.backend(), "operation", call.operation()).register(registry)
-                .increment(call.bytesReceived());
-        Counter.builder("qeg_backend_bytes_sent")
-                .description("request body bytes sent to the document backend")
-                .tags("backend", call.backend(), "operation", call.operation()).register(registry)
-                .increment(call.bytesSent());
+        Meters m = meters.computeIfAbsent(new Labels(call.backend(), call.operation(), call.outcome()), this::register);
+        m.requests().increment();
+        m.time().record(call.nanos(), TimeUnit.NANOSECONDS);
+        m.received().increment(call.bytesReceived());
+        m.sent().increment(call.bytesSent());
+    }
+
+    private Meters register(Labels l) {
+        return new Meters(
+                registry.counter("qeg_backend_requests", "backend", l.backend(), "operation", l.operation(), "status",
+                        l.outcome()),
+                Timer.builder("qeg_backend_request").description("time of one call to the document backend")
+                        .tags("backend", l.backend(), "operation", l.operation(), "status", l.outcome())
+                        .register(registry),
+                Counter.builder("qeg_backend_bytes_received")
+                        .description("response body bytes read from the document backend")
+                        .tags("backend", l.backend(), "operation", l.operation()).register(registry),
+                Counter.builder("qeg_backend_bytes_sent")
+                        .description("request body bytes sent to the document backend")
+                        .tags("backend", l.backend(), "operation", l.operation()).register(registry));
     }
 }

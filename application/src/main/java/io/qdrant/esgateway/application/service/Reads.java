@@ -12,7 +12,7 @@ import java.util.concurrent.Semaphore;
 /**
  * The backend reads of one request, run concurrently on virtual threads with at most {@code maxInFlight} of them
  * running at once (a bound per request, so that one request with many indices and aggregations cannot flood the
- * backend). A single read runs on the caller's thread.
+ * backend). A single read runs on the caller's thread; of several, the first runs there and the others on new threads.
  */
 final class Reads {
     private final Semaphore permits;
@@ -28,15 +28,20 @@ final class Reads {
     /** Runs every task (unbounded: they are coordinators whose reads take permits) and reports each outcome. */
     static <T> List<Outcome<T>> all(List<Callable<T>> tasks) {
         List<Outcome<T>> out = new ArrayList<>();
+        if (tasks.isEmpty()) {
+            return out;
+        }
         if (tasks.size() == 1) {
             out.add(outcome(tasks.get(0)));
             return out;
         }
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            // the first task on the calling thread (one thread start and hand-off fewer), the others beside it
             List<Future<Outcome<T>>> futures = new ArrayList<>();
-            for (Callable<T> task : tasks) {
+            for (Callable<T> task : tasks.subList(1, tasks.size())) {
                 futures.add(executor.submit(() -> outcome(task)));
             }
+            out.add(outcome(tasks.get(0)));
             for (Future<Outcome<T>> f : futures) {
                 out.add(join(f));
             }
@@ -47,14 +52,19 @@ final class Reads {
     /** Runs the reads, bounded; their values in task order, or the first failure (in task order) rethrown. */
     List<Object> run(List<Callable<Object>> tasks) {
         List<Outcome<Object>> outcomes = new ArrayList<>();
+        if (tasks.isEmpty()) {
+            return List.of();
+        }
         if (tasks.size() == 1) {
             outcomes.add(bounded(tasks.get(0)));
         } else {
             try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                // the first task on the calling thread (one thread start and hand-off fewer), the others beside it
                 List<Future<Outcome<Object>>> futures = new ArrayList<>();
-                for (Callable<Object> task : tasks) {
+                for (Callable<Object> task : tasks.subList(1, tasks.size())) {
                     futures.add(executor.submit(() -> bounded(task)));
                 }
+                outcomes.add(bounded(tasks.get(0)));
                 for (Future<Outcome<Object>> f : futures) {
                     outcomes.add(join(f));
                 }

@@ -60,6 +60,19 @@ class ReadsTest {
     }
 
     @Test
+    void theFirstOfSeveralReadsRunsOnTheCallingThreadAndTheOthersBesideIt() {
+        Thread caller = Thread.currentThread();
+        List<Callable<Object>> tasks = List.of(() -> Thread.currentThread() == caller,
+                () -> Thread.currentThread() == caller, () -> Thread.currentThread() == caller);
+        assertThat(new Reads(4).run(tasks)).containsExactly(true, false, false);
+        List<Callable<Boolean>> coordinators = List.of(() -> Thread.currentThread() == caller,
+                () -> Thread.currentThread() == caller);
+        assertThat(Reads.all(coordinators)).extracting(Reads.Outcome::value).containsExactly(true, false);
+        assertThat(new Reads(4).run(List.of())).isEmpty();
+        assertThat(Reads.<Object>all(List.of())).isEmpty();
+    }
+
+    @Test
     void outcomesOfCoordinatorsAreReportedPerTask() {
         List<Callable<String>> tasks = List.of(() -> "a", () -> {
             throw new IllegalArgumentException("b");

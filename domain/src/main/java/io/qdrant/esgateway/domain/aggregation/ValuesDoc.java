@@ -66,15 +66,32 @@ public final class ValuesDoc implements AggregationDoc {
         }
         kw.forEach((f, set) -> keywords.put(f, set.toArray(String[]::new)));
         // a floating field's longs are its doubles truncated; an integral field's doubles are its longs widened
+        // loops, not streams: this runs for every document of a scan and every candidate of a sorted page
         floats.forEach((f, list) -> {
-            double[] d = list.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] d = new double[list.size()];
+            for (int i = 0; i < d.length; i++) {
+                d[i] = list.get(i);
+            }
+            Arrays.sort(d);
+            long[] l = new long[d.length];
+            for (int i = 0; i < d.length; i++) {
+                l[i] = (long) d[i];
+            }
             doubles.put(f, d);
-            longs.put(f, Arrays.stream(d).mapToLong(x -> (long) x).toArray());
+            longs.put(f, l);
         });
         ints.forEach((f, list) -> {
-            long[] l = list.stream().mapToLong(Long::longValue).sorted().toArray();
+            long[] l = new long[list.size()];
+            for (int i = 0; i < l.length; i++) {
+                l[i] = list.get(i);
+            }
+            Arrays.sort(l);
+            double[] d = new double[l.length];
+            for (int i = 0; i < l.length; i++) {
+                d[i] = l[i];
+            }
             longs.put(f, l);
-            doubles.put(f, Arrays.stream(l).asDoubleStream().toArray());
+            doubles.put(f, d);
         });
     }
 

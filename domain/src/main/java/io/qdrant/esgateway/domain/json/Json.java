@@ -30,6 +30,8 @@ public final class Json {
 
     private static void write(JsonValue value, StringBuilder out) {
         switch (value) {
+            case JsonObject o when o.members() instanceof CompactMembers compact ->
+                    out.append(compact.verbatimText()); // what the case below would write
             case JsonObject o -> {
                 out.append('{');
                 boolean first = true;
@@ -83,6 +85,16 @@ public final class Json {
         out.append('"');
     }
 
+    /**
+     * What {@link #parse} gives for {@code text}, for a stored document's compact source: when the text is
+     * {@linkplain CompactText verbatim} (as {@link #write} writes an object whose strings need no escapes), an object
+     * whose {@link CompactMembers} parse the text only when they are read, so that an answer can carry the text as it is;
+     * otherwise (or when the text is not an object) the text parsed now, failing as {@link #parse} fails.
+     */
+    public static JsonValue compactObject(String text) {
+        return CompactText.verbatim(text) ? new JsonObject(new CompactMembers(text)) : parse(text);
+    }
+
     public static JsonValue parse(String text) {
         Parser p = new Parser(text);
         p.skipWhitespace();
@@ -120,11 +132,11 @@ public final class Json {
 
         private JsonObject object() {
             pos++;
-            Map<String, JsonValue> members = new LinkedHashMap<>();
+            LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
             skipWhitespace();
             if (peek() == '}') {
                 pos++;
-                return new JsonObject(members);
+                return new JsonObject(new BuiltMembers(members));
             }
             while (true) {
                 skipWhitespace();
@@ -136,7 +148,7 @@ public final class Json {
                 skipWhitespace();
                 char c = next();
                 if (c == '}') {
-                    return new JsonObject(members);
+                    return new JsonObject(new BuiltMembers(members));
                 }
                 if (c != ',') {
                     throw error("expected ',' or '}'");

@@ -2,17 +2,22 @@ package io.qdrant.esgateway.domain.json;
 
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Builds a {@link JsonObject} in Elasticsearch's key order; {@code null} Java values become JSON null. */
 public final class JsonObjectBuilder {
-    private final Map<String, JsonValue> members = new LinkedHashMap<>();
+    private LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+    /** Whether {@link #members} belongs to a built object (then the next {@code put} copies it first). */
+    private boolean built;
 
     public static JsonObjectBuilder object() {
         return new JsonObjectBuilder();
     }
 
     public JsonObjectBuilder put(String key, JsonValue value) {
+        if (built) {
+            members = new LinkedHashMap<>(members);
+            built = false;
+        }
         members.put(key, value == null ? JsonValue.JsonNull.INSTANCE : value);
         return this;
     }
@@ -37,7 +42,9 @@ public final class JsonObjectBuilder {
         return put(key, value.build());
     }
 
+    /** The object with the members put so far; later {@code put}s do not change it. */
     public JsonObject build() {
-        return new JsonObject(members);
+        built = true;
+        return new JsonObject(new BuiltMembers(members));
     }
 }

@@ -17,8 +17,14 @@ public sealed interface JsonValue {
     String tokenName();
 
     record JsonObject(Map<String, JsonValue> members) implements JsonValue {
+        /**
+         * Copies the members (in their order), except {@link CompactMembers} and a builder's members, which are
+         * immutable already.
+         */
         public JsonObject {
-            members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+            if (!(members instanceof CompactMembers || members instanceof BuiltMembers)) {
+                members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
+            }
         }
 
         public static JsonObject of() {

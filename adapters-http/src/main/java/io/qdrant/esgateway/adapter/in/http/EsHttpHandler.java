@@ -1,6 +1,8 @@
 package io.qdrant.esgateway.adapter.in.http;
 
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
@@ -32,6 +34,10 @@ final class EsHttpHandler implements Handler {
     private static final Logger LOG = Logger.getLogger(EsHttpHandler.class.getName());
     static final String PRODUCT_HEADER = "X-Elastic-Product";
     private static final String COMPATIBLE_JSON = "application/vnd.elasticsearch+json;compatible-with=8";
+    /** The headers every answer carries, made once (Helidon's cached header values need no per-request copy). */
+    static final Header PRODUCT = HeaderValues.createCached(PRODUCT_HEADER, "Elasticsearch");
+    private static final Header JSON_TYPE = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, "application/json");
+    private static final Header COMPATIBLE_TYPE = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, COMPATIBLE_JSON);
     private static final Set<String> BODY_TYPES = Set.of("application/json", "application/x-ndjson",
             "application/vnd.elasticsearch+json", "application/vnd.elasticsearch+x-ndjson");
 
@@ -40,6 +46,7 @@ final class EsHttpHandler implements Handler {
     private final long maxContentLength;
     private final MeterRegistry registry;
     private final OwnTime ownTime;
+    private final Map<TimerKey, Timer> requestTimers = new java.util.concurrent.ConcurrentHashMap<>();
 
     EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
         this.router = router;
@@ -81,11 +88,20 @@ final class EsHttpHandler implements Handler {
             response = ErrorBodies.ofBug(e);
         }
         send(req, res, response, pretty, method.equals("HEAD"));
-        Timer.builder("es.requests").description("Elasticsearch API requests by API, method and status")
-                .tag("api", api).tag("method", method).tag("status", Integer.toString(response.status()))
-                .register(registry).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        requestTimer(api, method, response.status()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         long end = System.nanoTime();
         ownTime.timer(api).record(end - start - backend.wallNanos(end), TimeUnit.NANOSECONDS);
+    }
+
+    /** The timer {@code es.requests} of an api, method and status (registered once, then reused). */
+    private Timer requestTimer(String api, String method, int status) {
+        return requestTimers.computeIfAbsent(new TimerKey(api, method, status),
+                k -> Timer.builder("es.requests").description("Elasticsearch API requests by API, method and status")
+                        .tag("api", api).tag("method", method).tag("status", Integer.toString(status))
+                        .register(registry));
+    }
+
+    private record TimerKey(String api, String method, int status) {
     }
 
     private EsResponse dispatch(ServerRequest req, Router.Matched matched, String method, String rawPath,
@@ -111,31 +127,54 @@ final class EsHttpHandler implements Handler {
             return new byte[0];
         }
         Optional<String> declared = req.headers().first(HeaderNames.CONTENT_LENGTH);
-        int expected = 32;
+        long length = -1;
         if (declared.isPresent()) {
-            long length = Long.parseLong(declared.get().trim());
+            length = Long.parseLong(declared.get().trim());
             if (length > maxContentLength) {
                 throw tooLong(length);
             }
-            // sized once for the declared body (a 1,000-document _bulk is ~300 KB; growing to it copied ~1 MB)
-            expected = (int) Math.min(Math.max(length, 32), 64L << 20);
         }
         try (InputStream in = req.content().inputStream()) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(expected);
-            byte[] buffer = new byte[64 * 1024];
-            long total = 0;
-            int n;
-            while ((n = in.read(buffer)) > 0) {
-                total += n;
-                if (total > maxContentLength) {
-                    throw tooLong(total);
+            if (length >= 0 && length <= 64L << 20) {
+                // the declared length read into one array of that size (a search body is a few hundred bytes: no
+                // 64 KiB copy buffer per request); a body longer than declared is not one Helidon hands over
+                byte[] body = new byte[(int) length];
+                int filled = 0;
+                int n;
+                while (filled < body.length && (n = in.read(body, filled, body.length - filled)) > 0) {
+                    filled += n;
                 }
-                out.write(buffer, 0, n);
+                if (filled < body.length) {
+                    return java.util.Arrays.copyOf(body, filled); // ended early: what came, as before
+                }
+                int next = in.read();
+                return next < 0 ? body : readRest(in, body, next);
             }
-            return out.toByteArray();
+            return readRest(in, new byte[0], -1);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The body: {@code head} and the byte {@code next} (when not -1) already read, then the rest of {@code in}. */
+    private byte[] readRest(InputStream in, byte[] head, int next) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(32, head.length + 1));
+        out.write(head);
+        long total = head.length;
+        if (next >= 0) {
+            out.write(next);
+            total++;
+        }
+        byte[] buffer = new byte[8 * 1024];
+        int n;
+        while ((n = in.read(buffer)) > 0) {
+            total += n;
+            if (total > maxContentLength) {
+                throw tooLong(total);
+            }
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
     }
 
     private GatewayException tooLong(long length) {
@@ -146,9 +185,9 @@ final class EsHttpHandler implements Handler {
 
     private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {
         res.status(Status.create(response.status()));
-        res.header(PRODUCT_HEADER, "Elasticsearch");
+        res.header(PRODUCT);
         if (response.json() != null || response.compactJson() != null) {
-            res.header(HeaderNames.CONTENT_TYPE, wantsCompatible(req) ? COMPATIBLE_JSON : "application/json");
+            res.header(wantsCompatible(req) ? COMPATIBLE_TYPE : JSON_TYPE);
             byte[] bytes = response.json() != null ? codec.write(response.json(), pretty) : response.compactJson();
             if (head) {
                 res.header(HeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));

@@ -56,7 +56,7 @@ public final class EsRestApi {
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {
-            res.header(EsHttpHandler.PRODUCT_HEADER, "Elasticsearch");
+            res.header(EsHttpHandler.PRODUCT);
             chain.proceed();
         });
         routing.any(handler);

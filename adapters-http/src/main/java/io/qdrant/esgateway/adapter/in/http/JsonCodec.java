@@ -7,8 +7,11 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.CompactMembers;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonBool;
@@ -20,7 +23,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,6 +37,9 @@ final class JsonCodec {
         factory = JsonFactory.builder()
                 .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                // buffers shared between requests: the default pool keeps them per thread, and each request runs on
+                // a new virtual thread (fresh buffers for every parse and every write)
+                .recyclerPool(JsonRecyclerPools.newConcurrentDequePool())
                 .build();
     }
 
@@ -76,13 +81,13 @@ final class JsonCodec {
     private static JsonValue read(JsonParser p, JsonToken token) throws IOException {
         return switch (token) {
             case START_OBJECT -> {
-                Map<String, JsonValue> members = new LinkedHashMap<>();
-                JsonToken t;
-                while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+                // a builder hands its members to the object without a copy (duplicates are refused by the parser)
+                JsonObjectBuilder members = JsonObjectBuilder.object();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String name = p.currentName();
                     members.put(name, read(p, p.nextToken()));
                 }
-                yield new JsonObject(members);
+                yield members.build();
             }
             case START_ARRAY -> {
                 List<JsonValue> elements = new ArrayList<>();
@@ -142,6 +147,11 @@ final class JsonCodec {
     static void write(JsonGenerator g, JsonValue value) throws IOException {
         switch (value) {
             case JsonObject o -> {
+                if (o.members() instanceof CompactMembers compact && g.getPrettyPrinter() == null) {
+                    // a stored source whose text is exactly what the loop below would write: carried as it is
+                    g.writeRawValue(compact.verbatimText());
+                    return;
+                }
                 g.writeStartObject();
                 for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
                     g.writeFieldName(e.getKey());

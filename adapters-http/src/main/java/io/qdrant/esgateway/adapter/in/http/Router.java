@@ -17,10 +17,48 @@ import java.util.TreeSet;
  */
 final class Router {
     private final List<Route> routes = new ArrayList<>();
+    /** The routes in {@link #routes}' order with their patterns split once (a request tries many of them). */
+    private Compiled[] compiled = new Compiled[0];
+
+    /** A route's pattern split into segments; {@code param[i]} is the name of segment i's {@code {param}}, or null. */
+    private record Compiled(Route route, String[] segments, String[] param) {
+        static Compiled of(Route route) {
+            List<String> segs = route.segments();
+            String[] segments = segs.toArray(String[]::new);
+            String[] param = new String[segments.length];
+            for (int i = 0; i < segments.length; i++) {
+                String seg = segments[i];
+                if (seg.startsWith("{") && seg.endsWith("}")) {
+                    param[i] = seg.substring(1, seg.length() - 1);
+                }
+            }
+            return new Compiled(route, segments, param);
+        }
+
+        /** What {@link Route#match} gives, without building a map for a route that does not fit. */
+        Map<String, String> match(List<String> path) {
+            if (segments.length != path.size()) {
+                return null;
+            }
+            for (int i = 0; i < segments.length; i++) {
+                if (param[i] != null ? path.get(i).isEmpty() : !segments[i].equals(path.get(i))) {
+                    return null;
+                }
+            }
+            Map<String, String> params = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < segments.length; i++) {
+                if (param[i] != null) {
+                    params.put(param[i], path.get(i));
+                }
+            }
+            return params;
+        }
+    }
 
     Router add(Route route) {
         routes.add(route);
         routes.sort(Comparator.comparing(Route::specificity).reversed());
+        compiled = routes.stream().map(Compiled::of).toArray(Compiled[]::new);
         return this;
     }
 
@@ -41,23 +79,31 @@ final class Router {
     Resolution resolve(String method, String rawPath) {
         List<String> path;
         try {
-            path = split(rawPath).stream().map(s -> URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8))
-                    .toList();
+            path = split(rawPath);
+            for (int i = 0; i < path.size(); i++) {
+                String s = path.get(i);
+                if (s.indexOf('%') >= 0 || s.indexOf('+') >= 0) {
+                    path.set(i, URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+                }
+            }
         } catch (IllegalArgumentException e) {
             return new NoRoute(400, "invalid percent-encoding in uri [" + rawPath + "]");
         }
-        Set<String> allowed = new TreeSet<>();
-        for (Route route : routes) {
-            Map<String, String> params = route.match(path);
+        Set<String> allowed = null;
+        for (Compiled c : compiled) {
+            Map<String, String> params = c.match(path);
             if (params == null) {
                 continue;
             }
-            if (route.methods().contains(method)) {
-                return new Matched(route, params);
+            if (c.route().methods().contains(method)) {
+                return new Matched(c.route(), params);
             }
-            allowed.addAll(route.methods());
+            if (allowed == null) {
+                allowed = new TreeSet<>();
+            }
+            allowed.addAll(c.route().methods());
         }
-        if (!allowed.isEmpty()) {
+        if (allowed != null) {
             return new NoRoute(405, "Incorrect HTTP method for uri [" + rawPath + "] and method [" + method
                     + "], allowed: " + allowed.toString());
         }
@@ -66,6 +112,16 @@ final class Router {
 
     /** Rejects URL parameters the route does not know, with Elasticsearch's message. */
     static void checkParams(Route route, String path, Set<String> given) {
+        boolean allKnown = true;
+        for (String p : given) {
+            if (!route.params().contains(p) && !Route.COMMON_PARAMS.contains(p)) {
+                allKnown = false;
+                break;
+            }
+        }
+        if (allKnown) {
+            return;
+        }
         List<String> unknown = given.stream()
                 .filter(p -> !route.params().contains(p) && !Route.COMMON_PARAMS.contains(p))
                 .sorted().toList();
@@ -77,12 +133,18 @@ final class Router {
                 + (unknown.size() > 1 ? "s" : "") + ": " + list);
     }
 
+    /** The non-empty segments between slashes, in a list the caller may change. */
     static List<String> split(String path) {
-        List<String> out = new ArrayList<>();
-        for (String s : path.split("/")) {
-            if (!s.isEmpty()) {
-                out.add(s);
+        List<String> out = new ArrayList<>(4);
+        int start = 0;
+        int length = path.length();
+        while (start <= length) {
+            int slash = path.indexOf('/', start);
+            int end = slash < 0 ? length : slash;
+            if (end > start) {
+                out.add(path.substring(start, end));
             }
+            start = end + 1;
         }
         return out;
     }

@@ -53,6 +53,14 @@ class RouterTest {
     }
 
     @Test
+    void emptySegmentsAreIgnored() {
+        assertThat(Router.split("//books///_alias/a/")).containsExactly("books", "_alias", "a");
+        assertThat(Router.split("/")).isEmpty();
+        assertThat(Router.split("")).isEmpty();
+        assertThat(api("GET", "//books//_alias/a")).isEqualTo("indices.get_alias{index=books, name=a}");
+    }
+
+    @Test
     void unknownUrlParametersAreNamedSorted() {
         Route r = route("GET", "/x", "x");
         Router.checkParams(r, "/x", Set.of("timeout", "pretty"));

@@ -162,8 +162,21 @@ final class FieldEncoding {
 
     /** The document a {@code get} returns, from the {@link #STORED} fields of a Lucene document. */
     static StoredDocument decode(Document stored) {
+        return decode(stored, false);
+    }
+
+    /**
+     * As {@link #decode(Document)}, for a document an answer shows: its source as {@link Json#compactObject} (parsed
+     * only if something reads it; rendered from the stored text as it is).
+     */
+    static StoredDocument decodeForAnswer(Document stored) {
+        return decode(stored, true);
+    }
+
+    private static StoredDocument decode(Document stored, boolean compact) {
         BytesRef source = stored.getBinaryValue(SOURCE);
-        JsonValue json = Json.parse(new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8));
+        String text = new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8);
+        JsonValue json = compact ? Json.compactObject(text) : Json.parse(text);
         DocumentVersion version = new DocumentVersion(longOf(stored, VERSION), longOf(stored, SEQ_NO),
                 longOf(stored, PRIMARY_TERM));
         return new StoredDocument(stored.get(ID), version, (JsonObject) json);

@@ -204,7 +204,7 @@ final class LuceneSearch {
         StoredFields stored = reader.storedFields();
         float maxScore = Float.NaN;
         for (ScoreDoc doc : top.scoreDocs) {
-            StoredDocument document = FieldEncoding.decode(stored.document(doc.doc, FieldEncoding.STORED));
+            StoredDocument document = FieldEncoding.decodeForAnswer(stored.document(doc.doc, FieldEncoding.STORED));
             float score = scored ? doc.score : Float.NaN;
             if (scored && !Float.isNaN(score) && (Float.isNaN(maxScore) || score > maxScore)) {
                 maxScore = score;

@@ -418,7 +418,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         }
         return new StoredDocument(id.asText(), new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
                 payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1)),
-                (JsonObject) Json.parse(text.asText()));
+                (JsonObject) Json.compactObject(text.asText()));
     }
 
     @Override
@@ -631,13 +631,31 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
         request.searchAfter().ifPresent(sort::parseAfter); // a bad value is a 400 before any call
         Optional<IndexHits.Total> total = Optional.empty();
-        if (!(request.trackTotalHits() instanceof TrackTotalHits.Disabled)) {
-            long count = count(index, matches);
-            total = IndexHits.Total.of(request.trackTotalHits(), count);
-        }
+        boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         if (topN <= 0 || matches instanceof FilterTranslator.Never) {
+            if (counted) {
+                total = IndexHits.Total.of(request.trackTotalHits(), count(index, matches));
+            }
             return new IndexHits(total, List.of(), Float.NaN);
         }
+        // the exact count runs beside the page: two Qdrant calls overlapping (its failure still wins, as when it ran
+        // first)
+        AlongsideRead<Long> count = counted ? AlongsideRead.start(() -> count(index, matches)) : null;
+        List<Hit> hits;
+        try {
+            hits = page(index, request, topN, matches, score, sort, indexOrder);
+        } catch (RuntimeException e) {
+            throw count == null ? e : count.settle(e);
+        }
+        if (count != null) {
+            total = IndexHits.Total.of(request.trackTotalHits(), count.join());
+        }
+        return new IndexHits(total, hits, hits.isEmpty() ? Float.NaN : score);
+    }
+
+    /** The hits of a search's page (see {@link #search}). */
+    private List<Hit> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
+                           GatewaySort sort, boolean indexOrder) {
         List<Hit> hits = new ArrayList<>();
         java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         if (indexOrder) {
@@ -660,7 +678,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 hits.addAll(sortedHits(index, request, topN, matches, score, sort));
             }
         }
-        return new IndexHits(total, hits, hits.isEmpty() ? Float.NaN : score);
+        return hits;
     }
 
     private static JsonValue floatValue(float f) {

@@ -1,8 +1,10 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -36,7 +38,12 @@ import java.util.logging.Logger;
  */
 final class QdrantHttp implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(QdrantHttp.class.getName());
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Jackson with a shared pool of its parse and write buffers: the default pool keeps them per thread, and every
+     * request runs on a new virtual thread, so each call allocated fresh ones (~16 KB).
+     */
+    static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.newConcurrentDequePool()).build());
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     static final int READ_ATTEMPTS = 3;
 
@@ -266,13 +273,29 @@ final class QdrantHttp implements AutoCloseable {
      * name) replaced, e.g. {@code POST /collections/{name}/points/scroll}.
      */
     static String operation(String method, String path) {
-        String[] parts = path.split("/", -1);
-        StringBuilder out = new StringBuilder(method).append(' ');
-        for (int i = 1; i < parts.length; i++) {
+        StringBuilder out = new StringBuilder(method.length() + path.length() + 8).append(method).append(' ');
+        int start = path.indexOf('/');
+        boolean collections = false;
+        boolean index = false;
+        // the segments after the first '/', empty ones included (as split("/", -1) gives them)
+        for (int i = 1; start >= 0; i++) {
+            int from = start + 1;
+            int slash = path.indexOf('/', from);
+            int end = slash < 0 ? path.length() : slash;
             out.append('/');
-            boolean collectionName = i == 2 && parts[1].equals("collections");
-            boolean fieldName = i == 4 && parts.length > 3 && parts[3].equals("index");
-            out.append(collectionName ? "{name}" : fieldName ? "{field}" : parts[i]);
+            if (i == 2 && collections) {
+                out.append("{name}");
+            } else if (i == 4 && index) {
+                out.append("{field}");
+            } else {
+                out.append(path, from, end);
+            }
+            if (i == 1) {
+                collections = path.regionMatches(from, "collections", 0, 11) && end - from == 11;
+            } else if (i == 3) {
+                index = path.regionMatches(from, "index", 0, 5) && end - from == 5;
+            }
+            start = slash;
         }
         return out.toString();
     }

@@ -353,7 +353,7 @@ final class QdrantKnnSearch {
             if (payload == null) {
                 continue; // deleted meanwhile
             }
-            JsonObject src = source ? (JsonObject) Json.parse(payload.path(QdrantLayout.SOURCE_TEXT).asText("{}"))
+            JsonObject src = source ? (JsonObject) Json.compactObject(payload.path(QdrantLayout.SOURCE_TEXT).asText("{}"))
                     : JsonObject.of();
             DocumentVersion version = new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
                     payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1));

@@ -42,8 +42,9 @@ final class QdrantLayout {
     /** The metadata point: the nil UUID, which no version-5 id can be. */
     static final String META_POINT = "00000000-0000-0000-0000-000000000000";
 
-    private static final Pattern BARE = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern UNSAFE_NAME = Pattern.compile("[^a-z0-9_-]");
+    /** A fresh SHA-1 digest, never updated: cloned for each point id. */
+    private static final MessageDigest SHA1 = sha1();
 
     private QdrantLayout() {
     }
@@ -59,21 +60,47 @@ final class QdrantLayout {
      */
     static String collection(String prefix, IndexMetadata index) {
         String uuid = index.uuid();
-        if (uuid == null || !BARE.matcher(uuid).matches()) {
+        if (uuid == null || !bare(uuid)) {
             throw new IllegalArgumentException("index [" + index.name() + "] has uuid [" + uuid
                     + "], which is not URL-safe base64");
         }
-        String name = UNSAFE_NAME.matcher(index.name().toLowerCase(Locale.ROOT)).replaceAll("_");
+        String name = safeName(index.name());
         if (name.length() > 100) {
             name = name.substring(0, 100);
         }
         return prefix + name + "-" + uuid;
     }
 
+    /** Whether {@code s} is non-empty and only {@code [A-Za-z0-9_-]} (a loop: this runs on every call to Qdrant). */
+    private static boolean bare(String s) {
+        if (s.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The name lower-cased with every character outside {@code [a-z0-9_-]} replaced by {@code _}. */
+    private static String safeName(String indexName) {
+        String lower = indexName.toLowerCase(Locale.ROOT);
+        for (int i = 0; i < lower.length(); i++) {
+            char c = lower.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-')) {
+                return UNSAFE_NAME.matcher(lower).replaceAll("_");
+            }
+        }
+        return lower;
+    }
+
     /** The point id of a document: a version-5 (SHA-1, name-based) UUID of the index uuid and the {@code _id}. */
     static String pointId(IndexMetadata index, String id) {
         try {
-            MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+            MessageDigest sha1 = (MessageDigest) SHA1.clone(); // a clone costs less than a provider lookup
             sha1.update(index.uuid().getBytes(StandardCharsets.UTF_8));
             sha1.update((byte) 0);
             sha1.update(id.getBytes(StandardCharsets.UTF_8));
@@ -87,6 +114,14 @@ final class QdrantLayout {
                 lsb = (lsb << 8) | (hash[8 + i] & 0xff);
             }
             return new UUID(msb, lsb).toString();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JDK's SHA-1 can be cloned", e);
+        }
+    }
+
+    private static MessageDigest sha1() {
+        try {
+            return MessageDigest.getInstance("SHA-1");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-1 is part of every JDK", e);
         }
@@ -105,7 +140,7 @@ final class QdrantLayout {
      * double-quoted (guide §11.2: {@code @timestamp}, dots, spaces, brackets).
      */
     static String segment(String key) {
-        if (BARE.matcher(key).matches()) {
+        if (bare(key)) {
             return key;
         }
         if (key.indexOf('"') >= 0 || key.indexOf('\\') >= 0) {

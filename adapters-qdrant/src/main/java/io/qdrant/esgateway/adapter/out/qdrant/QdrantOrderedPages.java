@@ -237,6 +237,9 @@ final class QdrantOrderedPages {
     }
 
     private static boolean sameNumber(JsonNode a, JsonNode b) {
+        if (a.isIntegralNumber() && b.isIntegralNumber() && a.canConvertToLong() && b.canConvertToLong()) {
+            return a.longValue() == b.longValue(); // what the decimal comparison gives, without two BigDecimals
+        }
         return a.isNumber() && b.isNumber() && a.decimalValue().compareTo(b.decimalValue()) == 0;
     }
 }

@@ -80,7 +80,7 @@ final class StoredDocuments {
         if (id == null || text == null) {
             throw notOurs(index);
         }
-        return new StoredDocument(id, new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.parse(text));
+        return new StoredDocument(id, new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.compactObject(text));
     }
 
     /** {@code JsonNode.asLong(otherwise)} of the value the parser is on. */

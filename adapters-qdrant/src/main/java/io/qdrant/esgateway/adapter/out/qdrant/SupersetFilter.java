@@ -70,13 +70,11 @@ final class SupersetFilter {
             case Query.QueryString s -> true;
             case Query.Term t -> isText(index, t.field());
             case Query.Terms t -> isText(index, t.field());
-            case Query.Bool b -> b.must().stream().anyMatch(x -> textual(index, x))
-                    || b.filter().stream().anyMatch(x -> textual(index, x))
-                    || b.should().stream().anyMatch(x -> textual(index, x))
-                    || b.mustNot().stream().anyMatch(x -> textual(index, x));
+            case Query.Bool b -> anyTextual(index, b.must()) || anyTextual(index, b.filter())
+                    || anyTextual(index, b.should()) || anyTextual(index, b.mustNot());
             case Query.ConstantScore c -> textual(index, c.filter());
             case Query.Boosting b -> textual(index, b.positive()) || textual(index, b.negative());
-            case Query.DisMax d -> d.queries().stream().anyMatch(x -> textual(index, x));
+            case Query.DisMax d -> anyTextual(index, d.queries());
             case Query.MatchAll m -> false;
             case Query.MatchNone m -> false;
             case Query.Range r -> false;
@@ -88,6 +86,16 @@ final class SupersetFilter {
             case Query.Fuzzy f -> false;
             case Query.Knn k -> false;
         };
+    }
+
+    /** Whether one of {@code queries} is {@link #textual} (a loop: this runs for every search). */
+    private static boolean anyTextual(IndexMetadata index, java.util.List<Query> queries) {
+        for (Query q : queries) {
+            if (textual(index, q)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isText(IndexMetadata index, String field) {

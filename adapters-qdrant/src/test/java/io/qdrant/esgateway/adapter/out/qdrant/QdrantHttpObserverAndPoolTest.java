@@ -82,6 +82,21 @@ class QdrantHttpObserverAndPoolTest {
     }
 
     @Test
+    void operationLabelsAreWhatSplittingThePathGives() {
+        for (String path : new String[] {"", "/", "//", "/collections", "/collections/", "/collections//index/x",
+            "/collections/c/index", "/collections/c/index/", "/collections/c/indexes/f", "/collection/c/index/f",
+            "/a/b/c/d/e/f", "x/collections/c", "/collections/c/points/scroll?x", "/aliases"}) {
+            String[] parts = path.split("/", -1);
+            StringBuilder expected = new StringBuilder("POST ");
+            for (int i = 1; i < parts.length; i++) {
+                expected.append('/').append(i == 2 && parts[1].equals("collections") ? "{name}"
+                        : i == 4 && parts[3].equals("index") ? "{field}" : parts[i]);
+            }
+            assertThat(QdrantHttp.operation("POST", path)).as(path).isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
     void thePoolSizeCapsTheRequestsInFlightAndTheOthersWait() throws Exception {
         AtomicInteger inFlight = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();

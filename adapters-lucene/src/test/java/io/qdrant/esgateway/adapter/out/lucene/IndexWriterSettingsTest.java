@@ -1,0 +1,20 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.IndexWriterConfig.OpenMode;
+import org.junit.jupiter.api.Test;
+
+/** How every index's writer is configured. */
+class IndexWriterSettingsTest {
+    @Test
+    void aRefreshDoesNotWaitForMergesOfTheSegmentsItFlushed() {
+        for (OpenMode mode : OpenMode.values()) {
+            IndexWriterConfig config = LuceneDocumentStore.config(mode);
+            assertThat(config.getMaxFullFlushMergeWaitMillis()).as(mode.name()).isZero();
+            assertThat(config.getOpenMode()).isEqualTo(mode);
+            assertThat(config.getCodec()).isInstanceOf(WideVectorCodec.class);
+        }
+    }
+}

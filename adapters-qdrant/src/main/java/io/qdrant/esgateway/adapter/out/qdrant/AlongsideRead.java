@@ -1,0 +1,60 @@
+package io.qdrant.esgateway.adapter.out.qdrant;
+
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
+
+/**
+ * One read started on its own virtual thread while the caller goes on with another (a search's exact count beside
+ * its page), so that the two Qdrant calls overlap instead of adding up. The caller {@link #join}s it before using
+ * anything of its own work, and lets it {@linkplain #settle settle} first when its own work failed: the outcome is then
+ * what running the read first would have given — the read's failure wins over the caller's.
+ *
+ * <p>The thread inherits the caller's inheritable thread locals (the request's backend-time attribution).
+ */
+final class AlongsideRead<T> {
+    private final CompletableFuture<T> result = new CompletableFuture<>();
+
+    private AlongsideRead(Supplier<T> read) {
+        Thread.ofVirtual().name("qeg-qdrant-read").start(() -> {
+            try {
+                result.complete(read.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+    }
+
+    static <T> AlongsideRead<T> start(Supplier<T> read) {
+        return new AlongsideRead<>(read);
+    }
+
+    /** The read's value, or its failure rethrown as it was thrown. */
+    T join() {
+        try {
+            return result.get();
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case RuntimeException r -> throw r;
+                case Error err -> throw err;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "interrupted while reading from Qdrant",
+                    Map.of(), e);
+        }
+    }
+
+    /**
+     * After the caller's own work failed with {@code failure}: waits for the read and throws its failure if it failed
+     * (as if it had run first), else {@code failure}.
+     */
+    RuntimeException settle(RuntimeException failure) {
+        join();
+        return failure;
+    }
+}
