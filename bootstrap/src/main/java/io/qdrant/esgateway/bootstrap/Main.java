@@ -13,6 +13,7 @@ public final class Main {
 
     public static void main(String[] args) throws InterruptedException {
         long t0 = System.nanoTime();
+        CarrierThreads.configure(Runtime.getRuntime().availableProcessors());
         System.setProperty("org.jooq.no-logo", System.getProperty("org.jooq.no-logo", "true"));
         System.setProperty("org.jooq.no-tips", System.getProperty("org.jooq.no-tips", "true"));
         LogConfig.configureRuntime();

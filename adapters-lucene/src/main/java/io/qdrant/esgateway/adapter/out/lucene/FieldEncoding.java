@@ -85,54 +85,77 @@ final class FieldEncoding {
         return encode(mappings, document.id(), document.version(), sourceBytes(document.source()), document.values());
     }
 
-    /** As {@link #encode(Mappings, IndexableDocument)}, with {@code _source} already as its stored bytes. */
+    /**
+     * As {@link #encode(Mappings, IndexableDocument)}, with {@code _source} already as its stored bytes.
+     *
+     * <p>The fields are collected in an array sized for the most a document can have (six of its own, and per value
+     * at most two fields and one {@code _field_names} term) and added to the Lucene document in one loop, in the
+     * order of the layout. Written so because this method runs for every indexed document and is compiled by the JIT
+     * early in a process's life: with one {@code Document.add} per field kind the compiler inlined fifteen copies of
+     * the list's add-and-grow path, and its compilation took most of a second of the first bulk load
+     * (docs/benchmarks/README.md, "Write path").
+     */
     static Document encode(Mappings mappings, String id, DocumentVersion version, byte[] source,
                            List<IndexedValue> values) {
-        Document lucene = new Document();
-        lucene.add(new StringField(ID, id, Field.Store.YES));
-        lucene.add(new StoredField(SOURCE, source));
-        lucene.add(new StoredField(VERSION, version.version()));
-        lucene.add(new StoredField(SEQ_NO, version.seqNo()));
-        lucene.add(new NumericDocValuesField(SEQ_NO, version.seqNo()));
-        lucene.add(new StoredField(PRIMARY_TERM, version.primaryTerm()));
+        IndexableField[] fields = new IndexableField[6 + 3 * values.size()];
+        int n = 0;
+        fields[n++] = new StringField(ID, id, Field.Store.YES);
+        fields[n++] = new StoredField(SOURCE, source);
+        fields[n++] = new StoredField(VERSION, version.version());
+        fields[n++] = new StoredField(SEQ_NO, version.seqNo());
+        fields[n++] = new NumericDocValuesField(SEQ_NO, version.seqNo());
+        fields[n++] = new StoredField(PRIMARY_TERM, version.primaryTerm());
 
         Set<String> present = new LinkedHashSet<>();
-        Set<String> vectors = new HashSet<>();
+        Set<String> vectors = null;
         for (IndexedValue value : values) {
             String field = value.field();
             switch (value) {
                 case IndexedValue.Keyword k -> {
                     BytesRef term = keywordTerm(field, k.value());
-                    lucene.add(new StringField(field, term, Field.Store.NO));
-                    lucene.add(new SortedSetDocValuesField(field, term));
+                    fields[n++] = new StringField(field, term, Field.Store.NO);
+                    fields[n++] = new SortedSetDocValuesField(field, term);
                 }
-                case IndexedValue.Text t -> lucene.add(new TextField(field, t.value(), Field.Store.NO));
-                case IndexedValue.LongValue l -> addLong(lucene, field, l.value());
-                case IndexedValue.DateValue d -> addLong(lucene, field, d.epochMillis());
+                case IndexedValue.Text t -> fields[n++] = new TextField(field, t.value(), Field.Store.NO);
+                case IndexedValue.LongValue l -> {
+                    fields[n++] = new LongPoint(field, l.value());
+                    fields[n++] = new SortedNumericDocValuesField(field, l.value());
+                }
+                case IndexedValue.DateValue d -> {
+                    fields[n++] = new LongPoint(field, d.epochMillis());
+                    fields[n++] = new SortedNumericDocValuesField(field, d.epochMillis());
+                }
                 case IndexedValue.DoubleValue d -> {
-                    lucene.add(new DoublePoint(field, d.value()));
-                    lucene.add(new SortedNumericDocValuesField(field, NumericUtils.doubleToSortableLong(d.value())));
+                    fields[n++] = new DoublePoint(field, d.value());
+                    fields[n++] = new SortedNumericDocValuesField(field, NumericUtils.doubleToSortableLong(d.value()));
                 }
                 case IndexedValue.FloatValue f -> {
-                    lucene.add(new FloatPoint(field, f.value()));
-                    lucene.add(new SortedNumericDocValuesField(field, NumericUtils.floatToSortableInt(f.value())));
+                    fields[n++] = new FloatPoint(field, f.value());
+                    fields[n++] = new SortedNumericDocValuesField(field, NumericUtils.floatToSortableInt(f.value()));
                 }
                 case IndexedValue.BooleanValue b -> {
-                    lucene.add(new StringField(field, b.value() ? TRUE : FALSE, Field.Store.NO));
-                    lucene.add(new SortedNumericDocValuesField(field, b.value() ? 1 : 0));
+                    fields[n++] = new StringField(field, b.value() ? TRUE : FALSE, Field.Store.NO);
+                    fields[n++] = new SortedNumericDocValuesField(field, b.value() ? 1 : 0);
                 }
                 case IndexedValue.Vector v -> {
+                    if (vectors == null) {
+                        vectors = new HashSet<>();
+                    }
                     if (!vectors.add(field)) {
                         throw new BrokenInvariant("document [" + id + "] has more than one vector in ["
                                 + field + "]");
                     }
-                    lucene.add(vectorField(mappings, id, v));
+                    fields[n++] = vectorField(mappings, id, v);
                 }
             }
             present.add(field);
         }
         for (String field : present) {
-            lucene.add(new StringField(FIELD_NAMES, field, Field.Store.NO));
+            fields[n++] = new StringField(FIELD_NAMES, field, Field.Store.NO);
+        }
+        Document lucene = new Document();
+        for (int i = 0; i < n; i++) {
+            lucene.add(fields[i]);
         }
         return lucene;
     }
@@ -176,11 +199,6 @@ final class FieldEncoding {
      */
     static byte[] sourceBytes(JsonObject source) {
         return CompactJsonBytes.of(source);
-    }
-
-    private static void addLong(Document lucene, String field, long value) {
-        lucene.add(new LongPoint(field, value));
-        lucene.add(new SortedNumericDocValuesField(field, value));
     }
 
     /** Lucene refuses terms (and sorted doc values) over 32766 UTF-8 bytes; so does Elasticsearch, in its words. */
