@@ -81,19 +81,40 @@ class LuceneTranslogRecoveryTest {
                         new IndexedValue.FloatValue("f", 0.5f), new IndexedValue.Vector("v", new float[] {seqNo, 1, 2})));
     }
 
-    /** What a killed process leaves: a copy of every file as it is now, the store still open and uncommitted. */
+    /**
+     * What a killed process leaves: a copy of every file as it is now, the store still open and uncommitted. A file
+     * that is gone by the time it is copied (a background merge's temporary output, deleted when the merge ends) is
+     * left out, as a crash a moment later would have left it out.
+     */
     private Path crashCopy(Path data, String name) throws IOException {
         Path copy = temp.resolve(name);
-        try (Stream<Path> files = Files.walk(data)) {
-            for (Path file : files.toList()) {
-                Path target = copy.resolve(data.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target);
-                }
+        Files.walkFileTree(data, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult preVisitDirectory(Path dir,
+                    java.nio.file.attribute.BasicFileAttributes attrs) throws IOException {
+                Files.createDirectories(copy.resolve(data.relativize(dir).toString()));
+                return java.nio.file.FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs)
+                    throws IOException {
+                try {
+                    Files.copy(file, copy.resolve(data.relativize(file).toString()));
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // deleted since the directory was listed
+                }
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE; // deleted since the directory was listed
+                }
+                throw e;
+            }
+        });
         return copy;
     }
 
