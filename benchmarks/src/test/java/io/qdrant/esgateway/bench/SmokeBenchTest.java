@@ -85,6 +85,9 @@ class SmokeBenchTest {
             assertThat(costs.path("medianMs")).as(costs.path("workload").asText()).isNotEmpty()
                     .allSatisfy(m -> assertThat(m.asDouble()).isPositive());
         }
+        // the gateway (not the reference) ingests once untimed before its timed trials, as the reference did
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("gateway: warm-up ingest (untimed)")
+                .doesNotContain("elasticsearch: warm-up ingest");
         assertThat(Files.readString(out.resolve("report.md")))
                 .contains("## Machine", "## 1 client", "Ratios", "## Latency per distinct request",
                         "Engine CPU per request");
