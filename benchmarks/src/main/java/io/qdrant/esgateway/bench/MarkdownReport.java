@@ -61,39 +61,11 @@ public final class MarkdownReport {
             md.append("\n## ").append(clients).append(clients == 1 ? " client" : " concurrent clients").append("\n\n");
             md.append("Median of the trial p50 / p95 in ms (min–max of the trial p50s), median throughput in requests "
                     + "(cycles) per second.\n\n");
-            md.append("| workload |");
-            engines.forEach(e -> md.append(" ").append(e).append(" |"));
-            md.append("\n|---|");
-            engines.forEach(e -> md.append("---|"));
-            md.append("\n");
-            for (String workload : r.workloads().keySet()) {
-                if (workload.equals("bulk-ingest")) {
-                    continue;
-                }
-                md.append("| ").append(workload).append(" |");
-                for (String engine : engines) {
-                    md.append(" ").append(Ratios.cell(r, engine, workload, clients).map(MarkdownReport::absolute)
-                            .orElse("–")).append(" |");
-                }
-                md.append("\n");
-            }
+            workloadTable(r, md, engines, (workload, engine) -> Ratios.cell(r, engine, workload, clients)
+                    .map(MarkdownReport::absolute).orElse("–"));
             md.append("\nRatios against the fastest of Elasticsearch/OpenSearch (p50 / p95; below 1.00 is faster):\n\n");
-            md.append("| workload |");
-            engines.forEach(e -> md.append(" ").append(e).append(" |"));
-            md.append("\n|---|");
-            engines.forEach(e -> md.append("---|"));
-            md.append("\n");
-            for (String workload : r.workloads().keySet()) {
-                if (workload.equals("bulk-ingest")) {
-                    continue;
-                }
-                md.append("| ").append(workload).append(" |");
-                for (String engine : engines) {
-                    md.append(" ").append(Ratios.cell(r, engine, workload, clients).map(c -> ratios(r, c)).orElse("–"))
-                            .append(" |");
-                }
-                md.append("\n");
-            }
+            workloadTable(r, md, engines, (workload, engine) -> Ratios.cell(r, engine, workload, clients)
+                    .map(c -> ratios(r, c)).orElse("–"));
             cpu(r, md, engines, clients);
         }
         overhead(r, md);
@@ -126,7 +98,16 @@ public final class MarkdownReport {
             return;
         }
         md.append("\nEngine CPU per request in ms (the engine process's user + system CPU time over the measured "
-                + "requests, all its threads, median of the trials):\n\n| workload |");
+                + "requests, all its threads, median of the trials):\n\n");
+        workloadTable(r, md, engines, (workload, engine) -> Ratios.cell(r, engine, workload, clients)
+                .filter(c -> c.status() == Status.VALID && c.cpuMsPerRequest() != null)
+                .map(c -> fmt("%.3f", c.cpuMsPerRequest())).orElse("–"));
+    }
+
+    /** A table with a row per workload (the bulk ingest has its own) and a column per engine. */
+    private static void workloadTable(Results r, StringBuilder md, List<String> engines,
+                                      java.util.function.BiFunction<String, String, String> cell) {
+        md.append("| workload |");
         engines.forEach(e -> md.append(" ").append(e).append(" |"));
         md.append("\n|---|");
         engines.forEach(e -> md.append("---|"));
@@ -137,9 +118,7 @@ public final class MarkdownReport {
             }
             md.append("| ").append(workload).append(" |");
             for (String engine : engines) {
-                md.append(" ").append(Ratios.cell(r, engine, workload, clients)
-                        .filter(c -> c.status() == Status.VALID && c.cpuMsPerRequest() != null)
-                        .map(c -> fmt("%.3f", c.cpuMsPerRequest())).orElse("–")).append(" |");
+                md.append(" ").append(cell.apply(workload, engine)).append(" |");
             }
             md.append("\n");
         }
