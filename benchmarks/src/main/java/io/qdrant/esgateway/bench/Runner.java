@@ -264,10 +264,10 @@ public final class Runner {
     private Results.Trial timedIngest(RunningEngine engine, Http http, String name, int trial, int position,
                                       Workload w) {
         try {
-            long[] cpu = new long[2];
-            long ns = ingest(http, name, cpu(engine), cpu);
+            Ingested ingested = ingest(http, name, cpu(engine));
+            long ns = ingested.nanos();
             double docsPerSecond = corpus.size() / (ns / 1e9);
-            Double cpuMsPerDoc = cpu[0] < 0 || cpu[1] < 0 ? null : (cpu[1] - cpu[0]) / 1e6 / corpus.size();
+            Double cpuMsPerDoc = ingested.cpuNanos() < 0 ? null : ingested.cpuNanos() / 1e6 / corpus.size();
             say("trial %d %-14s %-20s %,.0f docs/s (%.2f s%s)", trial, name, w.name(), docsPerSecond, ns / 1e9,
                     cpuMsPerDoc == null ? "" : String.format(Locale.ROOT, ", %.1f µs CPU per doc", cpuMsPerDoc * 1000));
             return new Results.Trial(trial, position, name, w.name(), 1, Status.VALID, "", corpus.size(), ns / 1e6,
@@ -286,7 +286,7 @@ public final class Runner {
     private void warmUpIngest(RunningEngine engine) {
         String name = engine.spec().name();
         try (Http http = new Http(engine.url())) {
-            long ns = ingest(http, name);
+            long ns = ingest(http, name).nanos();
             say("%s: warm-up ingest (untimed) %.2f s", name, ns / 1e9);
         } catch (CellFailure | IllegalStateException | java.io.UncheckedIOException e) {
             say("%s: warm-up ingest failed: %s", name, e.getMessage());
@@ -294,17 +294,24 @@ public final class Runner {
     }
 
     /**
-     * Re-creates the main index and bulk-loads the corpus; returns the nanoseconds from the first {@code _bulk} until
-     * {@code _count} sees every document. The vector index is loaded afterwards, untimed (or noted as refused).
+     * An ingest's time from the first {@code _bulk} until {@code _count} sees every document, and the engine's CPU
+     * time over the same span (-1 when unknown).
      */
-    private long ingest(Http http, String engine) {
-        return ingest(http, engine, () -> -1, new long[2]);
+    private record Ingested(long nanos, long cpuNanos) {
     }
 
-    /** As {@link #ingest(Http, String)}, also reading the engine's CPU time (ns) into {@code cpu} at start and end. */
-    private long ingest(Http http, String engine, java.util.function.LongSupplier cpuNanos, long[] cpu) {
+    /** {@link #ingest(Http, String, java.util.function.LongSupplier)} without the engine's CPU time. */
+    private Ingested ingest(Http http, String engine) {
+        return ingest(http, engine, () -> -1);
+    }
+
+    /**
+     * Re-creates the main index and bulk-loads the corpus, timed, reading {@code cpuNanos} (the engine's CPU time, -1
+     * when unknown) at both ends. The vector index is loaded afterwards, untimed (or noted as refused).
+     */
+    private Ingested ingest(Http http, String engine, java.util.function.LongSupplier cpuNanos) {
         recreate(http, Corpus.INDEX, Corpus.mapping(options.requestCache()));
-        cpu[0] = cpuNanos.getAsLong();
+        long cpu0 = cpuNanos.getAsLong();
         long t0 = System.nanoTime();
         bulk(http, corpus, false);
         http.ok("POST", "/" + Corpus.INDEX + "/_refresh", null);
@@ -318,7 +325,7 @@ public final class Runner {
             sleep(10);
         }
         long ns = System.nanoTime() - t0;
-        cpu[1] = cpuNanos.getAsLong();
+        long cpu1 = cpuNanos.getAsLong();
         if (count != corpus.size()) {
             throw new CellFailure(Status.INVALID, "_count is " + count + " after ingest, expected " + corpus.size());
         }
@@ -334,7 +341,7 @@ public final class Runner {
                 notes.computeIfAbsent(engine, k -> new ArrayList<>()).add("vector index refused: " + created.error());
             }
         }
-        return ns;
+        return new Ingested(ns, cpu0 < 0 || cpu1 < 0 ? -1 : cpu1 - cpu0);
     }
 
     private static void bulk(Http http, Corpus corpus, boolean vectors) {
