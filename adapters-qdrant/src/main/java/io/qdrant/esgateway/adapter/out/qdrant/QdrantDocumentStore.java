@@ -497,9 +497,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         ObjectNode body = QdrantHttp.object();
         body.set("filter", filter(matches));
         body.put("exact", true);
-        JsonNode result = call(index, "POST", collection, "/points/count", Map.of(), body, true,
-                "count the documents of index [" + index.name() + "]");
-        return result.path("count").asLong();
+        return call(index, "POST", collection, "/points/count", Map.of(), body, true,
+                "count the documents of index [" + index.name() + "]", AnswerNodes.count());
     }
 
     @Override
@@ -671,8 +670,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             if (primary.isPresent()) {
                 String collection = collection(index);
                 List<FetchRef> refs = QdrantOrderedPages.page(index, request, topN, matches, score, sort,
-                        primary.get(), (rest, body, what) -> call(index, "POST", collection, rest, Map.of(), body,
-                                true, what), (m, include, limit, sink) -> scroll(index, m, include, limit, sink));
+                        primary.get(), new QdrantOrderedPages.Reads() {
+                            @Override
+                            public <T> T post(String rest, ObjectNode body, String what,
+                                              QdrantHttp.ResultDecoder<T> decoder) {
+                                return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder);
+                            }
+                        }, (m, include, limit, sink) -> scroll(index, m, include, limit, sink));
                 hits.addAll(refs.isEmpty() ? List.of() : fetch(index, request, refs));
             } else {
                 hits.addAll(sortedHits(index, request, topN, matches, score, sort));
@@ -795,6 +799,17 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         try {
             return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
                     idempotentRead, what);
+        } catch (QdrantError e) {
+            throw collectionFailure(index, collection, what, e);
+        }
+    }
+
+    /** {@link #call}, its result read by a streaming {@code decoder} (no tree). */
+    <T> T call(IndexMetadata index, String method, String collection, String rest, Map<String, String> query,
+               JsonNode body, boolean idempotentRead, String what, QdrantHttp.ResultDecoder<T> decoder) {
+        try {
+            return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
+                    idempotentRead, what, decoder);
         } catch (QdrantError e) {
             throw collectionFailure(index, collection, what, e);
         }

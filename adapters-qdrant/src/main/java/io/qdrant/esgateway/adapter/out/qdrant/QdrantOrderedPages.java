@@ -55,10 +55,9 @@ final class QdrantOrderedPages {
     /** The largest page of the stream after the first one (which asks for {@code topN + 1}). */
     static final int MAX_PAGE = 1024;
 
-    /** One read-only call to the index's collection. */
-    @FunctionalInterface
+    /** One read-only call to the index's collection, its result read by {@code decoder}. */
     interface Reads {
-        JsonNode post(String rest, ObjectNode body, String what);
+        <T> T post(String rest, ObjectNode body, String what, QdrantHttp.ResultDecoder<T> decoder);
     }
 
     /** A scroll in point-id order of the matches, with a payload include list, at most {@code limit} records. */
@@ -128,16 +127,16 @@ final class QdrantOrderedPages {
                 ArrayNode with = body.putArray("with_payload");
                 include.forEach(with::add);
                 body.put("with_vector", false);
-                JsonNode points = reads.post("/points/query", body, "read the documents of index [" + index.name()
-                        + "] in the order of [" + primary.field() + "]").path("points");
-                for (JsonNode record : points) {
-                    JsonNode value = record.path("order_value");
+                List<SortRecord> points = reads.post("/points/query", body, "read the documents of index ["
+                        + index.name() + "] in the order of [" + primary.field() + "]", SortRecord.points());
+                for (SortRecord record : points) {
+                    JsonNode value = record.orderValue();
                     if (boundary != null && !sameNumber(value, boundary)) {
                         break read;
                     }
                     atValue = last != null && sameNumber(value, last) ? atValue + 1 : 1;
                     last = value;
-                    if (!seen.add(record.path("id").asText())) {
+                    if (!seen.add(record.pointId())) {
                         continue; // a repeat: the point came first at its min (asc) or max (desc)
                     }
                     Candidate c = candidate(record, payload, score);
@@ -175,7 +174,7 @@ final class QdrantOrderedPages {
                 empty.putObject("is_empty").put("key", key);
                 Translated without = FilterTranslator.and(List.of(matches, new FilterTranslator.Condition(empty)));
                 scroll.scroll(without, include, single ? topN : Integer.MAX_VALUE, record -> {
-                    Candidate c = candidate(record, payload, score);
+                    Candidate c = candidate(SortRecord.of(record), payload, score);
                     if (after == null || sort.isAfter(c.key(), after)) {
                         candidates.add(c);
                     }
@@ -203,11 +202,11 @@ final class QdrantOrderedPages {
                 new FilterTranslator.Condition(range)))));
         body.put("exact", true);
         return reads.post("/points/count", body, "count the documents tied at the page boundary of index ["
-                + index.name() + "]").path("count").asLong();
+                + index.name() + "]", AnswerNodes.count());
     }
 
-    private static Candidate candidate(JsonNode record, SortPayload payload, float score) {
-        return new Candidate(SortPayload.id(record), payload.key(record, score));
+    private static Candidate candidate(SortRecord record, SortPayload payload, float score) {
+        return new Candidate(record.docId(), payload.key(record, score));
     }
 
     /**

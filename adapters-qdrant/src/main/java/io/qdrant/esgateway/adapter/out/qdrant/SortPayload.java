@@ -20,12 +20,13 @@ final class SortPayload {
     private final Mappings mappings;
     private final GatewaySort sort;
     private final SourceFilter projection;
+    private final Set<String> fields;
     private final List<String> include;
 
     SortPayload(Mappings mappings, GatewaySort sort) {
         this.mappings = mappings;
         this.sort = sort;
-        Set<String> fields = mappings.sourcePaths(sort.fields());
+        this.fields = mappings.sourcePaths(sort.fields());
         this.projection = fields.isEmpty() ? SourceFilter.NONE : new SourceFilter(true, List.copyOf(fields), List.of());
         List<String> paths = new ArrayList<>();
         paths.add(QdrantLayout.ID);
@@ -45,12 +46,28 @@ final class SortPayload {
 
     /** The sort key of a record read with {@link #include}, with {@code score} as its {@code _score}. */
     GatewaySort.Key key(JsonNode record, float score) {
-        JsonNode payload = record.path("payload");
-        String id = payload.path(QdrantLayout.ID).asText();
-        JsonObject source = projection.fetch()
-                ? projection.apply(QdrantJson.toObject(payload.path(QdrantLayout.SOURCE))) : JsonObject.of();
+        return key(SortRecord.of(record), score);
+    }
+
+    /** The sort key of a record read with {@link #include}, with {@code score} as its {@code _score}. */
+    GatewaySort.Key key(SortRecord record, float score) {
+        String id = record.docId();
+        JsonObject source = projection.fetch() ? project(record.source()) : JsonObject.of();
         ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
-        return sort.key(doc, QdrantLayout.position(record.path("id").asText()));
+        return sort.key(doc, QdrantLayout.position(record.pointId()));
+    }
+
+    /**
+     * The source projected to the sort fields. When every top-level key is itself one of the fields (what the
+     * include list gives for fields without dots), the projection keeps everything: the source as it is.
+     */
+    private JsonObject project(JsonObject source) {
+        for (String key : source.members().keySet()) {
+            if (!fields.contains(key)) {
+                return projection.apply(source);
+            }
+        }
+        return source;
     }
 
     /** The indexes of {@code keys} in the sort's order. */

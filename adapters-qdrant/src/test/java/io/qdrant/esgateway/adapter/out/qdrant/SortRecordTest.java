@@ -1,0 +1,207 @@
+package io.qdrant.esgateway.adapter.out.qdrant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qdrant.esgateway.domain.json.Json;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The streaming readers of query and count answers ({@link SortRecord#points}, {@link AnswerNodes#count}) give what
+ * the tree-based reading gave ({@code readTree}, then {@code result.path("points")} record by record, and
+ * {@code result.path("count").asLong()}), on random answers of every shape — including the odd ones (repeated keys,
+ * numbers beyond a long, records that are not objects, {@code points} that is not an array).
+ */
+class SortRecordTest {
+
+    /** Decodes the {@code result} of {@code answer} as {@link QdrantHttp#call} does, checking it is read whole. */
+    private static <T> T decode(String answer, QdrantHttp.ResultDecoder<T> decoder) throws IOException {
+        try (JsonParser parser = QdrantHttp.MAPPER.createParser(answer)) {
+            assertThat(parser.nextToken()).isEqualTo(JsonToken.START_OBJECT);
+            assertThat(parser.nextToken()).isEqualTo(JsonToken.FIELD_NAME);
+            parser.nextToken();
+            T out = decoder.decode(parser);
+            // on the result's last token: the next is the envelope's next key or its end
+            assertThat(parser.getParsingContext().getParent().inRoot()).as("the result read exactly: " + answer)
+                    .isTrue();
+            assertThat(parser.nextToken()).isIn(JsonToken.FIELD_NAME, JsonToken.END_OBJECT);
+            return out;
+        }
+    }
+
+    private static List<SortRecord> viaTree(String answer) throws IOException {
+        List<SortRecord> out = new ArrayList<>();
+        for (JsonNode record : QdrantHttp.MAPPER.readTree(answer).get("result").path("points")) {
+            out.add(SortRecord.of(record));
+        }
+        return out;
+    }
+
+    @Test
+    void aTypicalOrderByAnswer() throws IOException {
+        String answer = """
+                {"result":{"points":[
+                  {"id":"6f1c2d3e-0000-5000-8000-000000000001","version":2,"score":0.0,
+                   "payload":{"_id":"a","_source":{"price":17,"rank":[3,1.5]}},"order_value":17},
+                  {"id":"6f1c2d3e-0000-5000-8000-000000000002","payload":{"_source":{"price":2.5e3},"_id":"b"},
+                   "order_value":2500.0}]},"status":"ok","time":0.001}
+                """;
+        List<SortRecord> records = decode(answer, SortRecord.points());
+        assertThat(records).hasSize(2);
+        assertThat(records.get(0).pointId()).isEqualTo("6f1c2d3e-0000-5000-8000-000000000001");
+        assertThat(records.get(0).docId()).isEqualTo("a");
+        assertThat(records.get(0).orderValue().asLong()).isEqualTo(17);
+        assertThat(records.get(0).source()).isEqualTo(Json.parse("{\"price\":17,\"rank\":[3,1.5]}"));
+        assertThat(records.get(1).orderValue().isDouble()).isTrue();
+        assertEqualRecords(answer);
+    }
+
+    @Test
+    void oddShapesReadAsTheTreeReadThem() throws IOException {
+        for (String result : List.of("null", "[]", "7", "{}", "{\"points\":null}", "{\"points\":{}}",
+                "{\"points\":{\"a\":{\"id\":1,\"order_value\":2},\"b\":3}}", "{\"points\":[1,null,[2],\"x\"]}",
+                "{\"points\":[{}],\"points\":[{\"id\":2}]}", "{\"points\":[{\"payload\":7,\"id\":{\"x\":1}}]}",
+                "{\"points\":[{\"payload\":{\"_id\":{\"k\":1},\"_source\":[1]},\"order_value\":[1,2]}]}",
+                "{\"points\":[{\"payload\":{\"_id\":\"a\",\"_source\":{\"p\":1}},\"payload\":{\"_id\":5}}]}",
+                "{\"points\":[{\"id\":12345678901234567890123,\"order_value\":-0.0}]}")) {
+            assertEqualRecords("{\"result\":" + result + "}");
+        }
+    }
+
+    @Test
+    void randomAnswersReadAsTheTreeReadThem() throws IOException {
+        Random r = new Random(8);
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder points = new StringBuilder("[");
+            int n = r.nextInt(6);
+            for (int k = 0; k < n; k++) {
+                points.append(k == 0 ? "" : ",").append(r.nextInt(20) == 0 ? value(r, 2) : record(r));
+            }
+            String result = r.nextInt(30) == 0 ? value(r, 2) : "{\"points\":" + points + "]"
+                    + (r.nextInt(10) == 0 ? ",\"points\":" + value(r, 1) : "") + "}";
+            assertEqualRecords("{\"result\":" + result + "}");
+        }
+    }
+
+    @Test
+    void countsReadAsTheTreeReadThem() throws IOException {
+        Random r = new Random(9);
+        List<String> results = new ArrayList<>(List.of("null", "{}", "[1]", "{\"count\":12}", "{\"count\":\"34\"}",
+                "{\"count\":1.9e3}", "{\"count\":99999999999999999999}", "{\"count\":true}", "{\"count\":[3]}",
+                "{\"count\":1,\"count\":2}", "{\"x\":{\"count\":5},\"count\":-4}"));
+        for (int i = 0; i < 1000; i++) {
+            results.add(r.nextBoolean() ? "{\"count\":" + value(r, 1) + "}" : value(r, 2));
+        }
+        for (String result : results) {
+            String answer = "{\"result\":" + result + "}";
+            long expected = QdrantHttp.MAPPER.readTree(answer).get("result").path("count").asLong();
+            assertThat(decode(answer, AnswerNodes.count())).as(answer).isEqualTo(expected);
+        }
+    }
+
+    private static void assertEqualRecords(String answer) throws IOException {
+        List<SortRecord> streamed = decode(answer, SortRecord.points());
+        List<SortRecord> tree = viaTree(answer);
+        assertThat(streamed).as(answer).isEqualTo(tree);
+        for (int i = 0; i < tree.size(); i++) { // member order too (records compare maps without it)
+            assertThat(Json.write(streamed.get(i).source())).as(answer).isEqualTo(Json.write(tree.get(i).source()));
+            assertThat(streamed.get(i).orderValue().getClass()).isEqualTo(tree.get(i).orderValue().getClass());
+        }
+    }
+
+    private static String record(Random r) {
+        List<String> members = new ArrayList<>();
+        if (r.nextInt(8) > 0) {
+            members.add("\"id\":" + (r.nextBoolean() ? "\"" + new java.util.UUID(r.nextLong(), r.nextLong()) + "\""
+                    : r.nextInt(5) == 0 ? value(r, 1) : Integer.toString(r.nextInt(1000))));
+        }
+        if (r.nextInt(8) > 0) {
+            members.add("\"order_value\":" + (r.nextInt(5) == 0 ? value(r, 1) : number(r)));
+        }
+        if (r.nextInt(8) > 0) {
+            List<String> payload = new ArrayList<>();
+            if (r.nextInt(6) > 0) {
+                payload.add("\"_id\":" + (r.nextInt(5) == 0 ? value(r, 1) : string(r)));
+            }
+            if (r.nextInt(6) > 0) {
+                payload.add("\"_source\":" + (r.nextInt(8) == 0 ? value(r, 1) : object(r, 3)));
+            }
+            if (r.nextInt(4) == 0) {
+                payload.add("\"_other\":" + value(r, 2));
+            }
+            if (r.nextInt(10) == 0 && !payload.isEmpty()) {
+                payload.add(payload.get(r.nextInt(payload.size()))); // a repeated key
+            }
+            java.util.Collections.shuffle(payload, r);
+            members.add("\"payload\":" + (r.nextInt(15) == 0 ? value(r, 1) : "{" + String.join(",", payload) + "}"));
+        }
+        if (r.nextInt(3) == 0) {
+            members.add("\"version\":" + r.nextInt(9));
+        }
+        if (r.nextInt(4) == 0) {
+            members.add("\"score\":" + number(r));
+        }
+        if (r.nextInt(12) == 0 && !members.isEmpty()) {
+            members.add(members.get(r.nextInt(members.size())));
+        }
+        java.util.Collections.shuffle(members, r);
+        return "{" + String.join(",", members) + "}";
+    }
+
+    private static String object(Random r, int depth) {
+        int n = r.nextInt(5);
+        List<String> members = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String key = r.nextInt(6) == 0 && !members.isEmpty() ? members.get(0).substring(0, members.get(0)
+                    .indexOf("\":") + 1) : string(r);
+            members.add(key + ":" + value(r, depth - 1));
+        }
+        return "{" + String.join(",", members) + "}";
+    }
+
+    private static String value(Random r, int depth) {
+        int kind = r.nextInt(depth > 0 ? 8 : 6);
+        return switch (kind) {
+            case 0 -> string(r);
+            case 1, 2 -> number(r);
+            case 3 -> r.nextBoolean() ? "true" : "false";
+            case 4 -> "null";
+            case 5 -> string(r);
+            case 6 -> object(r, depth);
+            default -> {
+                int n = r.nextInt(4);
+                List<String> elements = new ArrayList<>();
+                for (int i = 0; i < n; i++) {
+                    elements.add(value(r, depth - 1));
+                }
+                yield "[" + String.join(",", elements) + "]";
+            }
+        };
+    }
+
+    private static String string(Random r) {
+        String[] strings = {"a", "price", "rank", "_id", "_source", "id", "é", "😀", "x\\\"y", "\\u0000", "",
+                "a.b", "back\\\\slash"};
+        return "\"" + strings[r.nextInt(strings.length)] + "\"";
+    }
+
+    private static String number(Random r) {
+        return switch (r.nextInt(9)) {
+            case 0 -> Integer.toString(r.nextInt());
+            case 1 -> Long.toString(r.nextLong());
+            case 2 -> "123456789012345678901234567890";
+            case 3 -> "-9223372036854775809";
+            case 4 -> Double.toString(r.nextDouble() * 1000);
+            case 5 -> "1.5e300";
+            case 6 -> "-0.0";
+            case 7 -> "2E-7";
+            default -> Integer.toString(r.nextInt(100));
+        };
+    }
+}
