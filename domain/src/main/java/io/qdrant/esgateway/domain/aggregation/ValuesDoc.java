@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * A document's values as {@link AggregationDoc} promises them, computed in the gateway from the values the domain's
@@ -46,57 +45,93 @@ public final class ValuesDoc implements AggregationDoc {
         this.id = id;
         this.score = score;
         this.filters = filters;
-        Map<String, TreeSet<String>> kw = new HashMap<>();
-        Map<String, List<Long>> ints = new HashMap<>();
-        Map<String, List<Double>> floats = new HashMap<>();
-        for (IndexedValue v : values) {
-            switch (v) {
-                case IndexedValue.Keyword k -> kw.computeIfAbsent(k.field(),
-                        f -> new TreeSet<>(Keys::compareCodePoints)).add(k.value());
-                case IndexedValue.LongValue l -> listOf(ints, l.field()).add(l.value());
-                case IndexedValue.DateValue d -> listOf(ints, d.field()).add(d.epochMillis());
-                case IndexedValue.BooleanValue b -> listOf(ints, b.field()).add(b.value() ? 1L : 0L);
-                case IndexedValue.DoubleValue d -> listOf(floats, d.field()).add(d.value());
-                case IndexedValue.FloatValue f -> listOf(floats, f.field()).add((double) f.value());
+        // one pass over the values, each field's arrays built when the field first appears (no per-field sets,
+        // lists or boxed numbers in between): this runs for every document of a scan and every candidate of a
+        // sorted page. Keywords: distinct, in code-point order. Numbers: an integral field (long, date, boolean
+        // values) gives its longs sorted and its doubles widened; a floating field its doubles sorted and its longs
+        // truncated; a field with values of both kinds takes the integral ones.
+        IndexedValue[] all = values.toArray(IndexedValue[]::new);
+        for (int i = 0; i < all.length; i++) {
+            switch (all[i]) {
+                case IndexedValue.Keyword k -> {
+                    if (!keywords.containsKey(k.field())) {
+                        keywords.put(k.field(), keywordsOf(all, i, k.field()));
+                    }
+                }
+                case IndexedValue.LongValue l -> numbers(all, i, l.field());
+                case IndexedValue.DateValue d -> numbers(all, i, d.field());
+                case IndexedValue.BooleanValue b -> numbers(all, i, b.field());
+                case IndexedValue.DoubleValue d -> numbers(all, i, d.field());
+                case IndexedValue.FloatValue f -> numbers(all, i, f.field());
                 case IndexedValue.Text t -> {
                 }
                 case IndexedValue.Vector vec -> {
                 }
             }
         }
-        kw.forEach((f, set) -> keywords.put(f, set.toArray(String[]::new)));
-        // a floating field's longs are its doubles truncated; an integral field's doubles are its longs widened
-        // loops, not streams: this runs for every document of a scan and every candidate of a sorted page
-        floats.forEach((f, list) -> {
-            double[] d = new double[list.size()];
-            for (int i = 0; i < d.length; i++) {
-                d[i] = list.get(i);
-            }
-            Arrays.sort(d);
-            long[] l = new long[d.length];
-            for (int i = 0; i < d.length; i++) {
-                l[i] = (long) d[i];
-            }
-            doubles.put(f, d);
-            longs.put(f, l);
-        });
-        ints.forEach((f, list) -> {
-            long[] l = new long[list.size()];
-            for (int i = 0; i < l.length; i++) {
-                l[i] = list.get(i);
-            }
-            Arrays.sort(l);
-            double[] d = new double[l.length];
-            for (int i = 0; i < l.length; i++) {
-                d[i] = l[i];
-            }
-            longs.put(f, l);
-            doubles.put(f, d);
-        });
     }
 
-    private static <T> List<T> listOf(Map<String, List<T>> lists, String field) {
-        return lists.computeIfAbsent(field, f -> new java.util.ArrayList<>());
+    /** The keywords of {@code field} among {@code all[from..]}: distinct, in code-point order. */
+    private static String[] keywordsOf(IndexedValue[] all, int from, String field) {
+        String[] out = new String[all.length - from];
+        int n = 0;
+        for (int i = from; i < all.length; i++) {
+            if (all[i] instanceof IndexedValue.Keyword k && k.field().equals(field)) {
+                out[n++] = k.value();
+            }
+        }
+        if (n > 1) {
+            Arrays.sort(out, 0, n, Keys::compareCodePoints);
+            int distinct = 1;
+            for (int i = 1; i < n; i++) {
+                if (!out[i].equals(out[distinct - 1])) {
+                    out[distinct++] = out[i];
+                }
+            }
+            n = distinct;
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /** The numeric arrays of {@code field} (first seen at {@code all[from]}), unless already built. */
+    private void numbers(IndexedValue[] all, int from, String field) {
+        if (longs.containsKey(field)) {
+            return;
+        }
+        long[] integral = new long[all.length - from];
+        double[] floating = new double[all.length - from];
+        int ni = 0;
+        int nf = 0;
+        for (int i = from; i < all.length; i++) {
+            switch (all[i]) {
+                case IndexedValue.LongValue l when l.field().equals(field) -> integral[ni++] = l.value();
+                case IndexedValue.DateValue d when d.field().equals(field) -> integral[ni++] = d.epochMillis();
+                case IndexedValue.BooleanValue b when b.field().equals(field) -> integral[ni++] = b.value() ? 1L : 0L;
+                case IndexedValue.DoubleValue d when d.field().equals(field) -> floating[nf++] = d.value();
+                case IndexedValue.FloatValue f when f.field().equals(field) -> floating[nf++] = f.value();
+                default -> {
+                }
+            }
+        }
+        if (ni > 0) {
+            long[] l = Arrays.copyOf(integral, ni);
+            Arrays.sort(l);
+            double[] d = new double[ni];
+            for (int i = 0; i < ni; i++) {
+                d[i] = l[i];
+            }
+            longs.put(field, l);
+            doubles.put(field, d);
+        } else {
+            double[] d = Arrays.copyOf(floating, nf);
+            Arrays.sort(d);
+            long[] l = new long[nf];
+            for (int i = 0; i < nf; i++) {
+                l[i] = (long) d[i];
+            }
+            doubles.put(field, d);
+            longs.put(field, l);
+        }
     }
 
     public String id() {
