@@ -4,13 +4,12 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One record of a sort stream ({@code points/query} with {@code order_by}, or a {@code scroll}) read with
@@ -115,14 +114,14 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
      */
     static JsonValue value(JsonParser parser) throws IOException {
         return switch (parser.currentToken()) {
-            case START_OBJECT -> {
-                Map<String, JsonValue> members = new LinkedHashMap<>();
+            case START_OBJECT -> { // the builder hands its map to the object (no copy)
+                JsonObjectBuilder members = JsonObjectBuilder.object();
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String key = parser.currentName();
                     parser.nextToken();
                     members.put(key, value(parser));
                 }
-                yield new JsonObject(members);
+                yield members.build();
             }
             case START_ARRAY -> {
                 List<JsonValue> elements = new ArrayList<>();
