@@ -3,6 +3,18 @@ package io.qdrant.esgateway.adapter.out.qdrant;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BigIntegerNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.FloatNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ShortNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.util.Map;
 
@@ -37,56 +49,48 @@ final class RequestBodies {
         if (depth > MAX_DEPTH) {
             return false;
         }
-        return switch (node.getNodeType()) {
-            case OBJECT, ARRAY -> {
-                for (JsonNode child : node) {
-                    if (!plain(child, depth + 1)) {
-                        yield false;
-                    }
+        if (node instanceof ObjectNode || node instanceof ArrayNode) {
+            for (JsonNode child : node) {
+                if (!plain(child, depth + 1)) {
+                    return false;
                 }
-                yield true;
             }
-            case STRING, BOOLEAN, NULL -> true;
-            case NUMBER -> node.numberType() != null;
-            case BINARY, POJO, MISSING -> false;
-        };
+            return true;
+        }
+        return node instanceof TextNode || node instanceof IntNode || node instanceof LongNode
+                || node instanceof DoubleNode || node instanceof BooleanNode || node instanceof NullNode
+                || node instanceof BigIntegerNode || node instanceof DecimalNode || node instanceof FloatNode
+                || node instanceof ShortNode;
     }
 
-    /**
-     * Writes a plain tree as its node classes serialise themselves (an enum switch: a type-pattern switch over the
-     * node classes costs a chain of class checks per node).
-     */
     private static void write(JsonGenerator gen, JsonNode node) throws IOException {
-        switch (node.getNodeType()) {
-            case OBJECT -> {
-                gen.writeStartObject(node, node.size());
-                for (Map.Entry<String, JsonNode> e : node.properties()) {
+        switch (node) {
+            case ObjectNode o -> {
+                gen.writeStartObject(o, o.size());
+                for (Map.Entry<String, JsonNode> e : o.properties()) {
                     gen.writeFieldName(e.getKey());
                     write(gen, e.getValue());
                 }
                 gen.writeEndObject();
             }
-            case ARRAY -> {
-                gen.writeStartArray(node, node.size());
-                for (JsonNode element : node) {
+            case ArrayNode a -> {
+                gen.writeStartArray(a, a.size());
+                for (JsonNode element : a) {
                     write(gen, element);
                 }
                 gen.writeEndArray();
             }
-            case STRING -> gen.writeString(node.textValue());
-            case BOOLEAN -> gen.writeBoolean(node.booleanValue());
-            case NULL -> gen.writeNull();
-            case NUMBER -> {
-                switch (node.numberType()) {
-                    case INT -> gen.writeNumber(node.intValue()); // IntNode, ShortNode
-                    case LONG -> gen.writeNumber(node.longValue());
-                    case BIG_INTEGER -> gen.writeNumber(node.bigIntegerValue());
-                    case FLOAT -> gen.writeNumber(node.floatValue());
-                    case DOUBLE -> gen.writeNumber(node.doubleValue());
-                    case BIG_DECIMAL -> gen.writeNumber(node.decimalValue());
-                }
-            }
-            case BINARY, POJO, MISSING -> throw new IllegalStateException("not a plain node: " + node.getNodeType());
+            case TextNode t -> gen.writeString(t.textValue());
+            case IntNode i -> gen.writeNumber(i.intValue());
+            case LongNode l -> gen.writeNumber(l.longValue());
+            case DoubleNode d -> gen.writeNumber(d.doubleValue());
+            case BooleanNode b -> gen.writeBoolean(b.booleanValue());
+            case NullNode n -> gen.writeNull();
+            case BigIntegerNode b -> gen.writeNumber(b.bigIntegerValue());
+            case DecimalNode d -> gen.writeNumber(d.decimalValue());
+            case FloatNode f -> gen.writeNumber(f.floatValue());
+            case ShortNode s -> gen.writeNumber(s.shortValue());
+            default -> throw new IllegalStateException("not a plain node: " + node.getNodeType());
         }
     }
 }
