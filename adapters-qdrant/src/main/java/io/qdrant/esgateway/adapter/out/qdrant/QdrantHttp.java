@@ -187,13 +187,10 @@ final class QdrantHttp implements AutoCloseable {
         }
         byte[] bytes;
         try {
-            bytes = body == null ? null : RequestBodies.write(body);
+            bytes = body == null ? null : MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the request for Qdrant"
                     + " cannot be written: " + e.getOriginalMessage(), Map.of(), e);
-        } catch (IOException e) { // writing to memory: only a generator's own check fails
-            throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the request for Qdrant"
-                    + " cannot be written: " + e.getMessage(), Map.of(), e);
         }
         String target = uri.toString();
         int attempts = idempotentRead ? READ_ATTEMPTS : 1;
