@@ -17,9 +17,13 @@ public final class ValuesDoc implements AggregationDoc {
     private static final long[] NO_LONGS = new long[0];
     private static final double[] NO_DOUBLES = new double[0];
 
-    private final Map<String, String[]> keywords = new HashMap<>();
-    private final Map<String, long[]> longs = new HashMap<>();
-    private final Map<String, double[]> doubles = new HashMap<>();
+    /** A numeric field's values both ways (see the constructor). */
+    private record Numbers(long[] longs, double[] doubles) {
+    }
+
+    /** Per field; created at the first put (most documents have few fields, many none of a kind). */
+    private Map<String, String[]> keywords = java.util.Collections.emptyMap();
+    private Map<String, Numbers> numbers = java.util.Collections.emptyMap();
     private final String id;
     private final float score;
     private final java.util.function.IntPredicate filters;
@@ -55,6 +59,9 @@ public final class ValuesDoc implements AggregationDoc {
             switch (all[i]) {
                 case IndexedValue.Keyword k -> {
                     if (!keywords.containsKey(k.field())) {
+                        if (keywords.isEmpty()) {
+                            keywords = new HashMap<>();
+                        }
                         keywords.put(k.field(), keywordsOf(all, i, k.field()));
                     }
                 }
@@ -95,8 +102,11 @@ public final class ValuesDoc implements AggregationDoc {
 
     /** The numeric arrays of {@code field} (first seen at {@code all[from]}), unless already built. */
     private void numbers(IndexedValue[] all, int from, String field) {
-        if (longs.containsKey(field)) {
+        if (numbers.containsKey(field)) {
             return;
+        }
+        if (numbers.isEmpty()) {
+            numbers = new HashMap<>();
         }
         long[] integral = new long[all.length - from];
         double[] floating = new double[all.length - from];
@@ -120,8 +130,7 @@ public final class ValuesDoc implements AggregationDoc {
             for (int i = 0; i < ni; i++) {
                 d[i] = l[i];
             }
-            longs.put(field, l);
-            doubles.put(field, d);
+            numbers.put(field, new Numbers(l, d));
         } else {
             double[] d = Arrays.copyOf(floating, nf);
             Arrays.sort(d);
@@ -129,8 +138,7 @@ public final class ValuesDoc implements AggregationDoc {
             for (int i = 0; i < nf; i++) {
                 l[i] = (long) d[i];
             }
-            doubles.put(field, d);
-            longs.put(field, l);
+            numbers.put(field, new Numbers(l, d));
         }
     }
 
@@ -145,12 +153,14 @@ public final class ValuesDoc implements AggregationDoc {
 
     @Override
     public long[] longs(String field) {
-        return longs.getOrDefault(field, NO_LONGS);
+        Numbers n = numbers.get(field);
+        return n == null ? NO_LONGS : n.longs();
     }
 
     @Override
     public double[] doubles(String field) {
-        return doubles.getOrDefault(field, NO_DOUBLES);
+        Numbers n = numbers.get(field);
+        return n == null ? NO_DOUBLES : n.doubles();
     }
 
     @Override

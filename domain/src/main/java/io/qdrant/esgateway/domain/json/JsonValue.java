@@ -27,8 +27,11 @@ public sealed interface JsonValue {
             }
         }
 
+        private static final JsonObject EMPTY = new JsonObject(Map.of());
+
+        /** The empty object (one shared instance: objects are immutable). */
         public static JsonObject of() {
-            return new JsonObject(Map.of());
+            return EMPTY;
         }
 
         public JsonValue get(String key) {
