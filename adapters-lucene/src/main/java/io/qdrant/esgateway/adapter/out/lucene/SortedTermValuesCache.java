@@ -1,0 +1,124 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The {@link SortedTermValues} of (segment, term, numeric field), built on first use and kept within a byte budget.
+ *
+ * <p>Keyed by the segment's core cache key: a segment is immutable, so an entry stays right for as long as the segment
+ * exists (a refresh that adds segments gives them their own entries; deletions change a reader's live documents, not
+ * its core, and the entries are only used for readers without deletions). When a segment's core closes (merged away
+ * and no reader left on it) a listener releases its entries.
+ *
+ * <p>Memory: at most {@link #maxBytes()} for all entries together ({@link SortedTermValues#bytes()}: 12 bytes per
+ * document of the term plus a fixed overhead), least recently used entries evicted first. A term with more documents
+ * than a quarter of the budget allows is not held: it is remembered as unusable (a fixed-size marker) and its
+ * segment answered by the general path. The {@link #SHARED} instance's budget is Lucene's own default for its query
+ * cache: 1/20 of the maximum heap, at most 32 MiB.
+ */
+final class SortedTermValuesCache {
+    /** The gateway's cache: min(32 MiB, max heap / 20). */
+    static final SortedTermValuesCache SHARED = new SortedTermValuesCache(
+            Math.min(32L << 20, Runtime.getRuntime().maxMemory() / 20));
+
+    private record Key(IndexReader.CacheKey core, String termField, BytesRef term, String valueField) {
+    }
+
+    private final long maxBytes;
+    private final LinkedHashMap<Key, SortedTermValues> entries = new LinkedHashMap<>(64, 0.75f, true);
+    private final Set<IndexReader.CacheKey> listening = Collections.newSetFromMap(new IdentityHashMap<>());
+    private long bytes;
+    private long builds;
+
+    SortedTermValuesCache(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    long maxBytes() {
+        return maxBytes;
+    }
+
+    /**
+     * The entry of {@code term} and {@code field} in {@code reader}'s segment, built now if not held; null when the
+     * segment has no core cache key (not cacheable: answered by the general path).
+     */
+    SortedTermValues get(LeafReader reader, Term term, String field) throws IOException {
+        IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
+        if (helper == null) {
+            return null;
+        }
+        Key key = new Key(helper.getKey(), term.field(), term.bytes(), field);
+        synchronized (this) {
+            SortedTermValues held = entries.get(key);
+            if (held != null) {
+                return held;
+            }
+        }
+        // built outside the lock: two requests may build the same entry at once, the second one is dropped
+        SortedTermValues built = SortedTermValues.build(reader, term, field,
+                maxBytes / 4 / (Long.BYTES + Integer.BYTES));
+        Key owned = new Key(key.core(), key.termField(), BytesRef.deepCopyOf(key.term()), key.valueField());
+        boolean listen;
+        synchronized (this) {
+            builds++;
+            SortedTermValues raced = entries.get(owned);
+            if (raced != null) {
+                return raced;
+            }
+            entries.put(owned, built);
+            bytes += built.bytes();
+            evict();
+            listen = listening.add(owned.core());
+        }
+        if (listen) {
+            helper.addClosedListener(this::release);
+        }
+        return built;
+    }
+
+    private void evict() {
+        Iterator<SortedTermValues> eldest = entries.values().iterator();
+        while (bytes > maxBytes && eldest.hasNext()) {
+            bytes -= eldest.next().bytes();
+            eldest.remove();
+        }
+    }
+
+    /** Drops every entry of a closed segment core. */
+    private synchronized void release(IndexReader.CacheKey core) {
+        listening.remove(core);
+        Iterator<Map.Entry<Key, SortedTermValues>> it = entries.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, SortedTermValues> entry = it.next();
+            if (entry.getKey().core() == core) {
+                bytes -= entry.getValue().bytes();
+                it.remove();
+            }
+        }
+    }
+
+    /** Entries held now. */
+    synchronized int size() {
+        return entries.size();
+    }
+
+    /** Bytes held now ({@link SortedTermValues#bytes()} summed). */
+    synchronized long bytes() {
+        return bytes;
+    }
+
+    /** Entries built so far (held or not). */
+    synchronized long builds() {
+        return builds;
+    }
+}
