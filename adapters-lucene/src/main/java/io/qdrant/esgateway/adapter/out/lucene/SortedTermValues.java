@@ -89,6 +89,19 @@ final class SortedTermValues {
         return new SortedTermValues(true, values, docs, missing);
     }
 
+    /**
+     * What {@link #build} would hold for {@code term} ({@link #bytes()}), from the term's document frequency: the
+     * fixed overhead alone when the term is absent or has more than {@code maxDocs} documents.
+     */
+    static long estimateBytes(LeafReader reader, Term term, long maxDocs) throws IOException {
+        Terms terms = reader.terms(term.field());
+        TermsEnum termsEnum = terms == null ? null : terms.iterator();
+        if (termsEnum == null || !termsEnum.seekExact(term.bytes()) || termsEnum.docFreq() > maxDocs) {
+            return OVERHEAD_BYTES;
+        }
+        return OVERHEAD_BYTES + (long) termsEnum.docFreq() * (Long.BYTES + Integer.BYTES);
+    }
+
     private static void sort(long[] values, int[] docs) {
         new IntroSorter() {
             private long pivotValue;

@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import java.io.IOException;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,6 +26,12 @@ import org.apache.lucene.util.BytesRef;
  * than a quarter of the budget allows is not held: it is remembered as unusable (a fixed-size marker) and its
  * segment answered by the general path. The {@link #SHARED} instance's budget is Lucene's own default for its query
  * cache: 1/20 of the maximum heap, at most 32 MiB.
+ *
+ * <p>Admission: when the working set is larger than the budget, plain LRU would rebuild an entry on nearly every
+ * request (a build costs a few times a general pass over the term). So a new entry that needs room is built only when
+ * it has been asked for more often than every entry it would evict (counts of recent requests per key, halved every
+ * {@link #FREQUENCY_WINDOW} requests; at most that many keys are counted); otherwise its segment is answered by the
+ * general path this time. Entries that fit without evicting are always built.
  */
 final class SortedTermValuesCache {
     /** The gateway's cache: min(32 MiB, max heap / 20). */
@@ -37,8 +44,14 @@ final class SortedTermValuesCache {
     private final long maxBytes;
     private final LinkedHashMap<Key, SortedTermValues> entries = new LinkedHashMap<>(64, 0.75f, true);
     private final Set<IndexReader.CacheKey> listening = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<Key, Integer> frequency = new HashMap<>();
+    private int requests;
     private long bytes;
     private long builds;
+    private long declined;
+
+    /** Requests between two halvings of the frequency counts. */
+    static final int FREQUENCY_WINDOW = 4_096;
 
     SortedTermValuesCache(long maxBytes) {
         this.maxBytes = maxBytes;
@@ -59,15 +72,23 @@ final class SortedTermValuesCache {
         }
         Key key = new Key(helper.getKey(), term.field(), term.bytes(), field);
         synchronized (this) {
+            counted(key);
             SortedTermValues held = entries.get(key);
             if (held != null) {
                 return held;
             }
         }
+        long maxDocs = maxBytes / 4 / (Long.BYTES + Integer.BYTES);
+        long need = SortedTermValues.estimateBytes(reader, term, maxDocs);
+        synchronized (this) {
+            if (!admits(key, need)) {
+                declined++;
+                return null;
+            }
+        }
         // built outside the lock: two requests may build the same entry at once, the second one is dropped
-        SortedTermValues built = SortedTermValues.build(reader, term, field,
-                maxBytes / 4 / (Long.BYTES + Integer.BYTES));
-        Key owned = new Key(key.core(), key.termField(), BytesRef.deepCopyOf(key.term()), key.valueField());
+        SortedTermValues built = SortedTermValues.build(reader, term, field, maxDocs);
+        Key owned = owned(key);
         boolean listen;
         synchronized (this) {
             builds++;
@@ -86,6 +107,47 @@ final class SortedTermValuesCache {
         return built;
     }
 
+    /** Counts a request for {@code key}. */
+    private void counted(Key key) {
+        if (++requests >= FREQUENCY_WINDOW) {
+            requests = 0;
+            frequency.replaceAll((k, n) -> n / 2);
+            frequency.values().removeIf(n -> n == 0);
+        }
+        Integer n = frequency.get(key);
+        if (n != null) {
+            frequency.put(key, n + 1);
+        } else if (frequency.size() < FREQUENCY_WINDOW) {
+            frequency.put(owned(key), 1);
+        }
+    }
+
+    private static Key owned(Key key) {
+        return new Key(key.core(), key.termField(), BytesRef.deepCopyOf(key.term()), key.valueField());
+    }
+
+    /**
+     * Whether an entry of {@code need} bytes is built: when it fits, or when every entry it would evict (eldest
+     * first) has been asked for less often than it.
+     */
+    private boolean admits(Key key, long need) {
+        long free = maxBytes - bytes;
+        if (need <= free) {
+            return true;
+        }
+        int mine = frequency.getOrDefault(key, 0);
+        for (Map.Entry<Key, SortedTermValues> victim : entries.entrySet()) {
+            if (frequency.getOrDefault(victim.getKey(), 0) >= mine) {
+                return false;
+            }
+            free += victim.getValue().bytes();
+            if (need <= free) {
+                return true;
+            }
+        }
+        return need <= maxBytes;
+    }
+
     private void evict() {
         Iterator<SortedTermValues> eldest = entries.values().iterator();
         while (bytes > maxBytes && eldest.hasNext()) {
@@ -97,6 +159,7 @@ final class SortedTermValuesCache {
     /** Drops every entry of a closed segment core. */
     private synchronized void release(IndexReader.CacheKey core) {
         listening.remove(core);
+        frequency.keySet().removeIf(k -> k.core() == core);
         Iterator<Map.Entry<Key, SortedTermValues>> it = entries.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, SortedTermValues> entry = it.next();
@@ -115,6 +178,11 @@ final class SortedTermValuesCache {
     /** Bytes held now ({@link SortedTermValues#bytes()} summed). */
     synchronized long bytes() {
         return bytes;
+    }
+
+    /** Misses answered by the general path because the entry was not admitted. */
+    synchronized long declined() {
+        return declined;
     }
 
     /** Entries built so far (held or not). */

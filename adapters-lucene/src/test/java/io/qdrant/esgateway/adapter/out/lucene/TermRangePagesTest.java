@@ -341,6 +341,42 @@ class TermRangePagesTest {
     }
 
     @Test
+    void aWorkingSetLargerThanTheBudgetKeepsWhatItHoldsInsteadOfRebuilding() throws IOException {
+        index(10, false);
+        IndexSearcher searcher = new IndexSearcher(reader);
+        // room for the entries of two or three categories of each segment, not of all four
+        long all = 0;
+        for (var leaf : reader.leaves()) {
+            for (String category : CATEGORIES) {
+                all += SortedTermValues.estimateBytes(leaf.reader(), new Term("c", category), Long.MAX_VALUE);
+            }
+        }
+        SortedTermValuesCache cache = new SortedTermValuesCache(all * 2 / 3);
+        Sort sort = sorts().get(0);
+        int requests = 0;
+        for (int round = 0; round < 30; round++) {
+            for (String category : CATEGORIES) {
+                Query query = new BooleanQuery.Builder().add(new TermQuery(new Term("c", category)), Occur.FILTER)
+                        .add(LongPoint.newRangeQuery("p", 5, 50), Occur.FILTER).build();
+                TopDocs expected = searcher.search(query, new TopFieldCollectorManager(sort, 10, null,
+                        Integer.MAX_VALUE));
+                Optional<TopDocs> actual = TermRangePages.search(searcher, query, sort, 10, null, Integer.MAX_VALUE,
+                        cache);
+                if (actual.isPresent()) {
+                    assertSame(expected, actual.get(), Integer.MAX_VALUE, category + " round " + round);
+                }
+                requests++;
+            }
+            assertThat(cache.bytes()).isLessThanOrEqualTo(cache.maxBytes());
+        }
+        int lookups = requests * reader.leaves().size();
+        // plain LRU would rebuild on nearly every lookup; admission keeps the held entries
+        assertThat(cache.builds()).as("builds of " + lookups + " lookups").isLessThan(lookups / 10);
+        assertThat(cache.declined()).isPositive();
+        assertThat(cache.size()).isPositive();
+    }
+
+    @Test
     void releasesTheEntriesOfMergedAwaySegments() throws IOException {
         directory = new ByteBuffersDirectory();
         SortedTermValuesCache cache = new SortedTermValuesCache(64L << 20);
