@@ -260,6 +260,45 @@ final class TermRangePages {
         return Optional.of(new Shape(found.term, first.getField(), found.ranged, found.lower, found.upper));
     }
 
+    /**
+     * The field and the ranges' intersection when {@code query} is a pure conjunction of ranges on one numeric field
+     * (long or double points), with no term ({@link Shape#term()} null): what {@link RangeTermsCounts} counts from.
+     */
+    static Optional<Shape> rangeOnly(Query query) {
+        PointRangeQuery first = firstRange(query);
+        if (first == null) {
+            return Optional.empty();
+        }
+        Class<?> points = first.getClass().getEnclosingClass();
+        if (points != LongPoint.class && points != DoublePoint.class) {
+            return Optional.empty();
+        }
+        Conjuncts found = new Conjuncts(first.getField(), points);
+        if (!found.add(query) || found.term != null || !found.ranged) {
+            return Optional.empty();
+        }
+        return Optional.of(new Shape(null, first.getField(), true, found.lower, found.upper));
+    }
+
+    /** The first point range among the clauses of a conjunction, or null. */
+    private static PointRangeQuery firstRange(Query query) {
+        return switch (query) {
+            case PointRangeQuery r -> r;
+            case ConstantScoreQuery c -> firstRange(c.getQuery());
+            case BoostQuery b -> firstRange(b.getQuery());
+            case BooleanQuery b -> {
+                for (BooleanClause c : b.clauses()) {
+                    PointRangeQuery r = firstRange(c.query());
+                    if (r != null) {
+                        yield r;
+                    }
+                }
+                yield null;
+            }
+            default -> null;
+        };
+    }
+
     /** The leaves of a pure conjunction, gathered while they fit the shape. */
     private static final class Conjuncts {
         private final String field;
