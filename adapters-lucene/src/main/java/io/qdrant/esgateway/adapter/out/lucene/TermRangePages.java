@@ -265,6 +265,14 @@ final class TermRangePages {
      * (long or double points), with no term ({@link Shape#term()} null): what {@link RangeTermsCounts} counts from.
      */
     static Optional<Shape> rangeOnly(Query query) {
+        return ranged(query).filter(shape -> shape.term() == null);
+    }
+
+    /**
+     * The term (or null) and the ranges' intersection when {@code query} is a pure conjunction of at most one term and
+     * ranges on one numeric field (long or double points), at least one range: what {@link RangeTermsCounts} counts.
+     */
+    static Optional<Shape> ranged(Query query) {
         PointRangeQuery first = firstRange(query);
         if (first == null) {
             return Optional.empty();
@@ -274,10 +282,10 @@ final class TermRangePages {
             return Optional.empty();
         }
         Conjuncts found = new Conjuncts(first.getField(), points);
-        if (!found.add(query) || found.term != null || !found.ranged) {
+        if (!found.add(query) || !found.ranged) {
             return Optional.empty();
         }
-        return Optional.of(new Shape(null, first.getField(), true, found.lower, found.upper));
+        return Optional.of(new Shape(found.term, first.getField(), true, found.lower, found.upper));
     }
 
     /** The first point range among the clauses of a conjunction, or null. */

@@ -138,6 +138,25 @@ class RangeTermsCountsTest {
                 .isGreaterThan(buildsBefore);
     }
 
+    /** A filter bucket that makes "term AND range" with the query counts from the entries where it can. */
+    @Test
+    void termAndRangeBucketsGiveTheCollectorsAnswer() {
+        Random random = new Random(5);
+        segment(random, 300, "plain", 0);
+        segment(random, 200, "multi-n", 1_000);
+        segment(random, 200, "deletes", 2_000);
+        segment(random, 250, "plain", 3_000);
+        long buildsBefore = SortedTermValuesCache.SHARED.builds();
+        for (String query : List.of("{\"term\":{\"j\":\"a\"}}", "{\"bool\":{\"filter\":{\"term\":{\"k\":\"é\"}}}}",
+                "{\"range\":{\"n\":{\"gte\":4}}}")) {
+            assertSameAsCollected(query, "\"a\":{\"filters\":{\"filters\":{\"low\":{\"range\":{\"n\":{\"lt\":7}}},"
+                    + "\"mid\":{\"range\":{\"x\":{\"gte\":-1,\"lte\":2.5}}},\"kb\":{\"term\":{\"k\":\"b\"}}},"
+                    + "\"other_bucket\":true}},\"f\":{\"filter\":{\"range\":{\"n\":{\"gt\":2,\"lt\":15}}}}");
+        }
+        assertThat(SortedTermValuesCache.SHARED.builds()).as("entries built for the plain segments")
+                .isGreaterThan(buildsBefore);
+    }
+
     @Test
     void onlyPlainSegmentsAnswerFromEntries() {
         Random random = new Random(7);
