@@ -174,7 +174,11 @@ final class LuceneSearch {
                 }
                 after = new FieldDoc(Integer.MAX_VALUE, Float.NaN, fields);
             }
-            top = SortedTopDocs.search(searcher, query, sort, topN, after, threshold);
+            top = TermRangePages.search(searcher, query, sort, topN, after, threshold, SortedTermValuesCache.SHARED)
+                    .orElse(null);
+            if (top == null) {
+                top = SortedTopDocs.search(searcher, query, sort, topN, after, threshold);
+            }
             if (request.needsScores()) {
                 TopFieldCollector.populateScores(top.scoreDocs, searcher, query);
             }
