@@ -757,8 +757,12 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 && (scoring == null || !GatewayScoring.needed(index, request, false, Optional.empty(), false))) {
             Translated matches = matches(index, request, false, Optional.empty(), new FilterTranslator(index, now()));
             String collection = collection(index);
-            Optional<NamedPartials> counted = QdrantFacets.aggregate(index, plan, matches, (rest, body, what) ->
-                    call(index, "POST", collection, rest, Map.of(), body, true, what));
+            Optional<NamedPartials> counted = QdrantFacets.aggregate(index, plan, matches, new QdrantFacets.Reads() {
+                @Override
+                public <T> T post(String rest, ObjectNode body, String what, QdrantHttp.ResultDecoder<T> decoder) {
+                    return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder);
+                }
+            });
             if (counted.isPresent()) {
                 return counted.get();
             }

@@ -1,7 +1,9 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.domain.aggregation.Aggregation;
@@ -13,8 +15,10 @@ import io.qdrant.esgateway.domain.aggregation.TermsCounts;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -36,10 +40,70 @@ final class QdrantFacets {
     /** The most values one facet call asks for: ES's default {@code search.max_buckets}. */
     static final int LIMIT = 65_536;
 
-    /** One read-only call to the index's collection ({@code rest} below {@code /collections/{c}}). */
-    @FunctionalInterface
+    /**
+     * One read-only call to the index's collection ({@code rest} below {@code /collections/{c}}), its result read by
+     * {@code decoder}.
+     */
     interface Reads {
-        JsonNode post(String rest, ObjectNode body, String what);
+        <T> T post(String rest, ObjectNode body, String what, QdrantHttp.ResultDecoder<T> decoder);
+    }
+
+    /**
+     * One hit of a facet answer as the tree gave it: {@code hit.get("value")} ({@code null} when absent) and
+     * {@code hit.path("count")}.
+     */
+    record Hit(JsonNode value, JsonNode count) {
+        static Hit of(JsonNode hit) {
+            return new Hit(hit.get("value"), hit.path("count"));
+        }
+    }
+
+    /**
+     * A decoder of a facet result: its {@code hits} as iterating {@code result.path("hits")} gave them, straight from
+     * the parser (no tree; rare shapes — {@code hits} not an array, a hit not an object — through the tree).
+     */
+    static QdrantHttp.ResultDecoder<List<Hit>> hits() {
+        return parser -> {
+            List<Hit> hits = List.of();
+            if (parser.currentToken() != JsonToken.START_OBJECT) {
+                parser.skipChildren();
+                return hits;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken token = parser.nextToken();
+                if (!name.equals("hits")) {
+                    parser.skipChildren();
+                    continue;
+                }
+                hits = new ArrayList<>();
+                if (token != JsonToken.START_ARRAY) {
+                    for (JsonNode hit : AnswerNodes.node(parser)) {
+                        hits.add(Hit.of(hit));
+                    }
+                    continue;
+                }
+                while (parser.nextToken() != JsonToken.END_ARRAY) {
+                    if (parser.currentToken() != JsonToken.START_OBJECT) {
+                        hits.add(Hit.of(AnswerNodes.node(parser)));
+                        continue;
+                    }
+                    JsonNode value = null;
+                    JsonNode count = MissingNode.getInstance();
+                    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                        String field = parser.currentName();
+                        parser.nextToken();
+                        switch (field) {
+                            case "value" -> value = AnswerNodes.node(parser);
+                            case "count" -> count = AnswerNodes.node(parser);
+                            default -> parser.skipChildren();
+                        }
+                    }
+                    hits.add(new Hit(value, count));
+                }
+            }
+            return hits;
+        };
     }
 
     private QdrantFacets() {
@@ -97,21 +161,21 @@ final class QdrantFacets {
                 body.set("filter", QdrantDocumentStore.filter(matches));
                 body.put("limit", LIMIT);
                 body.put("exact", true);
-                JsonNode hits = reads.post("/facet", body, "count the values of [" + terms.field() + "] in index ["
-                        + index.name() + "]").path("hits");
+                List<Hit> hits = reads.post("/facet", body, "count the values of [" + terms.field()
+                        + "] in index [" + index.name() + "]", hits());
                 if (hits.size() >= LIMIT) {
                     return Optional.empty();
                 }
                 FieldRef.ValueKind kind = FieldRef.of(index.name(), terms.field(), index.mappings()).kind();
-                for (JsonNode hit : hits) {
-                    JsonNode value = hit.get("value");
+                for (Hit hit : hits) {
+                    JsonNode value = hit.value();
                     Object bucket = value == null ? null : key(kind, value);
                     if (bucket == null) {
                         throw new GatewayException(ErrorKind.BACKEND_FAILURE, "Qdrant's facet of [" + terms.field()
                                 + "] in index [" + index.name() + "] returned the value " + value + ", which is not of"
                                 + " the field's type", Map.of(), null);
                     }
-                    counts.merge(bucket, hit.path("count").asLong(), Long::sum);
+                    counts.merge(bucket, hit.count().asLong(), Long::sum);
                 }
                 if (terms.missing().isPresent()) {
                     without = countWithout(index, terms.field(), matches, reads);
@@ -132,6 +196,6 @@ final class QdrantFacets {
         body.set("filter", filter);
         body.put("exact", true);
         return reads.post("/points/count", body, "count the documents without [" + field + "] in index ["
-                + index.name() + "]").path("count").asLong();
+                + index.name() + "]", AnswerNodes.count());
     }
 }

@@ -13,9 +13,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The streaming readers of query and count answers ({@link SortRecord#points}, {@link AnswerNodes#count}) give what
- * the tree-based reading gave ({@code readTree}, then {@code result.path("points")} record by record, and
- * {@code result.path("count").asLong()}), on random answers of every shape — including the odd ones (repeated keys,
+ * The streaming readers of query, count and facet answers ({@link SortRecord#points}, {@link AnswerNodes#count},
+ * {@link QdrantFacets#hits}) give what the tree-based reading gave ({@code readTree}, then
+ * {@code result.path("points")} record by record, {@code result.path("count").asLong()}, and
+ * {@code result.path("hits")} hit by hit), on random answers of every shape — including the odd ones (repeated keys,
  * numbers beyond a long, records that are not objects, {@code points} that is not an array).
  */
 class SortRecordTest {
@@ -102,6 +103,43 @@ class SortRecordTest {
             String answer = "{\"result\":" + result + "}";
             long expected = QdrantHttp.MAPPER.readTree(answer).get("result").path("count").asLong();
             assertThat(decode(answer, AnswerNodes.count())).as(answer).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void facetHitsReadAsTheTreeReadThem() throws IOException {
+        Random r = new Random(10);
+        List<String> results = new ArrayList<>(List.of("null", "{}", "{\"hits\":null}", "{\"hits\":{\"a\":{\"value\":1}}}",
+                "{\"hits\":[7,{\"count\":2},[1]]}", "{\"hits\":[{\"value\":\"a\",\"value\":\"b\",\"count\":3}],\"hits\":[]}",
+                "{\"hits\":[{\"value\":\"red\",\"count\":12},{\"value\":true,\"count\":1}]}"));
+        for (int i = 0; i < 2000; i++) {
+            StringBuilder hits = new StringBuilder("[");
+            int n = r.nextInt(5);
+            for (int k = 0; k < n; k++) {
+                List<String> members = new ArrayList<>();
+                if (r.nextInt(6) > 0) {
+                    members.add("\"value\":" + (r.nextInt(4) == 0 ? value(r, 1) : r.nextBoolean() ? string(r)
+                            : number(r)));
+                }
+                if (r.nextInt(6) > 0) {
+                    members.add("\"count\":" + (r.nextInt(5) == 0 ? value(r, 1) : Integer.toString(r.nextInt(99))));
+                }
+                if (r.nextInt(4) == 0) {
+                    members.add("\"other\":" + value(r, 2));
+                }
+                java.util.Collections.shuffle(members, r);
+                hits.append(k == 0 ? "" : ",").append(r.nextInt(15) == 0 ? value(r, 1)
+                        : "{" + String.join(",", members) + "}");
+            }
+            results.add(r.nextInt(20) == 0 ? value(r, 2) : "{\"hits\":" + hits + "]}");
+        }
+        for (String result : results) {
+            String answer = "{\"result\":" + result + "}";
+            List<QdrantFacets.Hit> tree = new ArrayList<>();
+            for (JsonNode hit : QdrantHttp.MAPPER.readTree(answer).get("result").path("hits")) {
+                tree.add(QdrantFacets.Hit.of(hit));
+            }
+            assertThat(decode(answer, QdrantFacets.hits())).as(answer).isEqualTo(tree);
         }
     }
 
