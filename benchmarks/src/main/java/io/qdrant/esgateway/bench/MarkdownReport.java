@@ -26,13 +26,16 @@ public final class MarkdownReport {
         }
         md.append("\n## Machine\n\n| fact | value |\n|---|---|\n");
         r.machine().forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-        md.append("\n## Engines\n\n| engine | kind | version | URL | started in | RSS at end | peak RSS | notes |\n")
-                .append("|---|---|---|---|---|---|---|---|\n");
+        md.append("\n## Engines\n\nResident set sizes: right after the engine's last cell (under load), at the end "
+                + "of the run after every engine was idle for the same time (at rest), and the process's peak.\n\n"
+                + "| engine | kind | version | URL | started in | RSS under load | RSS at rest | peak RSS | notes |\n")
+                .append("|---|---|---|---|---|---|---|---|---|\n");
         for (Results.EngineFacts e : r.engines()) {
             md.append("| ").append(e.name()).append(" | ").append(e.kind()).append(e.nativeEngine() ? " (baseline)" : "")
                     .append(" | ").append(e.version()).append(" | ").append(e.url()).append(" | ")
                     .append(e.startupMillis() == null ? "–" : fmt("%.1f s", e.startupMillis() / 1000.0)).append(" | ")
-                    .append(mib(e.rssKib())).append(" | ").append(mib(e.peakRssKib())).append(" | ")
+                    .append(mib(e.rssAfterLoadKib())).append(" | ").append(mib(e.rssKib())).append(" | ")
+                    .append(mib(e.peakRssKib())).append(" | ")
                     .append(String.join("; ", e.notes())).append(" |\n");
         }
         List<String> engines = r.engines().stream().map(Results.EngineFacts::name).toList();

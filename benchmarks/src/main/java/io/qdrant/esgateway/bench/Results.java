@@ -52,8 +52,15 @@ public record Results(Map<String, Object> run, Map<String, Object> machine, List
      * @param peakRssKib    VmHWM at the end of the run
      * @param notes         e.g. why its vector index could not be created
      */
+    /**
+     * What the run knows of one engine. Resident sets (KiB, null for an engine given by URL): {@code
+     * rssAfterLoadKib} right after the engine's last cell of the final trial, {@code rssKib} at the end of the run
+     * after every engine was idle for the same time ({@link Runner#REST_MILLIS}), {@code peakRssKib} the process's
+     * high-water mark.
+     */
     public record EngineFacts(String name, String kind, boolean nativeEngine, String url, String version, Long pid,
-                              Long startupMillis, Long rssKib, Long peakRssKib, List<String> notes) {
+                              Long startupMillis, Long rssAfterLoadKib, Long rssKib, Long peakRssKib,
+                              List<String> notes) {
     }
 
     /**

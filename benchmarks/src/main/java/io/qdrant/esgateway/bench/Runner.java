@@ -77,14 +77,21 @@ public final class Runner {
                 }
             }
             List<Results.Trial> trials = new ArrayList<>();
+            Map<String, Long> rssAfterLoad = new HashMap<>();
             for (int t = 1; t <= options.trials(); t++) {
                 List<RunningEngine> order = new ArrayList<>(engines);
                 Collections.shuffle(order, new Random(options.seed() * 7919 + t));
                 for (int position = 0; position < order.size(); position++) {
-                    trials.addAll(trial(order.get(position), t, position + 1));
+                    RunningEngine engine = order.get(position);
+                    trials.addAll(trial(engine, t, position + 1));
+                    if (t == options.trials()) {
+                        rssKib(engine, "VmRSS").ifPresent(kib -> rssAfterLoad.put(engine.spec().name(), kib));
+                    }
                 }
             }
-            List<Results.EngineFacts> facts = engines.stream().map(this::facts).toList();
+            rest();
+            List<Results.EngineFacts> facts = engines.stream()
+                    .map(e -> facts(e, rssAfterLoad.get(e.spec().name()))).toList();
             machine.put("load_average_end", Machine.loadAverage());
             Map<String, Object> run = new LinkedHashMap<>();
             run.put("started", started.toString());
@@ -554,7 +561,26 @@ public final class Runner {
         return ns;
     }
 
-    private Results.EngineFacts facts(RunningEngine e) {
+    /**
+     * Every engine idle for at least {@link #REST_MILLIS} before the resident sets are read: the run's last engine has just
+     * finished its cells while the first one of the final trial has been idle for minutes, and an engine that gives
+     * memory back when idle (the gateway's periodic collection) would otherwise be measured at rest or under load
+     * depending on the shuffled order. The smoke profile rests one second.
+     */
+    private void rest() {
+        long millis = options.smoke() ? 1_000 : REST_MILLIS;
+        say("resting %d s before reading every engine's resident set", millis / 1000);
+        sleep(millis);
+    }
+
+    /** The idle time before the resident sets are read at the end of the run ({@link #rest}). */
+    static final long REST_MILLIS = 20_000;
+
+    private static java.util.OptionalLong rssKib(RunningEngine e, String key) {
+        return e.pid().isPresent() ? ChildEngine.procStatusKib(e.pid().getAsLong(), key) : java.util.OptionalLong.empty();
+    }
+
+    private Results.EngineFacts facts(RunningEngine e, Long rssAfterLoadKib) {
         String version;
         try (Http http = new Http(e.url())) {
             JsonNode root = http.ok("GET", "/", null).path("version");
@@ -578,7 +604,8 @@ public final class Runner {
         }
         engineNotes.addAll(notes.getOrDefault(e.spec().name(), List.of()));
         return new Results.EngineFacts(e.spec().name(), e.spec().kind().name().toLowerCase(Locale.ROOT),
-                e.spec().isNative(), e.url().toString(), version, pid, e.startupMillis().orElse(null), rss, peak,
+                e.spec().isNative(), e.url().toString(), version, pid, e.startupMillis().orElse(null), rssAfterLoadKib,
+                rss, peak,
                 List.copyOf(engineNotes));
     }
 

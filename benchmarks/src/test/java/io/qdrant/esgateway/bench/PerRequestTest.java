@@ -67,8 +67,8 @@ class PerRequestTest {
         Results.RequestCosts es = new Results.RequestCosts("elasticsearch", "terms", 1, List.of(2.0, 1.0),
                 List.of(4, 4), 0.0);
         List<Results.EngineFacts> engines = List.of(
-                new Results.EngineFacts("gateway", "gateway", false, "u", "v", null, null, null, null, List.of()),
-                new Results.EngineFacts("elasticsearch", "elasticsearch", true, "u", "v", null, null, null, null,
+                new Results.EngineFacts("gateway", "gateway", false, "u", "v", null, null, null, null, null, List.of()),
+                new Results.EngineFacts("elasticsearch", "elasticsearch", true, "u", "v", null, null, null, null, null,
                         List.of()));
         Results r = new Results(Map.of("clients", List.of(1)), Map.of(), engines, Map.of("terms", "t"), List.of(),
                 List.of(), List.of(gateway, es));

@@ -69,6 +69,8 @@ class SmokeBenchTest {
         }
         for (JsonNode engine : results.path("engines")) {
             assertThat(engine.path("rssKib").asLong()).as("RSS of " + engine.path("name")).isPositive();
+            assertThat(engine.path("rssAfterLoadKib").asLong()).as("RSS under load of " + engine.path("name"))
+                    .isPositive();
         }
         // the per-request breakdown: every timed read cell, every distinct request measured
         JsonNode requests = results.path("requests");

@@ -44,9 +44,9 @@ class SummaryTest {
     void ratiosAreAgainstTheFastestValidNativeEngine() {
         List<Results.Trial> trials = List.of(valid(1, "gateway", 4, 8), valid(1, "es", 2, 10), valid(1, "os", 5, 6));
         List<Results.EngineFacts> engines = List.of(
-                new Results.EngineFacts("gateway", "gateway", false, "", "", null, null, null, null, List.of()),
-                new Results.EngineFacts("es", "elasticsearch", true, "", "", null, null, null, null, List.of()),
-                new Results.EngineFacts("os", "opensearch", true, "", "", null, null, null, null, List.of()));
+                new Results.EngineFacts("gateway", "gateway", false, "", "", null, null, null, null, null, List.of()),
+                new Results.EngineFacts("es", "elasticsearch", true, "", "", null, null, null, null, null, List.of()),
+                new Results.EngineFacts("os", "opensearch", true, "", "", null, null, null, null, null, List.of()));
         Results results = new Results(Map.of(), Map.of(), engines, Map.of("w", "t"), trials,
                 Summary.cells(trials));
         Results.Cell gateway = Ratios.cell(results, "gateway", "w", 1).orElseThrow();

@@ -144,7 +144,8 @@ public final class DateFormat {
         }
         var builtIn = BuiltInFormats.find(name);
         if (builtIn.isPresent()) {
-            return new JavaTime(builtIn.get().printer(), builtIn.get().parsers());
+            boolean iso = name.equals("strict_date_optional_time") || name.equals("iso8601");
+            return new JavaTime(builtIn.get().printer(), builtIn.get().parsers(), iso);
         }
         DateTimeFormatter custom;
         try {
@@ -153,7 +154,7 @@ public final class DateFormat {
         } catch (IllegalArgumentException e) {
             throw GatewayException.illegalArgument("Invalid format: [" + name + "]: " + e.getMessage());
         }
-        return new JavaTime(custom, List.of(custom));
+        return new JavaTime(custom, List.of(custom), false);
     }
 
     /** The format as Elasticsearch names it in messages and mappings. */
@@ -194,6 +195,22 @@ public final class DateFormat {
             }
         }
         throw failure(text);
+    }
+
+    /**
+     * As {@link #parse} without {@link IsoDateFastPath}: the instant the formatters alone give, or {@code null} when no
+     * alternative accepts the text (tests compare the two).
+     */
+    Instant parseWithFormattersOnly(String text, ZoneId defaultZone, boolean roundUp) {
+        for (Alternative alternative : alternatives) {
+            Instant instant = alternative instanceof JavaTime javaTime
+                    ? javaTime.parseWithFormatters(text, defaultZone, roundUp)
+                    : alternative.parse(text, defaultZone, roundUp);
+            if (instant != null) {
+                return instant;
+            }
+        }
+        return null;
     }
 
     /**
@@ -246,15 +263,29 @@ public final class DateFormat {
     private static final class JavaTime implements Alternative {
         private final DateTimeFormatter printer;
         private final List<DateTimeFormatter> parsers;
+        /** {@code strict_date_optional_time}: its common shapes are read by {@link IsoDateFastPath} first. */
+        private final boolean isoFastPath;
         private volatile List<DateTimeFormatter> roundUpParsers;
 
-        JavaTime(DateTimeFormatter printer, List<DateTimeFormatter> parsers) {
+        JavaTime(DateTimeFormatter printer, List<DateTimeFormatter> parsers, boolean isoFastPath) {
             this.printer = printer;
             this.parsers = parsers;
+            this.isoFastPath = isoFastPath;
         }
 
         @Override
         public Instant parse(String text, ZoneId defaultZone, boolean roundUp) {
+            if (isoFastPath && !roundUp) {
+                Instant fast = IsoDateFastPath.parse(text, defaultZone);
+                if (fast != null) {
+                    return fast;
+                }
+            }
+            return parseWithFormatters(text, defaultZone, roundUp);
+        }
+
+        /** The instant as the formatters read it (without {@link IsoDateFastPath}), or {@code null}. */
+        Instant parseWithFormatters(String text, ZoneId defaultZone, boolean roundUp) {
             for (DateTimeFormatter parser : roundUp ? roundUpParsers() : parsers) {
                 TemporalAccessor parsed = parseWhole(parser, text);
                 if (parsed != null) {

@@ -32,9 +32,22 @@ final class CompactJsonBytes {
 
     /** The compact UTF-8 JSON of {@code value} (see the class comment). */
     static byte[] of(JsonValue value) {
-        CompactJsonBytes out = new CompactJsonBytes(1024);
-        out.value(value);
-        return Arrays.copyOf(out.buffer, out.length);
+        return reusable().write(value);
+    }
+
+    /**
+     * A writer for many values, one after the other on one thread (a write batch's sources): its buffer is kept, so a
+     * value costs one array of its exact size.
+     */
+    static CompactJsonBytes reusable() {
+        return new CompactJsonBytes(1024);
+    }
+
+    /** The compact UTF-8 JSON of {@code value}, as {@link #of}. */
+    byte[] write(JsonValue value) {
+        length = 0;
+        value(value);
+        return Arrays.copyOf(buffer, length);
     }
 
     private void value(JsonValue value) {

@@ -432,13 +432,14 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         uuidOf(index);
         List<Document> documents = new ArrayList<>(writes.size());
         List<Translog.Op> ops = new ArrayList<>(writes.size());
+        CompactJsonBytes sources = CompactJsonBytes.reusable();
         for (DocumentWrite write : writes) {
             try {
                 switch (write) {
                     case DocumentWrite.Upsert upsert -> {
                         IndexableDocument doc = upsert.document();
                         // one array for the stored field and the log record: neither changes it
-                        byte[] source = FieldEncoding.sourceBytes(doc.source());
+                        byte[] source = sources.write(doc.source());
                         documents.add(FieldEncoding.encode(index.mappings(), doc.id(), doc.version(), source,
                                 doc.values()));
                         ops.add(new Translog.Op.Upsert(doc.id(), doc.version(), source, doc.values()));

@@ -215,7 +215,18 @@ final class Translog implements AutoCloseable {
      * A batch's operations encoded: {@link #append} adds the sequence number and the checksum (CRC32C runs at
      * memory speed). Encoding needs no lock, so writers do it before they queue for the index.
      */
-    record Prepared(byte[] ops) {
+    record Prepared(byte[] ops, int length) {
+    }
+
+    /** The encoding buffer, handed over as it is: a bulk's record is hundreds of KiB, worth not copying again. */
+    private static final class Buffer extends ByteArrayOutputStream {
+        Buffer(int size) {
+            super(size);
+        }
+
+        Prepared prepared() {
+            return new Prepared(buf, count);
+        }
     }
 
     /** The whole record of {@code batch}, as {@link #append} writes it (for tests that write logs by hand). */
@@ -233,9 +244,10 @@ final class Translog implements AutoCloseable {
     static Prepared prepare(List<Op> batchOps) {
         int estimate = 64;
         for (Op op : batchOps) {
-            estimate += op instanceof Op.Upsert u ? 96 + u.source().length + 48 * u.values().size() : 32;
+            estimate += op instanceof Op.Upsert u ? 96 + u.id().length() + u.source().length + estimate(u.values())
+                    : 32 + op.id().length();
         }
-        ByteArrayOutputStream payload = new ByteArrayOutputStream(estimate);
+        Buffer payload = new Buffer(estimate);
         try (DataOutputStream out = new DataOutputStream(payload)) {
             out.writeInt(batchOps.size());
             for (Op op : batchOps) {
@@ -262,18 +274,32 @@ final class Translog implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory failed", e);
         }
-        return new Prepared(payload.toByteArray());
+        return payload.prepared();
+    }
+
+    /** About the bytes {@link #writeValue} writes for {@code values} (ASCII text assumed; the buffer grows if not). */
+    private static int estimate(List<IndexedValue> values) {
+        int bytes = 4;
+        for (IndexedValue value : values) {
+            bytes += 16 + value.field().length() + switch (value) {
+                case IndexedValue.Keyword k -> k.value().length();
+                case IndexedValue.Text t -> t.value().length();
+                case IndexedValue.Vector v -> 4 * v.values().length;
+                default -> 0;
+            };
+        }
+        return bytes;
     }
 
     /** The record's three parts: length and checksum, the operations, the sequence number. */
     private static ByteBuffer[] finish(Prepared prepared, long maxSeqNo) {
         ByteBuffer trailer = ByteBuffer.allocate(Long.BYTES).putLong(maxSeqNo).flip();
         CRC32C crc = new CRC32C();
-        crc.update(prepared.ops());
+        crc.update(prepared.ops(), 0, prepared.length());
         crc.update(trailer.duplicate());
-        ByteBuffer header = ByteBuffer.allocate(8).putInt(prepared.ops().length + Long.BYTES)
+        ByteBuffer header = ByteBuffer.allocate(8).putInt(prepared.length() + Long.BYTES)
                 .putInt((int) crc.getValue()).flip();
-        return new ByteBuffer[] {header, ByteBuffer.wrap(prepared.ops()), trailer};
+        return new ByteBuffer[] {header, ByteBuffer.wrap(prepared.ops(), 0, prepared.length()), trailer};
     }
 
     private static void writeValue(DataOutputStream out, IndexedValue value) throws IOException {

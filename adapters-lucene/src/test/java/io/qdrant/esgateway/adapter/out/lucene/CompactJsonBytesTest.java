@@ -77,6 +77,19 @@ class CompactJsonBytesTest {
         }
     }
 
+    /** One writer for a whole batch, as a write batch uses it: long and short documents in turn, no stale bytes. */
+    @Test
+    void aReusedWriterWritesEachDocumentAsItsOwnWriterWould() {
+        Random random = new Random(11);
+        CompactJsonBytes writer = CompactJsonBytes.reusable();
+        for (int n = 0; n < 2_000; n++) {
+            JsonValue value = n % 7 == 0
+                    ? new JsonObject(Map.of("long", new JsonString("é".repeat(random.nextInt(2_000)))))
+                    : randomObject(random, 0);
+            assertThat(writer.write(value)).as("document %d", n).isEqualTo(reference(value));
+        }
+    }
+
     @Test
     void aLongStringOfWideCharactersGrowsTheBuffer() {
         String wide = "\u0001\uD800".repeat(5_000) + "中".repeat(5_000);
