@@ -147,6 +147,10 @@ final class LuceneCountedAggregations {
      * {@code Weight.count}, which for a conjunction opens each clause's terms and points only to answer "unknown".
      */
     static long count(IndexSearcher searcher, Query query) throws IOException {
+        java.util.OptionalLong counted = TermRangePages.count(searcher, query, SortedTermValuesCache.SHARED);
+        if (counted.isPresent()) {
+            return counted.getAsLong();
+        }
         return searcher.search(query, new CollectorManager<StreamCounter, Long>() {
             @Override
             public StreamCounter newCollector() {

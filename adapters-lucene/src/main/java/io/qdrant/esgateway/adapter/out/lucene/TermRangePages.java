@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.LeafReaderContext;
@@ -23,6 +24,7 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.PointRangeQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
+import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
@@ -66,6 +68,10 @@ import org.apache.lucene.util.NumericUtils;
  * {@code (threshold, GREATER_THAN_OR_EQUAL_TO)}: what {@code LuceneSearch} renders for both is what it renders for the
  * single pass (an exact total at most the threshold; else the threshold as a lower bound). A total equal to the
  * threshold is left to the single pass, whose relation there depends on how it pruned.
+ *
+ * <p>{@link #count} answers the count of such a conjunction (a term and at least one range, all on one field, with
+ * or without a sort) the same way — used for {@code _count}, the exact total of a {@code size: 0} search and the
+ * buckets of a counted {@code filter}/{@code filters} aggregation.
  */
 final class TermRangePages {
     private TermRangePages() {
@@ -210,6 +216,73 @@ final class TermRangePages {
         return Optional.of(new TopFieldDocs(totalHits, top.scoreDocs, top.fields));
     }
 
+    /**
+     * The exact number of live documents matching {@code query} when it is a conjunction of one term and ranges on
+     * one numeric field ({@link #countShape}) and some segment answers from its entry (two binary searches); the
+     * other segments are counted with the query's own weight ({@link Weight#count} where it can, else by visiting
+     * their matches). Empty for any other query, or when no segment has a usable entry.
+     */
+    static OptionalLong count(IndexSearcher searcher, Query query, SortedTermValuesCache cache) throws IOException {
+        Optional<Shape> recognised = countShape(query);
+        if (recognised.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        Shape shape = recognised.get();
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        boolean[] general = new boolean[leaves.size()];
+        boolean anyEntry = false;
+        long total = 0;
+        for (int i = 0; i < general.length; i++) {
+            LeafReaderContext leaf = leaves.get(i);
+            SortedTermValues entry = leaf.reader().getLiveDocs() != null ? null
+                    : cache.get(leaf.reader(), shape.term(), shape.field());
+            if (entry != null && entry.usable()) {
+                total += entry.count(shape.lower(), shape.upper());
+                anyEntry = true;
+            } else {
+                general[i] = true;
+            }
+        }
+        if (!anyEntry) {
+            return OptionalLong.empty();
+        }
+        Weight weight = null;
+        for (int i = 0; i < general.length; i++) {
+            if (!general[i]) {
+                continue;
+            }
+            if (weight == null) {
+                weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+            }
+            total += countLeaf(weight, leaves.get(i));
+        }
+        return OptionalLong.of(total);
+    }
+
+    private static long countLeaf(Weight weight, LeafReaderContext leaf) throws IOException {
+        int known = weight.count(leaf);
+        if (known >= 0) {
+            return known;
+        }
+        ScorerSupplier supplier = weight.scorerSupplier(leaf);
+        if (supplier == null) {
+            return 0;
+        }
+        long[] matches = {0};
+        supplier.setTopLevelScoringClause();
+        supplier.bulkScorer().score(new LeafCollector() {
+            @Override
+            public void setScorer(Scorable scorer) {
+            }
+
+            @Override
+            public void collect(int doc) {
+                matches[0]++;
+            }
+        }, leaf.reader().getLiveDocs(), 0, DocIdSetIterator.NO_MORE_DOCS);
+        return matches[0];
+    }
+
     /** The entry's documents with a value in {@code [lower, upper]}, in doc id order. */
     private static int[] candidates(SortedTermValues entry, long lower, long upper) {
         if (lower > upper) {
@@ -260,15 +333,28 @@ final class TermRangePages {
         return Optional.of(new Shape(found.term, first.getField(), found.ranged, found.lower, found.upper));
     }
 
+    /**
+     * The term, the field and the ranges' intersection when {@code query} is a conjunction of one term and at least
+     * one {@link LongPoint} or {@link DoublePoint} range, every range on the same field (what a count needs).
+     */
+    static Optional<Shape> countShape(Query query) {
+        Conjuncts found = new Conjuncts(null, null);
+        if (!found.add(query) || found.term == null || !found.ranged) {
+            return Optional.empty();
+        }
+        return Optional.of(new Shape(found.term, found.field, true, found.lower, found.upper));
+    }
+
     /** The leaves of a pure conjunction, gathered while they fit the shape. */
     private static final class Conjuncts {
-        private final String field;
+        private String field;
         private final Class<?> points;
         private Term term;
         private boolean ranged;
         private long lower = Long.MIN_VALUE;
         private long upper = Long.MAX_VALUE;
 
+        /** {@code field} and {@code points} null: any one field, ranges of either point class. */
         Conjuncts(String field, Class<?> points) {
             this.field = field;
             this.points = points;
@@ -298,10 +384,13 @@ final class TermRangePages {
         }
 
         private boolean range(PointRangeQuery r) {
-            if (!r.getField().equals(field) || r.getNumDims() != 1 || r.getBytesPerDim() != Long.BYTES
-                    || r.getClass().getEnclosingClass() != points) {
+            Class<?> kind = r.getClass().getEnclosingClass();
+            if (r.getNumDims() != 1 || r.getBytesPerDim() != Long.BYTES
+                    || (points == null ? kind != LongPoint.class && kind != DoublePoint.class : kind != points)
+                    || (field != null && !r.getField().equals(field))) {
                 return false;
             }
+            field = r.getField();
             ranged = true;
             lower = Math.max(lower, NumericUtils.sortableBytesToLong(r.getLowerPoint(), 0));
             upper = Math.min(upper, NumericUtils.sortableBytesToLong(r.getUpperPoint(), 0));
