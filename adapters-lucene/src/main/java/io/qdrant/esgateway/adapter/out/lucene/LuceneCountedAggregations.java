@@ -23,13 +23,16 @@ import org.apache.lucene.index.SortedNumericDocValues;
 import org.apache.lucene.index.SortedSetDocValues;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BulkScorer;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LeafCollector;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
 import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Weight;
 
 /**
  * The aggregations of a plan that are answered by counts alone, counted the way Lucene counts fast instead of handing
@@ -101,8 +104,7 @@ final class LuceneCountedAggregations {
                 termsFields.add(FieldRef.of(index.name(), t.field(), index.mappings()));
             }
         });
-        List<ValueCounts> terms = termsFields.isEmpty() ? List.of()
-                : searcher.search(rewritten, new TermsCountsManager(termsFields));
+        List<ValueCounts> terms = termsFields.isEmpty() ? List.of() : termsCounts(searcher, rewritten, termsFields);
         Map<String, Partial> out = new LinkedHashMap<>();
         for (Map.Entry<String, Aggregation> e : plan.aggregations().entrySet()) {
             Partial partial = switch (e.getValue()) {
@@ -119,6 +121,46 @@ final class LuceneCountedAggregations {
             out.put(e.getKey(), partial);
         }
         return new NamedPartials(out);
+    }
+
+    /**
+     * The terms aggregations' counts: the segments {@link RangeTermsCounts} answers (keyword fields over a range) from
+     * their sorted entries, the others by the collector pass.
+     */
+    private static List<ValueCounts> termsCounts(IndexSearcher searcher, Query rewritten, List<FieldRef> fields)
+            throws IOException {
+        Map<LeafReaderContext, RangeTermsCounts.SegmentCounts> answered =
+                fields.stream().allMatch(f -> f.kind() == FieldRef.ValueKind.KEYWORD)
+                        ? RangeTermsCounts.count(searcher, rewritten, fields.stream().map(FieldRef::name).toList(),
+                        SortedTermValuesCache.SHARED)
+                        : Map.of();
+        if (answered.isEmpty()) {
+            return searcher.search(rewritten, new TermsCountsManager(fields));
+        }
+        TermsCountsManager.SliceCollector collector = new TermsCountsManager.SliceCollector(fields);
+        Weight weight = null;
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            RangeTermsCounts.SegmentCounts counted = answered.get(leaf);
+            if (counted != null) {
+                for (int i = 0; i < fields.size(); i++) {
+                    ValueCounts out = collector.counts.get(i);
+                    counted.values().get(i).forEach((value, count) -> out.values.merge(value, count, Long::sum));
+                    out.withoutValue += counted.withoutValue()[i];
+                }
+                continue;
+            }
+            if (weight == null) {
+                weight = searcher.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
+            }
+            BulkScorer scorer = weight.bulkScorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            LeafCollector leafCollector = collector.getLeafCollector(leaf);
+            scorer.score(leafCollector, leaf.reader().getLiveDocs(), 0, DocIdSetIterator.NO_MORE_DOCS);
+            leafCollector.finish();
+        }
+        return collector.counts;
     }
 
     private static long[] filterCounts(IndexSearcher searcher, QueryTranslator translator, Query matches,
@@ -147,9 +189,9 @@ final class LuceneCountedAggregations {
      * {@code Weight.count}, which for a conjunction opens each clause's terms and points only to answer "unknown".
      */
     static long count(IndexSearcher searcher, Query query) throws IOException {
-        java.util.OptionalLong counted = TermRangePages.count(searcher, query, SortedTermValuesCache.SHARED);
-        if (counted.isPresent()) {
-            return counted.getAsLong();
+        var termAndRange = TermRangePages.ranged(query).filter(shape -> shape.term() != null);
+        if (termAndRange.isPresent()) {
+            return countTermAndRange(searcher, query, termAndRange.get());
         }
         return searcher.search(query, new CollectorManager<StreamCounter, Long>() {
             @Override
@@ -166,6 +208,37 @@ final class LuceneCountedAggregations {
                 return total;
             }
         });
+    }
+
+    /**
+     * A term AND range count: a segment without deletions whose entry for the term and the range's field is usable
+     * ({@link SortedTermValuesCache}) counts by binary search, any other segment by visiting its matches.
+     */
+    private static long countTermAndRange(IndexSearcher searcher, Query query, TermRangePages.Shape shape)
+            throws IOException {
+        long total = 0;
+        Weight weight = null;
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            if (!leaf.reader().hasDeletions()) {
+                SortedTermValues entry = SortedTermValuesCache.SHARED.get(leaf.reader(), shape.term(), shape.field());
+                if (entry != null && entry.usable()) {
+                    total += entry.count(shape.lower(), shape.upper());
+                    continue;
+                }
+            }
+            if (weight == null) {
+                weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+            }
+            BulkScorer scorer = weight.bulkScorer(leaf);
+            if (scorer != null) {
+                StreamCounter counter = new StreamCounter();
+                LeafCollector collector = counter.getLeafCollector(leaf);
+                scorer.score(collector, leaf.reader().getLiveDocs(), 0, DocIdSetIterator.NO_MORE_DOCS);
+                collector.finish();
+                total += counter.count;
+            }
+        }
+        return total;
     }
 
     /** Counts the documents it is given, a stream at a time where the scorer hands out streams. */

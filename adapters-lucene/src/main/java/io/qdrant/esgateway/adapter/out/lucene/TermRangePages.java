@@ -70,8 +70,7 @@ import org.apache.lucene.util.NumericUtils;
  * threshold is left to the single pass, whose relation there depends on how it pruned.
  *
  * <p>{@link #count} answers the count of such a conjunction (a term and at least one range, all on one field, with
- * or without a sort) the same way — used for {@code _count}, the exact total of a {@code size: 0} search and the
- * buckets of a counted {@code filter}/{@code filters} aggregation.
+ * or without a sort) the same way — used for {@code _count} and the exact total of a {@code size: 0} search.
  */
 final class TermRangePages {
     private TermRangePages() {
@@ -218,12 +217,12 @@ final class TermRangePages {
 
     /**
      * The exact number of live documents matching {@code query} when it is a conjunction of one term and ranges on
-     * one numeric field ({@link #countShape}) and some segment answers from its entry (two binary searches); the
+     * one numeric field ({@link #ranged} with a term) and some segment answers from its entry (two binary searches); the
      * other segments are counted with the query's own weight ({@link Weight#count} where it can, else by visiting
      * their matches). Empty for any other query, or when no segment has a usable entry.
      */
     static OptionalLong count(IndexSearcher searcher, Query query, SortedTermValuesCache cache) throws IOException {
-        Optional<Shape> recognised = countShape(query);
+        Optional<Shape> recognised = ranged(query).filter(shape -> shape.term() != null);
         if (recognised.isEmpty()) {
             return OptionalLong.empty();
         }
@@ -334,27 +333,61 @@ final class TermRangePages {
     }
 
     /**
-     * The term, the field and the ranges' intersection when {@code query} is a conjunction of one term and at least
-     * one {@link LongPoint} or {@link DoublePoint} range, every range on the same field (what a count needs).
+     * The field and the ranges' intersection when {@code query} is a pure conjunction of ranges on one numeric field
+     * (long or double points), with no term ({@link Shape#term()} null): what {@link RangeTermsCounts} counts from.
      */
-    static Optional<Shape> countShape(Query query) {
-        Conjuncts found = new Conjuncts(null, null);
-        if (!found.add(query) || found.term == null || !found.ranged) {
+    static Optional<Shape> rangeOnly(Query query) {
+        return ranged(query).filter(shape -> shape.term() == null);
+    }
+
+    /**
+     * The term (or null) and the ranges' intersection when {@code query} is a pure conjunction of at most one term and
+     * ranges on one numeric field (long or double points), at least one range: what {@link RangeTermsCounts} counts.
+     */
+    static Optional<Shape> ranged(Query query) {
+        PointRangeQuery first = firstRange(query);
+        if (first == null) {
             return Optional.empty();
         }
-        return Optional.of(new Shape(found.term, found.field, true, found.lower, found.upper));
+        Class<?> points = first.getClass().getEnclosingClass();
+        if (points != LongPoint.class && points != DoublePoint.class) {
+            return Optional.empty();
+        }
+        Conjuncts found = new Conjuncts(first.getField(), points);
+        if (!found.add(query) || !found.ranged) {
+            return Optional.empty();
+        }
+        return Optional.of(new Shape(found.term, first.getField(), true, found.lower, found.upper));
+    }
+
+    /** The first point range among the clauses of a conjunction, or null. */
+    private static PointRangeQuery firstRange(Query query) {
+        return switch (query) {
+            case PointRangeQuery r -> r;
+            case ConstantScoreQuery c -> firstRange(c.getQuery());
+            case BoostQuery b -> firstRange(b.getQuery());
+            case BooleanQuery b -> {
+                for (BooleanClause c : b.clauses()) {
+                    PointRangeQuery r = firstRange(c.query());
+                    if (r != null) {
+                        yield r;
+                    }
+                }
+                yield null;
+            }
+            default -> null;
+        };
     }
 
     /** The leaves of a pure conjunction, gathered while they fit the shape. */
     private static final class Conjuncts {
-        private String field;
+        private final String field;
         private final Class<?> points;
         private Term term;
         private boolean ranged;
         private long lower = Long.MIN_VALUE;
         private long upper = Long.MAX_VALUE;
 
-        /** {@code field} and {@code points} null: any one field, ranges of either point class. */
         Conjuncts(String field, Class<?> points) {
             this.field = field;
             this.points = points;
@@ -384,13 +417,10 @@ final class TermRangePages {
         }
 
         private boolean range(PointRangeQuery r) {
-            Class<?> kind = r.getClass().getEnclosingClass();
-            if (r.getNumDims() != 1 || r.getBytesPerDim() != Long.BYTES
-                    || (points == null ? kind != LongPoint.class && kind != DoublePoint.class : kind != points)
-                    || (field != null && !r.getField().equals(field))) {
+            if (!r.getField().equals(field) || r.getNumDims() != 1 || r.getBytesPerDim() != Long.BYTES
+                    || r.getClass().getEnclosingClass() != points) {
                 return false;
             }
-            field = r.getField();
             ranged = true;
             lower = Math.max(lower, NumericUtils.sortableBytesToLong(r.getLowerPoint(), 0));
             upper = Math.min(upper, NumericUtils.sortableBytesToLong(r.getUpperPoint(), 0));

@@ -347,16 +347,16 @@ class TermRangePagesTest {
         assertThat(TermRangePages.shape(conjunction, SortField.FIELD_SCORE)).isEmpty();
 
         // a count needs a term and ranges on one field, whatever the sort
-        assertThat(TermRangePages.countShape(new BooleanQuery.Builder().add(new ConstantScoreQuery(term), Occur.FILTER)
+        assertThat(TermRangePages.ranged(new BooleanQuery.Builder().add(new ConstantScoreQuery(term), Occur.FILTER)
                 .add(DoublePoint.newRangeQuery("d", -1, 2), Occur.FILTER).build()))
                 .hasValue(new TermRangePages.Shape(term.getTerm(), "d", true,
                         NumericUtils.doubleToSortableLong(-1), NumericUtils.doubleToSortableLong(2)));
-        assertThat(TermRangePages.countShape(term)).isEmpty();
-        assertThat(TermRangePages.countShape(range)).isEmpty();
-        assertThat(TermRangePages.countShape(new BooleanQuery.Builder().add(term, Occur.FILTER).add(range, Occur.FILTER)
+        assertThat(TermRangePages.ranged(term)).isEmpty();
+        assertThat(TermRangePages.ranged(range).orElseThrow().term()).isNull(); // a range alone: no term to count by
+        assertThat(TermRangePages.ranged(new BooleanQuery.Builder().add(term, Occur.FILTER).add(range, Occur.FILTER)
                 .add(LongPoint.newRangeQuery("r", 1, 2), Occur.FILTER).build())).isEmpty();
         for (Query other : others.subList(0, 3)) {
-            assertThat(TermRangePages.countShape(other)).as(other.toString()).isEmpty();
+            assertThat(TermRangePages.ranged(other)).as(other.toString()).isEmpty();
         }
     }
 

@@ -1,0 +1,115 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SortedSetDocValues;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Keyword {@code terms} counts over a range query, per segment from {@link SortedTermValues}: when the matches are a
+ * pure conjunction of ranges on one numeric field ({@link TermRangePages#rangeOnly}), a keyword value's count in a
+ * segment is the number of its documents whose value of that field lies in the range — two binary searches in the
+ * value's sorted entry ({@link SortedTermValuesCache}) instead of reading the keyword of every match.
+ *
+ * <p>A segment answers this way only when all of these hold, else it is left to the collector pass
+ * ({@link LuceneCountedAggregations}) unchanged: no deletions; the range query counts its matches without visiting them
+ * ({@code Weight.count}); for every keyword field of the plan, the segment's doc values hold at most one value per
+ * document (so the matches without a value are the range's count minus the buckets'), the field has at most
+ * {@link #MAX_TERMS} indexed values in the segment, and every value's entry is held or admitted and usable (a
+ * single-valued numeric field for the value's documents). The indexed terms of a keyword field are its doc values
+ * (the store writes both from the same values), so the counts are the collectors'; {@code LuceneCountedAggregationsTest}
+ * compares them.
+ */
+final class RangeTermsCounts {
+    /** Keyword values per segment above which the collector pass is cheaper than one entry per value. */
+    static final int MAX_TERMS = 128;
+
+    private RangeTermsCounts() {
+    }
+
+    /** One segment's counts: per keyword field, each value's count and the matches without a value. */
+    record SegmentCounts(List<Map<String, Long>> values, long[] withoutValue) {
+    }
+
+    /**
+     * Counts per segment of {@code searcher} where the segment can answer as described; the segments left out (no
+     * entry in the result) are for the collector pass. Empty when {@code matches} is not a range conjunction.
+     */
+    static Map<LeafReaderContext, SegmentCounts> count(IndexSearcher searcher, Query matches, List<String> keywordFields,
+                                                       SortedTermValuesCache cache) throws IOException {
+        var shape = TermRangePages.rangeOnly(matches);
+        if (shape.isEmpty()) {
+            return Map.of();
+        }
+        Weight weight = null;
+        Map<LeafReaderContext, SegmentCounts> out = new HashMap<>();
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            LeafReader reader = leaf.reader();
+            if (reader.hasDeletions()) {
+                continue;
+            }
+            if (weight == null) {
+                weight = searcher.createWeight(searcher.rewrite(matches), ScoreMode.COMPLETE_NO_SCORES, 1f);
+            }
+            int total = weight.count(leaf);
+            if (total < 0) {
+                continue;
+            }
+            SegmentCounts counts = segment(reader, total, keywordFields, shape.get(), cache);
+            if (counts != null) {
+                out.put(leaf, counts);
+            }
+        }
+        return out;
+    }
+
+    private static SegmentCounts segment(LeafReader reader, int total, List<String> fields,
+                                         TermRangePages.Shape range, SortedTermValuesCache cache) throws IOException {
+        List<Map<String, Long>> values = new ArrayList<>(fields.size());
+        long[] without = new long[fields.size()];
+        for (int f = 0; f < fields.size(); f++) {
+            String field = fields.get(f);
+            Map<String, Long> counts = new HashMap<>();
+            SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
+            if (docValues == null) {
+                without[f] = total;
+                values.add(counts);
+                continue;
+            }
+            Terms terms = reader.terms(field);
+            if (DocValues.unwrapSingleton(docValues) == null || terms == null || terms.size() < 0
+                    || terms.size() > MAX_TERMS) {
+                return null;
+            }
+            long inBuckets = 0;
+            TermsEnum each = terms.iterator();
+            for (BytesRef term = each.next(); term != null; term = each.next()) {
+                SortedTermValues entry = cache.get(reader, new Term(field, BytesRef.deepCopyOf(term)), range.field());
+                if (entry == null || !entry.usable()) {
+                    return null;
+                }
+                int count = entry.count(range.lower(), range.upper());
+                if (count > 0) {
+                    counts.put(term.utf8ToString(), (long) count);
+                    inBuckets += count;
+                }
+            }
+            without[f] = total - inBuckets;
+            values.add(counts);
+        }
+        return new SegmentCounts(values, without);
+    }
+}
