@@ -189,9 +189,9 @@ final class LuceneCountedAggregations {
      * {@code Weight.count}, which for a conjunction opens each clause's terms and points only to answer "unknown".
      */
     static long count(IndexSearcher searcher, Query query) throws IOException {
-        var termAndRange = TermRangePages.ranged(query).filter(shape -> shape.term() != null);
+        java.util.OptionalLong termAndRange = TermRangePages.count(searcher, query, SortedTermValuesCache.SHARED);
         if (termAndRange.isPresent()) {
-            return countTermAndRange(searcher, query, termAndRange.get());
+            return termAndRange.getAsLong();
         }
         return searcher.search(query, new CollectorManager<StreamCounter, Long>() {
             @Override
@@ -208,37 +208,6 @@ final class LuceneCountedAggregations {
                 return total;
             }
         });
-    }
-
-    /**
-     * A term AND range count: a segment without deletions whose entry for the term and the range's field is usable
-     * ({@link SortedTermValuesCache}) counts by binary search, any other segment by visiting its matches.
-     */
-    private static long countTermAndRange(IndexSearcher searcher, Query query, TermRangePages.Shape shape)
-            throws IOException {
-        long total = 0;
-        Weight weight = null;
-        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            if (!leaf.reader().hasDeletions()) {
-                SortedTermValues entry = SortedTermValuesCache.SHARED.get(leaf.reader(), shape.term(), shape.field());
-                if (entry != null && entry.usable()) {
-                    total += entry.count(shape.lower(), shape.upper());
-                    continue;
-                }
-            }
-            if (weight == null) {
-                weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
-            }
-            BulkScorer scorer = weight.bulkScorer(leaf);
-            if (scorer != null) {
-                StreamCounter counter = new StreamCounter();
-                LeafCollector collector = counter.getLeafCollector(leaf);
-                scorer.score(collector, leaf.reader().getLiveDocs(), 0, DocIdSetIterator.NO_MORE_DOCS);
-                collector.finish();
-                total += counter.count;
-            }
-        }
-        return total;
     }
 
     /** Counts the documents it is given, a stream at a time where the scorer hands out streams. */

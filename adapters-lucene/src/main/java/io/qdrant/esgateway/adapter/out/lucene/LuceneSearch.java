@@ -98,7 +98,9 @@ final class LuceneSearch {
     static long count(IndexReader reader, IndexMetadata index, Optional<Query> query) throws IOException {
         IndexSearcher searcher = searcher(reader);
         QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
-        return searcher.count(query.map(translator::translate).orElseGet(MatchAllDocsQuery::new));
+        org.apache.lucene.search.Query q = query.map(translator::translate).orElseGet(MatchAllDocsQuery::new);
+        java.util.OptionalLong counted = TermRangePages.count(searcher, q, SortedTermValuesCache.SHARED);
+        return counted.isPresent() ? counted.getAsLong() : searcher.count(q);
     }
 
     static LongSupplier now() {
@@ -158,7 +160,9 @@ final class LuceneSearch {
         TopDocs top;
         Float bestScore = null;
         if (topN <= 0) {
-            int count = request.trackTotalHits() instanceof TrackTotalHits.Disabled ? 0
+            java.util.OptionalLong counted = request.trackTotalHits() instanceof TrackTotalHits.Disabled
+                    ? java.util.OptionalLong.of(0) : TermRangePages.count(searcher, query, SortedTermValuesCache.SHARED);
+            long count = counted.isPresent() ? counted.getAsLong()
                     : searcher.search(query, new TotalHitCountCollectorManager(searcher.getSlices()));
             top = new TopDocs(new TotalHits(count, TotalHits.Relation.EQUAL_TO), new ScoreDoc[0]);
         } else if (keys.isEmpty()) {

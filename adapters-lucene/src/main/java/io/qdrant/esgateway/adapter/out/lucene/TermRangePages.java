@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.LeafReaderContext;
@@ -23,6 +24,7 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.PointRangeQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.Scorable;
+import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
@@ -66,6 +68,9 @@ import org.apache.lucene.util.NumericUtils;
  * {@code (threshold, GREATER_THAN_OR_EQUAL_TO)}: what {@code LuceneSearch} renders for both is what it renders for the
  * single pass (an exact total at most the threshold; else the threshold as a lower bound). A total equal to the
  * threshold is left to the single pass, whose relation there depends on how it pruned.
+ *
+ * <p>{@link #count} answers the count of such a conjunction (a term and at least one range, all on one field, with
+ * or without a sort) the same way — used for {@code _count} and the exact total of a {@code size: 0} search.
  */
 final class TermRangePages {
     private TermRangePages() {
@@ -208,6 +213,73 @@ final class TermRangePages {
             return Optional.empty();
         }
         return Optional.of(new TopFieldDocs(totalHits, top.scoreDocs, top.fields));
+    }
+
+    /**
+     * The exact number of live documents matching {@code query} when it is a conjunction of one term and ranges on
+     * one numeric field ({@link #ranged} with a term) and some segment answers from its entry (two binary searches); the
+     * other segments are counted with the query's own weight ({@link Weight#count} where it can, else by visiting
+     * their matches). Empty for any other query, or when no segment has a usable entry.
+     */
+    static OptionalLong count(IndexSearcher searcher, Query query, SortedTermValuesCache cache) throws IOException {
+        Optional<Shape> recognised = ranged(query).filter(shape -> shape.term() != null);
+        if (recognised.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        Shape shape = recognised.get();
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        boolean[] general = new boolean[leaves.size()];
+        boolean anyEntry = false;
+        long total = 0;
+        for (int i = 0; i < general.length; i++) {
+            LeafReaderContext leaf = leaves.get(i);
+            SortedTermValues entry = leaf.reader().getLiveDocs() != null ? null
+                    : cache.get(leaf.reader(), shape.term(), shape.field());
+            if (entry != null && entry.usable()) {
+                total += entry.count(shape.lower(), shape.upper());
+                anyEntry = true;
+            } else {
+                general[i] = true;
+            }
+        }
+        if (!anyEntry) {
+            return OptionalLong.empty();
+        }
+        Weight weight = null;
+        for (int i = 0; i < general.length; i++) {
+            if (!general[i]) {
+                continue;
+            }
+            if (weight == null) {
+                weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+            }
+            total += countLeaf(weight, leaves.get(i));
+        }
+        return OptionalLong.of(total);
+    }
+
+    private static long countLeaf(Weight weight, LeafReaderContext leaf) throws IOException {
+        int known = weight.count(leaf);
+        if (known >= 0) {
+            return known;
+        }
+        ScorerSupplier supplier = weight.scorerSupplier(leaf);
+        if (supplier == null) {
+            return 0;
+        }
+        long[] matches = {0};
+        supplier.setTopLevelScoringClause();
+        supplier.bulkScorer().score(new LeafCollector() {
+            @Override
+            public void setScorer(Scorable scorer) {
+            }
+
+            @Override
+            public void collect(int doc) {
+                matches[0]++;
+            }
+        }, leaf.reader().getLiveDocs(), 0, DocIdSetIterator.NO_MORE_DOCS);
+        return matches[0];
     }
 
     /** The entry's documents with a value in {@code [lower, upper]}, in doc id order. */

@@ -203,10 +203,16 @@ class TermRangePagesTest {
             throws IOException {
         Random random = new Random(seed);
         int answered = 0;
+        int counts = 0;
         for (int round = 0; round < rounds; round++) {
             Sort sort = sorts().get(random.nextInt(sorts().size()));
             SortField first = sort.getSort()[0];
             for (Query query : queries(first.getField(), random)) {
+                java.util.OptionalLong counted = TermRangePages.count(searcher, query, cache);
+                if (counted.isPresent()) {
+                    assertThat(counted.getAsLong()).as("count " + query).isEqualTo(searcher.count(query));
+                    counts++;
+                }
                 TopDocs all = searcher.search(query, new TopFieldCollectorManager(sort, DOCS, null, Integer.MAX_VALUE));
                 List<FieldDoc> cursors = new ArrayList<>();
                 cursors.add(null);
@@ -242,6 +248,7 @@ class TermRangePagesTest {
                 }
             }
         }
+        assertThat(counts).as("counts answered from entries").isGreaterThan(rounds);
         return answered;
     }
 
@@ -338,6 +345,44 @@ class TermRangePagesTest {
                 .add(FloatPoint.newRangeQuery("p", 1, 2), Occur.FILTER).build(), price)).isEmpty();
         assertThat(TermRangePages.shape(conjunction, new SortField("p", SortField.Type.LONG))).isEmpty();
         assertThat(TermRangePages.shape(conjunction, SortField.FIELD_SCORE)).isEmpty();
+
+        // a count needs a term and ranges on one field, whatever the sort
+        assertThat(TermRangePages.ranged(new BooleanQuery.Builder().add(new ConstantScoreQuery(term), Occur.FILTER)
+                .add(DoublePoint.newRangeQuery("d", -1, 2), Occur.FILTER).build()))
+                .hasValue(new TermRangePages.Shape(term.getTerm(), "d", true,
+                        NumericUtils.doubleToSortableLong(-1), NumericUtils.doubleToSortableLong(2)));
+        assertThat(TermRangePages.ranged(term)).isEmpty();
+        assertThat(TermRangePages.ranged(range).orElseThrow().term()).isNull(); // a range alone: no term to count by
+        assertThat(TermRangePages.ranged(new BooleanQuery.Builder().add(term, Occur.FILTER).add(range, Occur.FILTER)
+                .add(LongPoint.newRangeQuery("r", 1, 2), Occur.FILTER).build())).isEmpty();
+        for (Query other : others.subList(0, 3)) {
+            assertThat(TermRangePages.ranged(other)).as(other.toString()).isEmpty();
+        }
+    }
+
+    @Test
+    void countsAsLuceneWhereSomeSegmentsAreGeneral() throws IOException {
+        index(11, true);
+        IndexSearcher searcher = new IndexSearcher(reader);
+        SortedTermValuesCache cache = new SortedTermValuesCache(64L << 20);
+        Random random = new Random(11);
+        int counted = 0;
+        for (int i = 0; i < 300; i++) {
+            String category = CATEGORIES[random.nextInt(CATEGORIES.length)];
+            String field = random.nextBoolean() ? "p" : "d";
+            Query query = new BooleanQuery.Builder().add(new TermQuery(new Term("c", category)), Occur.FILTER)
+                    .add(range(field, random), Occur.FILTER).build();
+            java.util.OptionalLong count = TermRangePages.count(searcher, query, cache);
+            if (count.isPresent()) {
+                assertThat(count.getAsLong()).as(query.toString()).isEqualTo(searcher.count(query));
+                counted++;
+            }
+        }
+        assertThat(counted).isGreaterThan(250);
+        // a range on a field without points: its entry is unusable, every segment general: not answered here
+        Query noPoints = new BooleanQuery.Builder().add(new TermQuery(new Term("c", "c1")), Occur.FILTER)
+                .add(LongPoint.newRangeQuery("r", 1, 5), Occur.FILTER).build();
+        assertThat(TermRangePages.count(searcher, noPoints, cache)).isEmpty();
     }
 
     @Test
