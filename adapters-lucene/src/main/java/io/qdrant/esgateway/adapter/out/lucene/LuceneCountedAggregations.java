@@ -193,6 +193,10 @@ final class LuceneCountedAggregations {
         if (termAndRange.isPresent()) {
             return termAndRange.getAsLong();
         }
+        java.util.OptionalLong terms = TermConjunctionCounts.SHARED.count(searcher, query);
+        if (terms.isPresent()) {
+            return terms.getAsLong();
+        }
         return searcher.search(query, new CollectorManager<StreamCounter, Long>() {
             @Override
             public StreamCounter newCollector() {

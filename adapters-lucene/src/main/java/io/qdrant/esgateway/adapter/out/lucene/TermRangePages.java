@@ -258,7 +258,8 @@ final class TermRangePages {
         return OptionalLong.of(total);
     }
 
-    private static long countLeaf(Weight weight, LeafReaderContext leaf) throws IOException {
+    /** The live documents of {@code leaf} that {@code weight} matches: its own count when it knows it, else counted. */
+    static long countLeaf(Weight weight, LeafReaderContext leaf) throws IOException {
         int known = weight.count(leaf);
         if (known >= 0) {
             return known;
