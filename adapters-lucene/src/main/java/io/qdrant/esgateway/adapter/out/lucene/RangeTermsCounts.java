@@ -25,9 +25,10 @@ import org.apache.lucene.util.BytesRef;
  * value's sorted entry ({@link SortedTermValuesCache}) instead of reading the keyword of every match.
  *
  * <p>A segment answers this way only when all of these hold, else it is left to the collector pass
- * ({@link LuceneCountedAggregations}) unchanged: no deletions; the range query counts its matches without visiting them
- * ({@code Weight.count}); for every keyword field of the plan, the segment's doc values hold at most one value per
- * document (so the matches without a value are the range's count minus the buckets'), the field has at most
+ * ({@link LuceneCountedAggregations}) unchanged: no deletions; for every keyword field of the plan, the segment's doc
+ * values hold at most one value per document (so the matches without a value are the range's count minus the
+ * buckets' — none when every document has a value; else the range must count its matches without visiting them,
+ * {@code Weight.count}), the field has at most
  * {@link #MAX_TERMS} indexed values in the segment, and every value's entry is held or admitted and usable (a
  * single-valued numeric field for the value's documents). The indexed terms of a keyword field are its doc values
  * (the store writes both from the same values), so the counts are the collectors'; {@code LuceneCountedAggregationsTest}
@@ -64,11 +65,7 @@ final class RangeTermsCounts {
             if (weight == null) {
                 weight = searcher.createWeight(searcher.rewrite(matches), ScoreMode.COMPLETE_NO_SCORES, 1f);
             }
-            int total = weight.count(leaf);
-            if (total < 0) {
-                continue;
-            }
-            SegmentCounts counts = segment(reader, total, keywordFields, shape.get(), cache);
+            SegmentCounts counts = segment(leaf, weight, keywordFields, shape.get(), cache);
             if (counts != null) {
                 out.put(leaf, counts);
             }
@@ -76,8 +73,32 @@ final class RangeTermsCounts {
         return out;
     }
 
-    private static SegmentCounts segment(LeafReader reader, int total, List<String> fields,
+    /**
+     * The range's matches in the segment, asked only when a field lacks a value in some document (else every match
+     * has exactly one value and is in exactly one bucket); -1 when the range cannot count them without visiting.
+     */
+    private static final class RangeTotal {
+        private final Weight weight;
+        private final LeafReaderContext leaf;
+        private int total = -2;
+
+        RangeTotal(Weight weight, LeafReaderContext leaf) {
+            this.weight = weight;
+            this.leaf = leaf;
+        }
+
+        int get() throws IOException {
+            if (total == -2) {
+                total = weight.count(leaf);
+            }
+            return total;
+        }
+    }
+
+    private static SegmentCounts segment(LeafReaderContext leaf, Weight weight, List<String> fields,
                                          TermRangePages.Shape range, SortedTermValuesCache cache) throws IOException {
+        LeafReader reader = leaf.reader();
+        RangeTotal total = new RangeTotal(weight, leaf);
         List<Map<String, Long>> values = new ArrayList<>(fields.size());
         long[] without = new long[fields.size()];
         for (int f = 0; f < fields.size(); f++) {
@@ -85,7 +106,10 @@ final class RangeTermsCounts {
             Map<String, Long> counts = new HashMap<>();
             SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
             if (docValues == null) {
-                without[f] = total;
+                if (total.get() < 0) {
+                    return null;
+                }
+                without[f] = total.get();
                 values.add(counts);
                 continue;
             }
@@ -107,7 +131,13 @@ final class RangeTermsCounts {
                     inBuckets += count;
                 }
             }
-            without[f] = total - inBuckets;
+            if (terms.getDocCount() == reader.maxDoc()) {
+                without[f] = 0; // every document has its one value: every match is in a bucket
+            } else if (total.get() < 0) {
+                return null;
+            } else {
+                without[f] = total.get() - inBuckets;
+            }
             values.add(counts);
         }
         return new SegmentCounts(values, without);

@@ -55,13 +55,16 @@ class RangeTermsCountsTest {
         store.close();
     }
 
-    /** Writes one segment of {@code count} documents (a refresh after it); {@code kind} says what is irregular. */
+    /**
+     * Writes one segment of {@code count} documents (a refresh after it); {@code kind} says what is irregular, or that
+     * every document has a {@code k} ({@code full-k}: the buckets hold every match).
+     */
     private void segment(Random random, int count, String kind, int firstId) {
         String[] keywords = {"a", "b", "c", "é", "zz"};
         List<DocumentWrite> writes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             StringBuilder doc = new StringBuilder("{");
-            if (random.nextInt(8) != 0) {
+            if (kind.equals("full-k") || random.nextInt(8) != 0) {
                 doc.append("\"k\":").append(kind.equals("multi-k") && i % 5 == 0
                         ? "[\"a\",\"" + keywords[random.nextInt(keywords.length)] + "\"]"
                         : "\"" + keywords[random.nextInt(keywords.length)] + "\"").append(',');
@@ -125,7 +128,7 @@ class RangeTermsCountsTest {
         Random random = new Random(42);
         segment(random, 300, "plain", 0);
         segment(random, 200, "multi-n", 1_000);
-        segment(random, 250, "plain", 2_000);
+        segment(random, 250, "full-k", 2_000);
         segment(random, 150, "multi-k", 3_000);
         segment(random, 200, "deletes", 4_000);
         long buildsBefore = SortedTermValuesCache.SHARED.builds();
