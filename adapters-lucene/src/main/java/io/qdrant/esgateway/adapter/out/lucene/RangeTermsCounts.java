@@ -121,7 +121,7 @@ final class RangeTermsCounts {
             long inBuckets = 0;
             TermsEnum each = terms.iterator();
             for (BytesRef term = each.next(); term != null; term = each.next()) {
-                SortedTermValues entry = cache.get(reader, new Term(field, BytesRef.deepCopyOf(term)), range.field());
+                SortedTermValues entry = cache.get(reader, new Term(field, term), range.field()); // the cache copies a key it keeps
                 if (entry == null || !entry.usable()) {
                     return null;
                 }

@@ -64,22 +64,27 @@ final class TermConjunctionCounts {
         if (terms.isEmpty()) {
             return OptionalLong.empty();
         }
-        Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+        // created only for a segment that must be counted: building it looks the terms up in every segment
+        Weight weight = null;
         long total = 0;
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
             IndexReader.CacheHelper helper = leaf.reader().getCoreCacheHelper();
-            if (leaf.reader().getLiveDocs() != null || helper == null) {
-                total += TermRangePages.countLeaf(weight, leaf);
-                continue;
-            }
-            Key key = new Key(helper.getKey(), terms.get());
-            Long held;
-            synchronized (this) {
-                held = counts.get(key);
+            Key key = leaf.reader().getLiveDocs() != null || helper == null ? null
+                    : new Key(helper.getKey(), terms.get());
+            Long held = null;
+            if (key != null) {
+                synchronized (this) {
+                    held = counts.get(key);
+                }
             }
             if (held == null) {
+                if (weight == null) {
+                    weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+                }
                 held = TermRangePages.countLeaf(weight, leaf);
-                put(key, held, helper);
+                if (key != null) {
+                    put(key, held, helper);
+                }
             }
             total += held;
         }
