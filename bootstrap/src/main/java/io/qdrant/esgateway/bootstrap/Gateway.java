@@ -1,6 +1,8 @@
 package io.qdrant.esgateway.bootstrap;
 
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -77,6 +79,11 @@ final class Gateway implements AutoCloseable {
                 .host(config.host())
                 .port(config.port())
                 .featuresDiscoverServices(false)
+                // TCP_NODELAY on every accepted connection, as Elasticsearch sets it (http.tcp.no_delay): a response
+                // written in more than one piece (a streamed _bulk answer, a page of sources) must not wait for the
+                // client's delayed ACK of the first piece (Nagle). Helidon's default is off; measured on _bulk of
+                // 1,000 documents: 20-225 ms per 10 requests spent outside the handler, ~20 ms with it on
+                .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .shutdownHook(false)
                 .routing(routing -> EsRestApi.register(routing, settings, admin, documents, search, status, registry,
                         registry::scrape))
@@ -87,6 +94,11 @@ final class Gateway implements AutoCloseable {
 
     int port() {
         return server.port();
+    }
+
+    /** The running server's configuration (its listener's socket options, for a test). */
+    WebServerConfig serverConfig() {
+        return server.prototype();
     }
 
     @Override
