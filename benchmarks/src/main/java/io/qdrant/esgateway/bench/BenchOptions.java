@@ -75,6 +75,9 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
             boolean inline = !name.equals(arg);
             String value = null;
+            if (name.equals("-h") || name.equals("--help")) {
+                throw new IllegalArgumentException(USAGE);
+            }
             if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")) {
                 if (inline) {
                     value = arg.substring(arg.indexOf('=') + 1);
@@ -115,7 +118,6 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                     warmup = 5;
                     distinct = 10;
                 }
-                case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
                 default -> throw new IllegalArgumentException("unknown option " + name + "\n" + USAGE);
             }
         }

@@ -74,4 +74,10 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--heap", "lots"})).hasMessageContaining("--heap");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--trials"})).hasMessageContaining("needs a value");
     }
+
+    @Test
+    void helpPrintsTheUsageWithoutAValue() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--help"})).hasMessage(BenchOptions.USAGE);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--docs", "5", "-h"})).hasMessage(BenchOptions.USAGE);
+    }
 }
