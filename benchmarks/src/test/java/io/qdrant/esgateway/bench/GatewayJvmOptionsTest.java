@@ -24,6 +24,8 @@ class GatewayJvmOptionsTest {
                 .contains("--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector")
                 .anyMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))
                 .noneMatch(o -> o.startsWith("-Xmx"));
+        assertThat(shipped).as("a young generation sized for bulk ingest (half the collections of 64 MB)")
+                .contains("-XX:+UseG1GC", "-Xmn128m");
         assertThat(shipped).as("virtual threads are woken by the JDK's platform poller threads")
                 .contains("-Djdk.pollerMode=1");
         assertThat(shipped).as("an idle gateway gives its heap back, by a full collection")
