@@ -95,6 +95,25 @@ public final class Json {
         return CompactText.verbatim(text) ? new JsonObject(new CompactMembers(text)) : parse(text);
     }
 
+    /**
+     * {@link #compactObject(String)} of the text the UTF-8 bytes {@code utf8} hold: a verbatim object keeps the bytes
+     * themselves (not copied: the caller gives them up), anything else (including malformed UTF-8, decoded with
+     * replacement characters as {@code new String} does) is parsed.
+     */
+    public static JsonValue compactObject(byte[] utf8) {
+        JsonObject verbatim = verbatimObject(utf8);
+        return verbatim != null ? verbatim : compactObject(new String(utf8, java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The object whose verbatim text the UTF-8 bytes {@code utf8} are (see {@link #compactObject(String)}; well-formed
+     * UTF-8 only), carrying the bytes themselves (not copied: the caller gives them up); {@code null} when they are
+     * not verbatim. Equal to {@code compactObject(new String(utf8, UTF_8))} whenever it is not {@code null}.
+     */
+    public static JsonObject verbatimObject(byte[] utf8) {
+        return CompactUtf8.verbatim(utf8) ? new JsonObject(new CompactMembers(utf8)) : null;
+    }
+
     public static JsonValue parse(String text) {
         Parser p = new Parser(text);
         p.skipWhitespace();
