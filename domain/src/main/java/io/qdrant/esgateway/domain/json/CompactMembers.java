@@ -11,24 +11,19 @@ import java.util.Set;
  *
  * <p>Made only by {@link Json#compactObject} and only for a {@link CompactText#verbatim verbatim} text: one that is
  * exactly how the gateway renders the object it parses to (compact, no escapes, canonical numbers, no repeated keys),
- * so that writing the text is writing the object. The text is kept as it came: a {@code String}, or UTF-8 bytes
- * ({@link Json#compactObject(byte[])}, which {@link #verbatimUtf8()} hands out without an encode). Immutable; the
- * parse (and a decode of the bytes) happens at most once per reader race and is safe to share between threads (the
- * parsed map is immutable and published through a volatile field, a decoded {@code String} is immutable).
+ * so that writing the text is writing the object. The text's UTF-8 encoding is kept beside it when the verbatim check
+ * ran on it ({@link #verbatimUtf8()}: an answer writes those bytes, no encode). Immutable; the parse happens at most
+ * once per reader race and is safe to share between threads (the parsed map is immutable and published through a
+ * volatile field).
  */
 public final class CompactMembers extends AbstractMap<String, JsonValue> {
-    private String text;
+    private final String text;
     private final byte[] utf8;
     private volatile Map<String, JsonValue> parsed;
 
-    CompactMembers(String text) {
+    /** {@code utf8}: the text's UTF-8 encoding (not copied, must not change), or {@code null}. */
+    CompactMembers(String text, byte[] utf8) {
         this.text = text;
-        this.utf8 = null;
-    }
-
-    /** Over verbatim UTF-8 bytes ({@link CompactUtf8#verbatim}), which are not copied and must not change. */
-    CompactMembers(byte[] utf8) {
-        this.text = null;
         this.utf8 = utf8;
     }
 
@@ -37,25 +32,15 @@ public final class CompactMembers extends AbstractMap<String, JsonValue> {
      * with the gateway's JSON writer or with {@link Json#write}.
      */
     public String verbatimText() {
-        String t = text;
-        if (t == null) {
-            t = new String(utf8, java.nio.charset.StandardCharsets.UTF_8);
-            text = t; // a benign race: every thread decodes the same String
-        }
-        return t;
+        return text;
     }
 
     /**
-     * {@link #verbatimText()} as UTF-8: the bytes the object was made from (not a copy: callers must not change
-     * them), or the text encoded.
+     * {@link #verbatimText()} as UTF-8, or {@code null} when it was not kept. The array is shared: callers must not
+     * change it.
      */
     public byte[] verbatimUtf8() {
-        return utf8 != null ? utf8 : text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /** Whether the object was made from UTF-8 bytes (so {@link #verbatimUtf8()} costs nothing). */
-    public boolean isUtf8() {
-        return utf8 != null;
+        return utf8;
     }
 
     /** Whether the members were parsed already (for tests: rendering a verbatim source must not parse it). */
@@ -66,7 +51,7 @@ public final class CompactMembers extends AbstractMap<String, JsonValue> {
     private Map<String, JsonValue> members() {
         Map<String, JsonValue> m = parsed;
         if (m == null) {
-            m = ((JsonValue.JsonObject) Json.parse(verbatimText())).members();
+            m = ((JsonValue.JsonObject) Json.parse(text)).members();
             parsed = m;
         }
         return m;
@@ -94,7 +79,7 @@ public final class CompactMembers extends AbstractMap<String, JsonValue> {
 
     @Override
     public boolean isEmpty() {
-        return utf8 != null ? utf8.length == 2 : text.length() == 2; // "{}"
+        return text.length() == 2; // "{}"
     }
 
     @Override

@@ -4,8 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * {@link CompactText}'s decision on UTF-8 bytes: {@link #verbatim(byte[])} is true exactly when the bytes are
- * well-formed UTF-8 and {@link CompactText#verbatim} accepts the text they decode to. So a backend that holds a stored
- * source as UTF-8 bytes can keep it as bytes (no decode to a {@code String}, no re-encode when the answer is written).
+ * well-formed UTF-8 and {@link CompactText#verbatim} accepts the text they decode to. A byte scan is faster than the
+ * {@code String} one, and the encoded text is what an answer writes (no encode at render time).
  *
  * <p>The same rules as {@code CompactText}, on bytes: no white space outside strings; strings without escapes, control
  * characters or characters outside the Basic Multilingual Plane (a four-byte sequence), and only well-formed
@@ -20,6 +20,8 @@ final class CompactUtf8 {
     /** Start and end offsets of the keys of the objects being scanned, innermost last. */
     private int[] keys = new int[32];
     private int keyTop;
+    /** Whether a string held a {@code ?}. */
+    private boolean question;
 
     private CompactUtf8(byte[] b) {
         this.b = b;
@@ -27,11 +29,37 @@ final class CompactUtf8 {
 
     /** Whether {@code utf8} is a verbatim JSON object (see the class comment). */
     static boolean verbatim(byte[] utf8) {
+        return verdict(utf8) != Verdict.NOT_VERBATIM;
+    }
+
+    /** What {@link #verdict} says of bytes made by encoding a {@code String}. */
+    enum Verdict {
+        /** Verbatim, and no {@code ?} in a string. */
+        VERBATIM,
+        /** Not verbatim. */
+        NOT_VERBATIM,
+        /**
+         * Verbatim, but with a {@code ?} in a string: if the bytes were encoded from a {@code String}, that may have
+         * been a lone surrogate (which {@code String.getBytes(UTF_8)} replaces with {@code ?}), so only the text can
+         * tell.
+         */
+        ASK_THE_TEXT
+    }
+
+    /**
+     * {@link #verbatim} of {@code utf8}, telling apart the verbatim texts whose strings hold a {@code ?}. For bytes
+     * encoded from a {@code String} {@code t}: {@code VERBATIM} means {@code CompactText.verbatim(t)}, and
+     * {@code NOT_VERBATIM} means not (a lone surrogate in {@code t} would make it not verbatim too).
+     */
+    static Verdict verdict(byte[] utf8) {
         if (utf8.length == 0 || utf8[0] != '{') {
-            return false;
+            return Verdict.NOT_VERBATIM;
         }
         CompactUtf8 scan = new CompactUtf8(utf8);
-        return scan.object(1) && scan.pos == utf8.length;
+        if (!scan.object(1) || scan.pos != utf8.length) {
+            return Verdict.NOT_VERBATIM;
+        }
+        return scan.question ? Verdict.ASK_THE_TEXT : Verdict.VERBATIM;
     }
 
     private boolean value(int depth) {
@@ -149,6 +177,9 @@ final class CompactUtf8 {
                 }
                 if (c == '\\' || c < 0x20) {
                     return false;
+                }
+                if (c == '?') {
+                    question = true;
                 }
                 continue;
             }

@@ -92,26 +92,14 @@ public final class Json {
      * otherwise (or when the text is not an object) the text parsed now, failing as {@link #parse} fails.
      */
     public static JsonValue compactObject(String text) {
-        return CompactText.verbatim(text) ? new JsonObject(new CompactMembers(text)) : parse(text);
-    }
-
-    /**
-     * {@link #compactObject(String)} of the text the UTF-8 bytes {@code utf8} hold: a verbatim object keeps the bytes
-     * themselves (not copied: the caller gives them up), anything else (including malformed UTF-8, decoded with
-     * replacement characters as {@code new String} does) is parsed.
-     */
-    public static JsonValue compactObject(byte[] utf8) {
-        JsonObject verbatim = verbatimObject(utf8);
-        return verbatim != null ? verbatim : compactObject(new String(utf8, java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    /**
-     * The object whose verbatim text the UTF-8 bytes {@code utf8} are (see {@link #compactObject(String)}; well-formed
-     * UTF-8 only), carrying the bytes themselves (not copied: the caller gives them up); {@code null} when they are
-     * not verbatim. Equal to {@code compactObject(new String(utf8, UTF_8))} whenever it is not {@code null}.
-     */
-    public static JsonObject verbatimObject(byte[] utf8) {
-        return CompactUtf8.verbatim(utf8) ? new JsonObject(new CompactMembers(utf8)) : null;
+        // decided on the UTF-8 encoding (a faster scan, and the bytes are what an answer writes) when the encoding is
+        // lossless: a lone surrogate encodes as '?', so bytes with a '?' in a string are decided on the text instead
+        byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return switch (CompactUtf8.verdict(utf8)) {
+            case VERBATIM -> new JsonObject(new CompactMembers(text, utf8));
+            case NOT_VERBATIM -> parse(text);
+            case ASK_THE_TEXT -> CompactText.verbatim(text) ? new JsonObject(new CompactMembers(text, null)) : parse(text);
+        };
     }
 
     public static JsonValue parse(String text) {

@@ -6,6 +6,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,18 +33,62 @@ class CompactUtf8Test {
         boolean expected = text != null && CompactText.verbatim(text);
         assertThat(CompactUtf8.verbatim(bytes)).as("%s", text == null ? java.util.Arrays.toString(bytes) : text)
                 .isEqualTo(expected);
-        JsonObject kept = Json.verbatimObject(bytes);
-        if (expected) {
-            assertThat(kept).isNotNull();
-            CompactMembers members = (CompactMembers) kept.members();
-            assertThat(members.isUtf8()).isTrue();
-            assertThat(members.verbatimUtf8()).isSameAs(bytes);
+        if (text != null) {
+            assertCompactObject(text);
+        }
+    }
+
+    /** {@link Json#compactObject(String)}: compact exactly when the text is verbatim, and then its text's object. */
+    private static void assertCompactObject(String text) {
+        boolean verbatim = CompactText.verbatim(text);
+        JsonValue compact;
+        try {
+            compact = Json.compactObject(text);
+        } catch (IllegalArgumentException e) {
+            assertThat(verbatim).isFalse();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Json.parse(text))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage(e.getMessage());
+            return;
+        }
+        if (compact instanceof JsonObject o && o.members() instanceof CompactMembers members) {
+            assertThat(verbatim).as(text).isTrue();
             assertThat(members.isParsed()).isFalse();
             assertThat(members.verbatimText()).isEqualTo(text);
-            assertThat(Json.write(kept)).isEqualTo(text);
-            assertThat(kept).isEqualTo(Json.parse(text)).isEqualTo(Json.compactObject(bytes));
+            if (members.verbatimUtf8() != null) {
+                assertThat(members.verbatimUtf8()).isEqualTo(text.getBytes(StandardCharsets.UTF_8));
+            } else {
+                assertThat(text).as("only a text with a '?' is decided on the text").contains("?");
+            }
+            assertThat(Json.write(compact)).isEqualTo(text);
         } else {
-            assertThat(kept).isNull();
+            assertThat(verbatim).as(text).isFalse();
+        }
+        assertThat(compact).as(text).isEqualTo(Json.parse(text));
+    }
+
+    /** Lone surrogates encode as '?': such a text is decided on the text, never on its lossy bytes. */
+    @Test
+    void loneSurrogatesAndQuestionMarks() {
+        for (String text : List.of("{\"a\":\"\ud800\"}", "{\"a\":\"x\udc00y\"}", "{\"\ud800\":1}", "{\"a\":\"why?\"}",
+                "{\"?\":\"?\"}", "{\"a\":\"?\ud800\"}", "{\"a\":\"\ud83d\ude00\"}", "{\"a\":1,\"b\":\"é?\"}")) {
+            assertCompactObject(text);
+        }
+        assertThat(((JsonObject) Json.compactObject("{\"a\":\"\ud800\"}")).members())
+                .isNotInstanceOf(CompactMembers.class);
+        assertThat(((JsonObject) Json.compactObject("{\"a\":\"why?\"}")).members()).isInstanceOf(CompactMembers.class);
+        assertThat(((CompactMembers) ((JsonObject) Json.compactObject("{\"a\":\"é\"}")).members()).verbatimUtf8())
+                .isEqualTo("{\"a\":\"é\"}".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Random documents, lone surrogates and '?' included, through {@link Json#compactObject(String)}. */
+    @Test
+    void randomTextsThroughTheCompactObject() {
+        List<String> strings = new java.util.ArrayList<>(RandomJson.ANY_STRINGS);
+        strings.addAll(List.of("?", "a?b", "\ud800?", "?\udc00"));
+        RandomJson documents = new RandomJson(strings);
+        Random random = new Random(29);
+        for (int i = 0; i < 5000; i++) {
+            assertCompactObject(Json.write(documents.object(random, 0)));
         }
     }
 

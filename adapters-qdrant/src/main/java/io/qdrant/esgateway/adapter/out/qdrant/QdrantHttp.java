@@ -138,14 +138,6 @@ final class QdrantHttp implements AutoCloseable {
     @FunctionalInterface
     interface ResultDecoder<T> {
         T decode(JsonParser parser) throws IOException;
-
-        /**
-         * The same, for a decoder that also reads spans of the raw answer: {@code answer} is the parser's whole input
-         * (the parser's byte offsets index it). By default the answer is not used.
-         */
-        default T decode(JsonParser parser, byte[] answer) throws IOException {
-            return decode(parser);
-        }
     }
 
     /**
@@ -161,7 +153,7 @@ final class QdrantHttp implements AutoCloseable {
                     String name = parser.currentName();
                     parser.nextToken();
                     if (name.equals("result")) {
-                        T result = decoder.decode(parser, answer);
+                        T result = decoder.decode(parser);
                         parser.skipChildren(); // a decoder that stopped early: the rest of its value
                         return result;
                     }

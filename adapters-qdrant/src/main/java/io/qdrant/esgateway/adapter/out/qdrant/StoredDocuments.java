@@ -28,42 +28,29 @@ final class StoredDocuments {
 
     /** A decoder of the retrieve's {@code result}: the documents among {@code wanted}, by id. */
     static QdrantHttp.ResultDecoder<Map<String, StoredDocument>> retrieved(IndexMetadata index, Set<String> wanted) {
-        return new QdrantHttp.ResultDecoder<>() {
-            @Override
-            public Map<String, StoredDocument> decode(JsonParser parser) throws IOException {
-                return decode(parser, null);
+        return parser -> {
+            Map<String, StoredDocument> found = new HashMap<>();
+            if (parser.currentToken() != JsonToken.START_ARRAY) {
+                return found; // null or not a list: nothing retrieved, as iterating a non-array node gives nothing
             }
-
-            @Override
-            public Map<String, StoredDocument> decode(JsonParser parser, byte[] answer) throws IOException {
-                Map<String, StoredDocument> found = new HashMap<>();
-                if (parser.currentToken() != JsonToken.START_ARRAY) {
-                    return found; // null or not a list: nothing retrieved, as iterating a non-array node gives nothing
+            while (parser.nextToken() != JsonToken.END_ARRAY) {
+                if (parser.currentToken() != JsonToken.START_OBJECT) {
+                    parser.skipChildren();
+                    throw notOurs(index);
                 }
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    if (parser.currentToken() != JsonToken.START_OBJECT) {
-                        parser.skipChildren();
-                        throw notOurs(index);
-                    }
-                    StoredDocument d = record(parser, answer, index);
-                    if (wanted.contains(d.id())) {
-                        found.put(d.id(), d);
-                    }
+                StoredDocument d = record(parser, index);
+                if (wanted.contains(d.id())) {
+                    found.put(d.id(), d);
                 }
-                return found;
             }
+            return found;
         };
     }
 
-    /**
-     * One record object (the parser on its {@code START_OBJECT}); leaves the parser on its {@code END_OBJECT}. With
-     * the raw {@code answer} (may be {@code null}), a verbatim {@code _src} is kept as its UTF-8 bytes
-     * ({@link RawStrings}); otherwise it is decoded and parsed as before.
-     */
-    private static StoredDocument record(JsonParser parser, byte[] answer, IndexMetadata index) throws IOException {
+    /** One record object (the parser on its {@code START_OBJECT}); leaves the parser on its {@code END_OBJECT}. */
+    private static StoredDocument record(JsonParser parser, IndexMetadata index) throws IOException {
         String id = null;
         String text = null;
-        JsonObject verbatim = null;
         long version = 0;
         long seqNo = 0;
         long primaryTerm = 1;
@@ -79,11 +66,7 @@ final class StoredDocuments {
                 JsonToken token = parser.nextToken();
                 switch (key) {
                     case QdrantLayout.ID -> id = token == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case QdrantLayout.SOURCE_TEXT -> {
-                        byte[] raw = token == JsonToken.VALUE_STRING ? RawStrings.utf8(parser, answer) : null;
-                        verbatim = raw == null ? null : Json.verbatimObject(raw);
-                        text = token != JsonToken.VALUE_STRING || verbatim != null ? null : parser.getText();
-                    }
+                    case QdrantLayout.SOURCE_TEXT -> text = token == JsonToken.VALUE_STRING ? parser.getText() : null;
                     case QdrantLayout.VERSION -> version = asLong(parser, token, 0);
                     case QdrantLayout.SEQ_NO -> seqNo = asLong(parser, token, 0);
                     case QdrantLayout.PRIMARY_TERM -> primaryTerm = asLong(parser, token, 1);
@@ -94,11 +77,10 @@ final class StoredDocuments {
                 parser.skipChildren();
             }
         }
-        if (id == null || text == null && verbatim == null) {
+        if (id == null || text == null) {
             throw notOurs(index);
         }
-        JsonObject source = verbatim != null ? verbatim : (JsonObject) Json.compactObject(text);
-        return new StoredDocument(id, new DocumentVersion(version, seqNo, primaryTerm), source);
+        return new StoredDocument(id, new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.compactObject(text));
     }
 
     /** {@code JsonNode.asLong(otherwise)} of the value the parser is on. */
