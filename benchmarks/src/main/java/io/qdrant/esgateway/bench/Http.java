@@ -70,6 +70,11 @@ public final class Http implements AutoCloseable {
     }
 
     public Raw send(String method, String path, String body, String contentType) {
+        return sendBytes(method, path, body == null ? null : body.getBytes(StandardCharsets.UTF_8), contentType);
+    }
+
+    /** As {@link #send(String, String, String, String)}, with the body already encoded (a bulk body built ahead). */
+    public Raw sendBytes(String method, String path, byte[] body, String contentType) {
         if (tls != null) {
             return sendTls(method, path, body, contentType);
         }
@@ -102,8 +107,7 @@ public final class Http implements AutoCloseable {
         }
     }
 
-    private byte[] request(String method, String path, String body, String contentType) {
-        byte[] content = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
+    private byte[] request(String method, String path, byte[] content, String contentType) {
         StringBuilder head = new StringBuilder(128).append(method).append(' ').append(base.getRawPath() == null
                 ? "" : stripSlash(base.getRawPath())).append(path).append(" HTTP/1.1\r\nHost: ").append(base.getHost())
                 .append(':').append(port()).append("\r\nAccept: application/json\r\n");
@@ -264,13 +268,13 @@ public final class Http implements AutoCloseable {
         return s.length() > 200 ? s.substring(0, 200) + "…" : s;
     }
 
-    private Raw sendTls(String method, String path, String body, String contentType) {
+    private Raw sendTls(String method, String path, byte[] body, String contentType) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
                 .header("Accept", "application/json");
         if (body == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());
         } else {
-            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofString(body));
+            b.header("Content-Type", contentType).method(method, HttpRequest.BodyPublishers.ofByteArray(body));
         }
         try {
             HttpResponse<byte[]> response = tls.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());

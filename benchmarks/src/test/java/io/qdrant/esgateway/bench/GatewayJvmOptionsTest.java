@@ -29,7 +29,7 @@ class GatewayJvmOptionsTest {
         assertThat(shipped).as("virtual threads are woken by the JDK's platform poller threads")
                 .contains("-Djdk.pollerMode=1");
         assertThat(shipped).as("an idle gateway gives its heap back, by a full collection")
-                .contains("-XX:G1PeriodicGCInterval=15000", "-XX:-G1PeriodicGCInvokesConcurrent");
+                .contains("-XX:G1PeriodicGCInterval=7500", "-XX:-G1PeriodicGCInvokesConcurrent");
 
         List<String> options = ChildEngine.gatewayJvmOptions(ROOT, "384m", null);
         assertThat(options).startsWith(shipped.toArray(String[]::new)).endsWith("-Xmx384m")
