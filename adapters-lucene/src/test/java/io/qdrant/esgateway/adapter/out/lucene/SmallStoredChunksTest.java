@@ -71,4 +71,49 @@ class SmallStoredChunksTest {
             }
         }
     }
+
+    /** A data directory written before the small chunks (Lucene's own 80 KiB ones) merges with new segments. */
+    @Test
+    void segmentsWithTheDefaultChunksMergeWithSmallChunkSegments(@TempDir Path dir) throws Exception {
+        List<String> ids = new ArrayList<>();
+        try (FSDirectory directory = FSDirectory.open(dir);
+             IndexWriter old = new IndexWriter(directory, new org.apache.lucene.index.IndexWriterConfig()
+                     .setCodec(org.apache.lucene.codecs.Codec.getDefault()))) {
+            for (int i = 0; i < 1_500; i++) {
+                old.addDocument(stored("old-" + i));
+                ids.add("old-" + i);
+            }
+        }
+        try (FSDirectory directory = FSDirectory.open(dir);
+             IndexWriter writer = new IndexWriter(directory, LuceneDocumentStore.config(OpenMode.APPEND))) {
+            for (int i = 0; i < 1_500; i++) {
+                writer.addDocument(stored("new-" + i));
+                ids.add("new-" + i);
+            }
+            writer.forceMerge(1);
+        }
+        try (FSDirectory directory = FSDirectory.open(dir); DirectoryReader reader = DirectoryReader.open(directory)) {
+            assertThat(reader.leaves()).hasSize(1);
+            assertThat(((CodecReader) reader.leaves().getFirst().reader()).getFieldsReader().toString()
+                    .toLowerCase(java.util.Locale.ROOT)).containsPattern("chunksize=" + WideVectorCodec.STORED_CHUNK_BYTES + "\\b");
+            // the merge may order the segments' documents by segment size, so compare by id
+            StoredFields stored = reader.storedFields();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int i = 0; i < reader.maxDoc(); i++) {
+                Document doc = stored.document(i);
+                String id = doc.get(FieldEncoding.ID);
+                assertThat(seen.add(id)).as(id).isTrue();
+                assertThat(doc.getBinaryValue(FieldEncoding.SOURCE).utf8ToString())
+                        .isEqualTo("{\"id\":\"" + id + "\"}");
+            }
+            assertThat(seen).containsExactlyInAnyOrderElementsOf(ids);
+        }
+    }
+
+    private static Document stored(String id) {
+        Document doc = new Document();
+        doc.add(new StoredField(FieldEncoding.ID, id));
+        doc.add(new StoredField(FieldEncoding.SOURCE, new BytesRef("{\"id\":\"" + id + "\"}")));
+        return doc;
+    }
 }
