@@ -11,15 +11,20 @@ import java.util.Set;
  *
  * <p>Made only by {@link Json#compactObject} and only for a {@link CompactText#verbatim verbatim} text: one that is
  * exactly how the gateway renders the object it parses to (compact, no escapes, canonical numbers, no repeated keys),
- * so that writing the text is writing the object. Immutable; the parse happens at most once per reader race and is
- * safe to share between threads (the parsed map is immutable and published through a volatile field).
+ * so that writing the text is writing the object. The text's UTF-8 encoding is kept beside it when the verbatim check
+ * ran on it ({@link #verbatimUtf8()}: an answer writes those bytes, no encode). Immutable; the parse happens at most
+ * once per reader race and is safe to share between threads (the parsed map is immutable and published through a
+ * volatile field).
  */
 public final class CompactMembers extends AbstractMap<String, JsonValue> {
     private final String text;
+    private final byte[] utf8;
     private volatile Map<String, JsonValue> parsed;
 
-    CompactMembers(String text) {
+    /** {@code utf8}: the text's UTF-8 encoding (not copied, must not change), or {@code null}. */
+    CompactMembers(String text, byte[] utf8) {
         this.text = text;
+        this.utf8 = utf8;
     }
 
     /**
@@ -28,6 +33,14 @@ public final class CompactMembers extends AbstractMap<String, JsonValue> {
      */
     public String verbatimText() {
         return text;
+    }
+
+    /**
+     * {@link #verbatimText()} as UTF-8, or {@code null} when it was not kept. The array is shared: callers must not
+     * change it.
+     */
+    public byte[] verbatimUtf8() {
+        return utf8;
     }
 
     /** Whether the members were parsed already (for tests: rendering a verbatim source must not parse it). */

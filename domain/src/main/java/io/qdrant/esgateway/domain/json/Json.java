@@ -92,7 +92,14 @@ public final class Json {
      * otherwise (or when the text is not an object) the text parsed now, failing as {@link #parse} fails.
      */
     public static JsonValue compactObject(String text) {
-        return CompactText.verbatim(text) ? new JsonObject(new CompactMembers(text)) : parse(text);
+        // decided on the UTF-8 encoding (a faster scan, and the bytes are what an answer writes) when the encoding is
+        // lossless: a lone surrogate encodes as '?', so bytes with a '?' in a string are decided on the text instead
+        byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return switch (CompactUtf8.verdict(utf8)) {
+            case VERBATIM -> new JsonObject(new CompactMembers(text, utf8));
+            case NOT_VERBATIM -> parse(text);
+            case ASK_THE_TEXT -> CompactText.verbatim(text) ? new JsonObject(new CompactMembers(text, null)) : parse(text);
+        };
     }
 
     public static JsonValue parse(String text) {

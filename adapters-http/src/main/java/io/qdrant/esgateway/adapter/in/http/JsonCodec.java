@@ -149,7 +149,11 @@ final class JsonCodec {
             case JsonObject o -> {
                 if (o.members() instanceof CompactMembers compact && g.getPrettyPrinter() == null) {
                     // a stored source whose text is exactly what the loop below would write: carried as it is
-                    g.writeRawValue(compact.verbatimText());
+                    if (compact.verbatimUtf8() != null) {
+                        g.writeRawValue(new RawUtf8(compact.verbatimUtf8())); // the bytes as they are: no encode
+                    } else {
+                        g.writeRawValue(compact.verbatimText());
+                    }
                     return;
                 }
                 g.writeStartObject();

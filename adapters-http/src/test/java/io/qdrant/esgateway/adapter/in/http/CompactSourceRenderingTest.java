@@ -28,6 +28,7 @@ class CompactSourceRenderingTest {
     void aCompactSourceRendersAsItsTree() {
         Random random = new Random(11);
         int carried = 0;
+        int fromBytes = 0;
         for (int i = 0; i < 3000; i++) {
             String text = Json.write(DOCUMENTS.object(random, 0));
             JsonValue compact = Json.compactObject(text);
@@ -43,10 +44,24 @@ class CompactSourceRenderingTest {
                 carried++;
                 assertThat(m.isParsed()).as("rendered without parsing").isFalse();
                 assertThat(compactBytes).contains(text);
+                if (m.verbatimUtf8() != null) {
+                    fromBytes++;
+                }
             }
             assertThat(codec.write(answer, true)).as(text).isEqualTo(codec.write(expected, true));
         }
         assertThat(carried).isBetween(300, 2900);
+        assertThat(fromBytes).as("carried as UTF-8 bytes").isEqualTo(carried);
+    }
+
+    /** A source larger than the generator's buffer is written from its UTF-8 bytes too. */
+    @Test
+    void aLargeSourceRendersAsItsTree() {
+        String text = "{\"t\":\"" + "ü".repeat(20_000) + "\",\"n\":1,\"a\":\"x\"}";
+        JsonObject large = JsonObjectBuilder.object().put("a", 1).put("_source", Json.compactObject(text)).build();
+        CompactMembers m = (CompactMembers) ((JsonObject) large.get("_source")).members();
+        assertThat(m.verbatimUtf8()).isNotNull();
+        assertThat(codec.write(large, false)).isEqualTo(codec.write(Json.parse(Json.write(large)), false));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.qdrant.esgateway.adapter.out.qdrant;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
 import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.IndexedValue;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
@@ -22,6 +23,8 @@ final class SortPayload {
     private final SourceFilter projection;
     private final Set<String> fields;
     private final List<String> include;
+    /** The candidates' values without the document parser, when the sort fields allow it (else {@code null}). */
+    private final PlainSortValues plain;
 
     SortPayload(Mappings mappings, GatewaySort sort) {
         this.mappings = mappings;
@@ -32,6 +35,7 @@ final class SortPayload {
         paths.add(QdrantLayout.ID);
         paths.addAll(QdrantJson.sourceIncludes(fields));
         this.include = List.copyOf(paths);
+        this.plain = PlainSortValues.of(mappings, fields);
     }
 
     /** The payload include list of the records to sort. */
@@ -52,8 +56,12 @@ final class SortPayload {
     /** The sort key of a record read with {@link #include}, with {@code score} as its {@code _score}. */
     GatewaySort.Key key(SortRecord record, float score) {
         String id = record.docId();
-        JsonObject source = projection.fetch() ? project(record.source()) : JsonObject.of();
-        ValuesDoc doc = new ValuesDoc(id, score, DocumentParser.parse(mappings, source, id).values(), i -> false);
+        List<IndexedValue> values = plain == null ? null : plain.values(record.source());
+        if (values == null) {
+            JsonObject source = projection.fetch() ? project(record.source()) : JsonObject.of();
+            values = DocumentParser.parse(mappings, source, id).values();
+        }
+        ValuesDoc doc = new ValuesDoc(id, score, values, i -> false);
         return sort.key(doc, QdrantLayout.position(record.pointId()));
     }
 

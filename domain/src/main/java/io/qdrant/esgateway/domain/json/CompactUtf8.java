@@ -1,0 +1,270 @@
+package io.qdrant.esgateway.domain.json;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@link CompactText}'s decision on UTF-8 bytes: {@link #verbatim(byte[])} is true exactly when the bytes are
+ * well-formed UTF-8 and {@link CompactText#verbatim} accepts the text they decode to. A byte scan is faster than the
+ * {@code String} one, and the encoded text is what an answer writes (no encode at render time).
+ *
+ * <p>The same rules as {@code CompactText}, on bytes: no white space outside strings; strings without escapes, control
+ * characters or characters outside the Basic Multilingual Plane (a four-byte sequence), and only well-formed
+ * sequences (no overlong forms, no encoded surrogates, no stray continuation bytes); integers in canonical form; other
+ * numbers finite and exactly {@link Double#toString} of their value; no repeated key in an object (keys compared as
+ * bytes, which for well-formed UTF-8 without escapes is comparing the strings); at most
+ * {@link CompactText#MAX_KEYS} keys per object and {@link CompactText#MAX_DEPTH} levels.
+ */
+final class CompactUtf8 {
+    private final byte[] b;
+    private int pos;
+    /** Start and end offsets of the keys of the objects being scanned, innermost last. */
+    private int[] keys = new int[32];
+    private int keyTop;
+    /** Whether a string held a {@code ?}. */
+    private boolean question;
+
+    private CompactUtf8(byte[] b) {
+        this.b = b;
+    }
+
+    /** Whether {@code utf8} is a verbatim JSON object (see the class comment). */
+    static boolean verbatim(byte[] utf8) {
+        return verdict(utf8) != Verdict.NOT_VERBATIM;
+    }
+
+    /** What {@link #verdict} says of bytes made by encoding a {@code String}. */
+    enum Verdict {
+        /** Verbatim, and no {@code ?} in a string. */
+        VERBATIM,
+        /** Not verbatim. */
+        NOT_VERBATIM,
+        /**
+         * Verbatim, but with a {@code ?} in a string: if the bytes were encoded from a {@code String}, that may have
+         * been a lone surrogate (which {@code String.getBytes(UTF_8)} replaces with {@code ?}), so only the text can
+         * tell.
+         */
+        ASK_THE_TEXT
+    }
+
+    /**
+     * {@link #verbatim} of {@code utf8}, telling apart the verbatim texts whose strings hold a {@code ?}. For bytes
+     * encoded from a {@code String} {@code t}: {@code VERBATIM} means {@code CompactText.verbatim(t)}, and
+     * {@code NOT_VERBATIM} means not (a lone surrogate in {@code t} would make it not verbatim too).
+     */
+    static Verdict verdict(byte[] utf8) {
+        if (utf8.length == 0 || utf8[0] != '{') {
+            return Verdict.NOT_VERBATIM;
+        }
+        CompactUtf8 scan = new CompactUtf8(utf8);
+        if (!scan.object(1) || scan.pos != utf8.length) {
+            return Verdict.NOT_VERBATIM;
+        }
+        return scan.question ? Verdict.ASK_THE_TEXT : Verdict.VERBATIM;
+    }
+
+    private boolean value(int depth) {
+        if (pos >= b.length) {
+            return false;
+        }
+        return switch (b[pos]) {
+            case '{' -> object(depth + 1);
+            case '[' -> array(depth + 1);
+            case '"' -> string();
+            case 't' -> literal(TRUE);
+            case 'f' -> literal(FALSE);
+            case 'n' -> literal(NULL);
+            default -> number();
+        };
+    }
+
+    private static final byte[] TRUE = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] NULL = {'n', 'u', 'l', 'l'};
+
+    private boolean object(int depth) {
+        if (depth > CompactText.MAX_DEPTH) {
+            return false;
+        }
+        pos++; // '{'
+        if (pos < b.length && b[pos] == '}') {
+            pos++;
+            return true;
+        }
+        int base = keyTop;
+        try {
+            while (true) {
+                int keyStart = pos;
+                if (!string() || !newKey(base, keyStart, pos)) {
+                    return false;
+                }
+                if (pos >= b.length || b[pos] != ':') {
+                    return false;
+                }
+                pos++;
+                if (!value(depth) || pos >= b.length) {
+                    return false;
+                }
+                byte c = b[pos++];
+                if (c == '}') {
+                    return true;
+                }
+                if (c != ',') {
+                    return false;
+                }
+            }
+        } finally {
+            keyTop = base;
+        }
+    }
+
+    /** Records the key {@code b[start, end)} (quotes included) of the object whose keys start at {@code base}. */
+    private boolean newKey(int base, int start, int end) {
+        int len = end - start;
+        if ((keyTop - base) / 2 >= CompactText.MAX_KEYS) {
+            return false;
+        }
+        for (int i = base; i < keyTop; i += 2) {
+            if (keys[i + 1] - keys[i] == len
+                    && java.util.Arrays.equals(b, keys[i], keys[i + 1], b, start, end)) {
+                return false;
+            }
+        }
+        if (keyTop + 2 > keys.length) {
+            keys = java.util.Arrays.copyOf(keys, keys.length * 2);
+        }
+        keys[keyTop++] = start;
+        keys[keyTop++] = end;
+        return true;
+    }
+
+    private boolean array(int depth) {
+        if (depth > CompactText.MAX_DEPTH) {
+            return false;
+        }
+        pos++; // '['
+        if (pos < b.length && b[pos] == ']') {
+            pos++;
+            return true;
+        }
+        while (true) {
+            if (!value(depth) || pos >= b.length) {
+                return false;
+            }
+            byte c = b[pos++];
+            if (c == ']') {
+                return true;
+            }
+            if (c != ',') {
+                return false;
+            }
+        }
+    }
+
+    /**
+     * A string of well-formed one- to three-byte sequences without escapes, control characters or encoded
+     * surrogates; leaves {@code pos} after its closing quote.
+     */
+    private boolean string() {
+        if (pos >= b.length || b[pos] != '"') {
+            return false;
+        }
+        pos++;
+        while (pos < b.length) {
+            int c = b[pos++];
+            if (c >= 0) { // ASCII
+                if (c == '"') {
+                    return true;
+                }
+                if (c == '\\' || c < 0x20) {
+                    return false;
+                }
+                if (c == '?') {
+                    question = true;
+                }
+                continue;
+            }
+            c &= 0xFF;
+            if (c >= 0xC2 && c <= 0xDF) { // two bytes, U+0080..U+07FF
+                if (!continuation(0x80, 0xBF)) {
+                    return false;
+                }
+            } else if (c >= 0xE0 && c <= 0xEF) { // three bytes, U+0800..U+FFFF without the surrogates
+                int low = c == 0xE0 ? 0xA0 : 0x80; // no overlong form
+                int high = c == 0xED ? 0x9F : 0xBF; // no U+D800..U+DFFF
+                if (!continuation(low, high) || !continuation(0x80, 0xBF)) {
+                    return false;
+                }
+            } else {
+                return false; // a continuation byte first, an overlong lead, or four bytes (outside the BMP)
+            }
+        }
+        return false;
+    }
+
+    private boolean continuation(int low, int high) {
+        if (pos >= b.length) {
+            return false;
+        }
+        int c = b[pos] & 0xFF;
+        if (c < low || c > high) {
+            return false;
+        }
+        pos++;
+        return true;
+    }
+
+    private boolean literal(byte[] word) {
+        if (pos + word.length > b.length) {
+            return false;
+        }
+        for (int i = 0; i < word.length; i++) {
+            if (b[pos + i] != word[i]) {
+                return false;
+            }
+        }
+        pos += word.length;
+        return true;
+    }
+
+    /** The bytes {@link Json#parse} reads as a number, in the form every writer gives its value. */
+    private boolean number() {
+        int start = pos;
+        boolean fraction = false;
+        while (pos < b.length) {
+            byte c = b[pos];
+            if (c == '.' || c == 'e' || c == 'E') {
+                fraction = true;
+            } else if (!(c >= '0' && c <= '9') && c != '-' && c != '+') {
+                break;
+            }
+            pos++;
+        }
+        if (pos == start) {
+            return false;
+        }
+        if (fraction) {
+            String text = new String(b, start, pos - start, StandardCharsets.ISO_8859_1);
+            try {
+                double d = Double.parseDouble(text);
+                return Double.isFinite(d) && Double.toString(d).equals(text);
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+        int digits = start;
+        if (b[digits] == '-') {
+            digits++;
+        }
+        if (digits == pos) {
+            return false;
+        }
+        for (int i = digits; i < pos; i++) {
+            byte c = b[i];
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        // no leading zero (Json.parse would drop it), and not "-0" (it parses to 0)
+        return b[digits] != '0' || pos - digits == 1 && digits == start;
+    }
+}
