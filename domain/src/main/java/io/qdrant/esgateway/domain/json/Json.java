@@ -92,9 +92,16 @@ public final class Json {
      * otherwise (or when the text is not an object) the text parsed now, failing as {@link #parse} fails.
      */
     public static JsonValue compactObject(String text) {
+        return compactObject(text, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * As {@link #compactObject(String)}, for a caller that holds the text's UTF-8 bytes already (a source read from
+     * storage as bytes): {@code utf8} must be them (not copied; must not change).
+     */
+    public static JsonValue compactObject(String text, byte[] utf8) {
         // decided on the UTF-8 encoding (a faster scan, and the bytes are what an answer writes) when the encoding is
         // lossless: a lone surrogate encodes as '?', so bytes with a '?' in a string are decided on the text instead
-        byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         return switch (CompactUtf8.verdict(utf8)) {
             case VERBATIM -> new JsonObject(new CompactMembers(text, utf8));
             case NOT_VERBATIM -> parse(text);

@@ -176,10 +176,16 @@ final class FieldEncoding {
     private static StoredDocument decode(Document stored, boolean compact) {
         BytesRef source = stored.getBinaryValue(SOURCE);
         String text = new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8);
-        JsonValue json = compact ? Json.compactObject(text) : Json.parse(text);
+        JsonValue json = compact ? Json.compactObject(text, exactBytes(source)) : Json.parse(text);
         DocumentVersion version = new DocumentVersion(longOf(stored, VERSION), longOf(stored, SEQ_NO),
                 longOf(stored, PRIMARY_TERM));
         return new StoredDocument(stored.get(ID), version, (JsonObject) json);
+    }
+
+    /** The bytes of {@code ref} as an array of their own length (the stored field's own array when it is one). */
+    private static byte[] exactBytes(BytesRef ref) {
+        return ref.offset == 0 && ref.length == ref.bytes.length ? ref.bytes
+                : Arrays.copyOfRange(ref.bytes, ref.offset, ref.offset + ref.length);
     }
 
     /** The Lucene similarity of an Elasticsearch {@code dense_vector} similarity. */

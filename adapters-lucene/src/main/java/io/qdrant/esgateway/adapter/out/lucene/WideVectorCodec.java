@@ -44,10 +44,11 @@ final class WideVectorCodec extends FilterCodec {
     static final int STORED_CHUNK_BYTES = 8 * 1024;
     static final int STORED_CHUNK_DOCS = 64;
     private final KnnVectorsFormat vectors;
-    private final StoredFieldsFormat storedFields = new SmallChunkStoredFields();
+    private final StoredFieldsFormat storedFields;
 
     WideVectorCodec() {
         super(Codec.getDefault().getName(), Codec.getDefault());
+        this.storedFields = new SmallChunkStoredFields(delegate.storedFieldsFormat());
         KnnVectorsFormat hnsw = new WideFormat(new Lucene99HnswVectorsFormat());
         this.vectors = new PerFieldKnnVectorsFormat() {
             @Override
@@ -69,14 +70,18 @@ final class WideVectorCodec extends FilterCodec {
 
     /**
      * Lucene's default stored fields format ({@link Lucene90StoredFieldsFormat}, mode {@code BEST_SPEED}: the same
-     * name, compression and segment attribute) writing smaller chunks; reading is the default format's.
+     * name, compression and segment attribute) writing smaller chunks; reading is the default codec's own format.
      */
     private static final class SmallChunkStoredFields extends StoredFieldsFormat {
         private static final String MODE_KEY = Lucene90StoredFieldsFormat.class.getSimpleName() + ".mode";
-        private final StoredFieldsFormat reading = new Lucene90StoredFieldsFormat(Lucene90StoredFieldsFormat.Mode.BEST_SPEED);
+        private final StoredFieldsFormat reading;
         private final StoredFieldsFormat writing = new Lucene90CompressingStoredFieldsFormat(
                 "Lucene90StoredFieldsFastData", new LZ4WithPresetDictCompressionMode(), STORED_CHUNK_BYTES,
                 STORED_CHUNK_DOCS, 10);
+
+        SmallChunkStoredFields(StoredFieldsFormat reading) {
+            this.reading = reading;
+        }
 
         @Override
         public StoredFieldsReader fieldsReader(Directory directory, SegmentInfo si, FieldInfos fn, IOContext context)
