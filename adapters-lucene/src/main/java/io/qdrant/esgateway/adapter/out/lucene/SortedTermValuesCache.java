@@ -21,7 +21,7 @@ import org.apache.lucene.util.BytesRef;
  * its core, and the entries are only used for readers without deletions). When a segment's core closes (merged away
  * and no reader left on it) a listener releases its entries.
  *
- * <p>Memory: at most {@link #maxBytes()} for all entries together ({@link SortedTermValues#bytes()}: 12 bytes per
+ * <p>Memory: at most {@link #maxBytes()} for all entries together ({@link SortedTermValues#bytes()}: 12.25 bytes per
  * document of the term plus a fixed overhead), least recently used entries evicted first. A term with more documents
  * than a quarter of the budget allows is not held: it is remembered as unusable (a fixed-size marker) and its
  * segment answered by the general path. The {@link #SHARED} instance's budget is Lucene's own default for its query

@@ -219,10 +219,14 @@ final class TermRangePages {
      * The exact number of live documents matching {@code query} when it is a conjunction of one term and ranges on
      * one numeric field ({@link #ranged} with a term) and some segment answers from its entry (two binary searches); the
      * other segments are counted with the query's own weight ({@link Weight#count} where it can, else by visiting
-     * their matches). Empty for any other query, or when no segment has a usable entry.
+     * their matches). Ranges with no term are counted from {@link FieldValueCountsCache#SHARED} the same way. Empty for
+     * any other query, or when no segment has a usable entry.
      */
     static OptionalLong count(IndexSearcher searcher, Query query, SortedTermValuesCache cache) throws IOException {
-        Optional<Shape> recognised = ranged(query).filter(shape -> shape.term() != null);
+        Optional<Shape> recognised = ranged(query);
+        if (recognised.isPresent() && recognised.get().term() == null) {
+            return FieldValueCountsCache.SHARED.count(searcher, query, recognised.get());
+        }
         if (recognised.isEmpty()) {
             return OptionalLong.empty();
         }

@@ -1,0 +1,180 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Weight;
+
+/**
+ * The {@link FieldValueCounts} of (segment, numeric field), and the count of a range conjunction from them.
+ *
+ * <p>Keyed by the segment's core cache key (a segment is immutable; entries are used only for readers without
+ * deletions) and released by a core-closed listener when the segment is merged away. An entry is built only once its
+ * key has been asked for {@link #USES_BEFORE_BUILD} times (a build reads the field's doc values of the whole segment
+ * and sorts them — tens of milliseconds for a segment of 500,000 documents — against a few microseconds per count it
+ * saves, so a field counted once or twice is left to Lucene's point count); until then, and when the entry is unusable,
+ * the segment is counted as before. At most {@link #maxBytes()} for all entries together, least recently used evicted
+ * first; an entry of a field with more than {@link #MAX_DISTINCT} distinct values in a segment is not held (a marker).
+ */
+final class FieldValueCountsCache {
+    /** Distinct values per segment and field above which an entry is not kept (768 KB at most per entry). */
+    static final int MAX_DISTINCT = 1 << 16;
+
+    /** Requests for a key before its entry is built. */
+    static final int USES_BEFORE_BUILD = 4;
+
+    /** Keys whose requests are counted; the counts are dropped when more keys than this were asked for. */
+    private static final int MAX_COUNTED_KEYS = 4_096;
+
+    /** The gateway's cache: min(8 MiB, max heap / 64). */
+    static final FieldValueCountsCache SHARED = new FieldValueCountsCache(
+            Math.min(8L << 20, Runtime.getRuntime().maxMemory() / 64));
+
+    private record Key(IndexReader.CacheKey core, String field) {
+    }
+
+    private final long maxBytes;
+    private final LinkedHashMap<Key, FieldValueCounts> entries = new LinkedHashMap<>(64, 0.75f, true);
+    private final Map<Key, Integer> asked = new HashMap<>();
+    private final Set<IndexReader.CacheKey> listening = Collections.newSetFromMap(new IdentityHashMap<>());
+    private long bytes;
+    private long builds;
+
+    FieldValueCountsCache(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    long maxBytes() {
+        return maxBytes;
+    }
+
+    /**
+     * The exact number of live documents matching {@code query}, a conjunction of ranges on one numeric field with no
+     * term ({@code shape} from {@link TermRangePages#rangeOnly}), when some segment answers from its entry; the other
+     * segments are counted with the query's own weight ({@link TermRangePages#countLeaf}). Empty when no segment has
+     * a usable entry yet.
+     */
+    OptionalLong count(IndexSearcher searcher, Query query, TermRangePages.Shape shape) throws IOException {
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        boolean[] general = new boolean[leaves.size()];
+        boolean anyEntry = false;
+        long total = 0;
+        for (int i = 0; i < general.length; i++) {
+            LeafReader reader = leaves.get(i).reader();
+            FieldValueCounts entry = reader.getLiveDocs() != null ? null : get(reader, shape.field());
+            if (entry != null && entry.usable()) {
+                total += entry.count(shape.lower(), shape.upper());
+                anyEntry = true;
+            } else {
+                general[i] = true;
+            }
+        }
+        if (!anyEntry) {
+            return OptionalLong.empty();
+        }
+        Weight weight = null;
+        for (int i = 0; i < general.length; i++) {
+            if (general[i]) {
+                if (weight == null) {
+                    weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
+                }
+                total += TermRangePages.countLeaf(weight, leaves.get(i));
+            }
+        }
+        return OptionalLong.of(total);
+    }
+
+    /**
+     * The entry of {@code field} in {@code reader}'s segment: null while the key has been asked for fewer than
+     * {@link #USES_BEFORE_BUILD} times, when the segment has no core cache key, or when the entry does not fit the
+     * budget; built now on the request that reaches the count.
+     */
+    FieldValueCounts get(LeafReader reader, String field) throws IOException {
+        IndexReader.CacheHelper helper = reader.getCoreCacheHelper();
+        if (helper == null) {
+            return null;
+        }
+        Key key = new Key(helper.getKey(), field);
+        synchronized (this) {
+            FieldValueCounts held = entries.get(key);
+            if (held != null) {
+                return held;
+            }
+            if (asked.size() >= MAX_COUNTED_KEYS && !asked.containsKey(key)) {
+                asked.clear();
+            }
+            int n = asked.merge(key, 1, Integer::sum);
+            if (n < USES_BEFORE_BUILD) {
+                return null;
+            }
+        }
+        // built outside the lock: two requests may build the same entry at once, the second one is dropped
+        FieldValueCounts built = FieldValueCounts.build(reader, field, MAX_DISTINCT);
+        boolean listen;
+        synchronized (this) {
+            builds++;
+            asked.remove(key);
+            FieldValueCounts raced = entries.get(key);
+            if (raced != null) {
+                return raced;
+            }
+            if (built.bytes() > maxBytes) {
+                return null;
+            }
+            entries.put(key, built);
+            bytes += built.bytes();
+            Iterator<FieldValueCounts> eldest = entries.values().iterator();
+            while (bytes > maxBytes && eldest.hasNext()) {
+                bytes -= eldest.next().bytes();
+                eldest.remove();
+            }
+            listen = listening.add(key.core());
+        }
+        if (listen) {
+            helper.addClosedListener(this::release);
+        }
+        return built;
+    }
+
+    /** Drops every entry of a closed segment core. */
+    private synchronized void release(IndexReader.CacheKey core) {
+        listening.remove(core);
+        asked.keySet().removeIf(k -> k.core() == core);
+        Iterator<Map.Entry<Key, FieldValueCounts>> it = entries.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, FieldValueCounts> entry = it.next();
+            if (entry.getKey().core() == core) {
+                bytes -= entry.getValue().bytes();
+                it.remove();
+            }
+        }
+    }
+
+    /** Entries held now. */
+    synchronized int size() {
+        return entries.size();
+    }
+
+    /** Bytes held now. */
+    synchronized long bytes() {
+        return bytes;
+    }
+
+    /** Entries built so far (held or not). */
+    synchronized long builds() {
+        return builds;
+    }
+}
