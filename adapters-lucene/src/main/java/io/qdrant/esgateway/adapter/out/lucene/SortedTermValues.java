@@ -38,26 +38,12 @@ final class SortedTermValues {
     private final long[] values;
     private final int[] docs;
     private final int missing;
-    /**
-     * Every {@code 2^}{@link #SAMPLE_SHIFT}-th value ({@code sample[k] = values[k << SAMPLE_SHIFT]}): the bounds search
-     * this small array first and then one block of the values, so a search touches a few cache lines of the (large,
-     * rarely cached) value array instead of one per halving step. At 1,000,000 documents the bench's 140 entries per
-     * {@code terms} request missed the CPU caches on most of their ~16 steps each.
-     */
-    private final long[] sample;
-
-    /** Positions per block of {@link #sample}: 32 (256 bytes of values; the sample adds 0.25 bytes per document). */
-    static final int SAMPLE_SHIFT = 5;
 
     private SortedTermValues(boolean usable, long[] values, int[] docs, int missing) {
         this.usable = usable;
         this.values = values;
         this.docs = docs;
         this.missing = missing;
-        this.sample = new long[(values.length + (1 << SAMPLE_SHIFT) - 1) >>> SAMPLE_SHIFT];
-        for (int k = 0; k < sample.length; k++) {
-            sample[k] = values[k << SAMPLE_SHIFT];
-        }
     }
 
     /**
@@ -113,8 +99,7 @@ final class SortedTermValues {
         if (termsEnum == null || !termsEnum.seekExact(term.bytes()) || termsEnum.docFreq() > maxDocs) {
             return OVERHEAD_BYTES;
         }
-        return OVERHEAD_BYTES + (long) termsEnum.docFreq() * (Long.BYTES + Integer.BYTES)
-                + sampleBytes(termsEnum.docFreq());
+        return OVERHEAD_BYTES + (long) termsEnum.docFreq() * (Long.BYTES + Integer.BYTES);
     }
 
     /**
@@ -212,45 +197,32 @@ final class SortedTermValues {
 
     /** The first position whose value is {@code >= value} ({@link #size()} when none). */
     int lowerBound(long value) {
-        return bound(value, false);
-    }
-
-    /** The first position whose value is {@code > value} ({@link #size()} when none). */
-    int upperBound(long value) {
-        return bound(value, true);
-    }
-
-    /**
-     * The first position whose value is {@code > value} ({@code above}) or {@code >= value}: found in {@link #sample}
-     * (the first sampled value not before it), then within the block before that sample.
-     */
-    private int bound(long value, boolean above) {
         int lo = 0;
-        int hi = sample.length;
+        int hi = values.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (above ? sample[mid] <= value : sample[mid] < value) {
+            if (values[mid] < value) {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        // values[(lo - 1) << SHIFT] is before the bound (when lo > 0), values[lo << SHIFT] is not (when in range)
-        int from = lo == 0 ? 0 : ((lo - 1) << SAMPLE_SHIFT) + 1;
-        int to = lo == sample.length ? values.length : lo << SAMPLE_SHIFT;
-        while (from < to) {
-            int mid = (from + to) >>> 1;
-            if (above ? values[mid] <= value : values[mid] < value) {
-                from = mid + 1;
-            } else {
-                to = mid;
-            }
-        }
-        return from;
+        return lo;
     }
 
-    private static long sampleBytes(long documents) {
-        return ((documents + (1 << SAMPLE_SHIFT) - 1) >>> SAMPLE_SHIFT) * Long.BYTES;
+    /** The first position whose value is {@code > value} ({@link #size()} when none). */
+    int upperBound(long value) {
+        int lo = 0;
+        int hi = values.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (values[mid] <= value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** How many documents have a value in {@code [lower, upper]} (empty when {@code lower > upper}). */
@@ -260,6 +232,6 @@ final class SortedTermValues {
 
     /** The heap this entry holds: its arrays and {@link #OVERHEAD_BYTES}. */
     long bytes() {
-        return OVERHEAD_BYTES + (long) values.length * (Long.BYTES + Integer.BYTES) + sampleBytes(values.length);
+        return OVERHEAD_BYTES + (long) values.length * (Long.BYTES + Integer.BYTES);
     }
 }

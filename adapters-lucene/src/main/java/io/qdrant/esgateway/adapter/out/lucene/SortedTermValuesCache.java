@@ -21,7 +21,7 @@ import org.apache.lucene.util.BytesRef;
  * its core, and the entries are only used for readers without deletions). When a segment's core closes (merged away
  * and no reader left on it) a listener releases its entries.
  *
- * <p>Memory: at most {@link #maxBytes()} for all entries together ({@link SortedTermValues#bytes()}: 12.25 bytes per
+ * <p>Memory: at most {@link #maxBytes()} for all entries together ({@link SortedTermValues#bytes()}: 12 bytes per
  * document of the term plus a fixed overhead), least recently used entries evicted first. A term with more documents
  * than a quarter of the budget allows is not held: it is remembered as unusable (a fixed-size marker) and its
  * segment answered by the general path. The {@link #SHARED} instance's budget is Lucene's own default for its query
@@ -38,7 +38,17 @@ final class SortedTermValuesCache {
     static final SortedTermValuesCache SHARED = new SortedTermValuesCache(
             Math.min(32L << 20, Runtime.getRuntime().maxMemory() / 20));
 
-    private record Key(IndexReader.CacheKey core, String termField, BytesRef term, String valueField) {
+    /** The hash is computed once: a lookup hashes its key up to three times (counts, entries, admission). */
+    private record Key(IndexReader.CacheKey core, String termField, BytesRef term, String valueField, int hash) {
+        static Key of(IndexReader.CacheKey core, String termField, BytesRef term, String valueField) {
+            return new Key(core, termField, term, valueField,
+                    java.util.Objects.hash(System.identityHashCode(core), termField, term, valueField));
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     private final long maxBytes;
@@ -70,7 +80,7 @@ final class SortedTermValuesCache {
         if (helper == null) {
             return null;
         }
-        Key key = new Key(helper.getKey(), term.field(), term.bytes(), field);
+        Key key = Key.of(helper.getKey(), term.field(), term.bytes(), field);
         synchronized (this) {
             counted(key);
             SortedTermValues held = entries.get(key);
@@ -123,7 +133,7 @@ final class SortedTermValuesCache {
     }
 
     private static Key owned(Key key) {
-        return new Key(key.core(), key.termField(), BytesRef.deepCopyOf(key.term()), key.valueField());
+        return new Key(key.core(), key.termField(), BytesRef.deepCopyOf(key.term()), key.valueField(), key.hash());
     }
 
     /**

@@ -20,10 +20,9 @@ import org.apache.lucene.store.Directory;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link SortedTermValues}' bounds (searched through its sample of every 32nd value, then one block) are the plain
- * answers — the first position at or above / above a value, checked against a scan of the entry — for entries of
- * every size around the block boundaries (0, 1, 31, 32, 33, 64, 65, …), with long runs of equal values across blocks,
- * for every value from below the smallest to above the largest and at {@code Long.MIN_VALUE}/{@code MAX_VALUE}.
+ * {@link SortedTermValues}' bounds are the plain answers — the first position at or above / above a value, checked
+ * against a scan of the entry — for entries of many sizes (0, 1, 31, 32, 33, 64, 65, …) with long runs of equal
+ * values, for every value of the entry and the gaps beside it, 0 and {@code Long.MIN_VALUE}/{@code MAX_VALUE}.
  */
 class SortedTermValuesBoundsTest {
     private static final int[] SIZES = {0, 1, 2, 31, 32, 33, 63, 64, 65, 95, 96, 97, 200, 1_000, 4_099};

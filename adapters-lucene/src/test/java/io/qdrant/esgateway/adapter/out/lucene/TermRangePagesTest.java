@@ -280,7 +280,7 @@ class TermRangePagesTest {
     void answersAsTheGeneralPathWhenTheBudgetHoldsFewEntries() throws IOException {
         index(8, false);
         // a quarter of the budget holds ~100 documents: most terms are too large and answered by the general path
-        SortedTermValuesCache cache = new SortedTermValuesCache(5_000);
+        SortedTermValuesCache cache = new SortedTermValuesCache(4_800);
         assertEquivalent(new IndexSearcher(reader), cache, 8, 40);
         assertThat(cache.bytes()).isLessThanOrEqualTo(cache.maxBytes());
     }
