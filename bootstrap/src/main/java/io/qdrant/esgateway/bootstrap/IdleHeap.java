@@ -56,7 +56,11 @@ final class IdleHeap {
     static final String MIN_FREE = "MinHeapFreeRatio";
     static final String MAX_FREE = "MaxHeapFreeRatio";
 
+    /** No request in flight or begun for this long before a parking (it stops the world twice). */
+    static final long QUIET_REQUESTS_NANOS = 2_000_000_000L;
+
     private final Jvm jvm;
+    private final RequestActivity requests;
     private final long idleNanos;
     private final LongSupplier clock;
     private long seenCollections = -1;
@@ -64,15 +68,17 @@ final class IdleHeap {
     private boolean parked;
     private int parks;
 
-    IdleHeap(Jvm jvm, long idleNanos, LongSupplier clock) {
+    IdleHeap(Jvm jvm, RequestActivity requests, long idleNanos, LongSupplier clock) {
         this.jvm = jvm;
+        this.requests = requests;
         this.idleNanos = idleNanos;
         this.clock = clock;
     }
 
     /**
-     * Parks the heap once per idle period: call it every second or so. Idle means no collection since the last call
-     * that saw one, for {@code idleNanos}; the two collections of a parking do not count as activity.
+     * Parks the heap once per idle period: call it every second or so. Idle means no collection for {@code idleNanos}
+     * (the two collections of a parking do not count) and no request in flight or begun for two seconds — a gateway
+     * serving a steady trickle of small requests may not collect for a long time, and must not be stopped then.
      *
      * @return whether it parked the heap now
      */
@@ -85,7 +91,7 @@ final class IdleHeap {
             parked = false;
             return false;
         }
-        if (parked || now - quietSince < idleNanos) {
+        if (parked || now - quietSince < idleNanos || !requests.quietFor(QUIET_REQUESTS_NANOS, now)) {
             return false;
         }
         park();
@@ -133,12 +139,12 @@ final class IdleHeap {
      * Starts the parking on a daemon thread when the JVM runs G1 with writable heap free ratios (otherwise nothing:
      * another collector sizes its heap its own way).
      */
-    static Optional<Thread> startIfG1(long idleNanos) {
+    static Optional<Thread> startIfG1(RequestActivity requests, long idleNanos) {
         Optional<Jvm> jvm = hotSpot();
         if (jvm.isEmpty()) {
             return Optional.empty();
         }
-        IdleHeap heap = new IdleHeap(jvm.get(), idleNanos, System::nanoTime);
+        IdleHeap heap = new IdleHeap(jvm.get(), requests, idleNanos, System::nanoTime);
         Thread t = Thread.ofPlatform().daemon(true).name("qeg-idle-heap").unstarted(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {

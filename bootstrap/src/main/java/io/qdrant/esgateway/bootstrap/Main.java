@@ -53,7 +53,7 @@ public final class Main {
         if (warmUp != null) {
             warmUp.startInBackground();
         }
-        IdleHeap.startIfG1(IDLE_HEAP_AFTER_NANOS);
+        IdleHeap.startIfG1(gateway.activity(), IDLE_HEAP_AFTER_NANOS);
         stopped.await();
     }
 }

@@ -85,7 +85,7 @@ class IdleHeapTest {
     @Test
     void parkingShrinksThenGrowsBackToTheLiveSetPlusOneYoungGenerationAndPutsTheRatiosBack() {
         FakeJvm jvm = new FakeJvm();
-        new IdleHeap(jvm, IDLE, () -> 0).park();
+        new IdleHeap(jvm, new RequestActivity(() -> 0), IDLE, () -> 0).park();
         // target 12 + 128 = 140 MB with 12 used: 128/140 free = 91.4 % -> 92
         assertThat(jvm.log).containsExactly("gc min=10 max=40", "settle", "gc min=92 max=92");
         assertThat(jvm.min).isEqualTo(10);
@@ -96,7 +96,7 @@ class IdleHeapTest {
     void withoutAGivenYoungSizeAQuarterOfTheMaximumHeapIsKeptFree() {
         FakeJvm jvm = new FakeJvm();
         jvm.young = Optional.empty();
-        new IdleHeap(jvm, IDLE, () -> 0).park();
+        new IdleHeap(jvm, new RequestActivity(() -> 0), IDLE, () -> 0).park();
         // 12 + 128 (512 / 4) again
         assertThat(jvm.log).last().isEqualTo("gc min=92 max=92");
     }
@@ -105,7 +105,7 @@ class IdleHeapTest {
     void theRatiosArePutBackWhenTheSecondCollectionFails() {
         FakeJvm jvm = new FakeJvm();
         jvm.failOnSecondCollection = new IllegalStateException("boom");
-        assertThatThrownBy(() -> new IdleHeap(jvm, IDLE, () -> 0).park()).hasMessage("boom");
+        assertThatThrownBy(() -> new IdleHeap(jvm, new RequestActivity(() -> 0), IDLE, () -> 0).park()).hasMessage("boom");
         assertThat(jvm.min).isEqualTo(10);
         assertThat(jvm.max).isEqualTo(40);
     }
@@ -114,7 +114,7 @@ class IdleHeapTest {
     void itParksOncePerIdlePeriodAndNotWhileCollectionsRun() {
         FakeJvm jvm = new FakeJvm();
         long[] now = {0};
-        IdleHeap heap = new IdleHeap(jvm, IDLE, () -> now[0]);
+        IdleHeap heap = new IdleHeap(jvm, new RequestActivity(() -> now[0]), IDLE, () -> now[0]);
         for (int s = 0; s < 20; s++) { // busy: a collection every second
             jvm.collections++;
             now[0] = TimeUnit.SECONDS.toNanos(s);
@@ -136,6 +136,30 @@ class IdleHeapTest {
         now[0] += IDLE;
         assertThat(heap.tick()).as("quiet again: park again").isTrue();
         assertThat(heap.parks()).isEqualTo(2);
+    }
+
+    @Test
+    void aGatewayServingRequestsIsNotParkedEvenWithoutCollections() {
+        FakeJvm jvm = new FakeJvm();
+        long[] now = {0};
+        RequestActivity requests = new RequestActivity(() -> now[0]);
+        IdleHeap heap = new IdleHeap(jvm, requests, IDLE, () -> now[0]);
+        assertThat(heap.tick()).isFalse();
+        requests.begin(); // a long request, no collection
+        now[0] += 3 * IDLE;
+        assertThat(heap.tick()).as("a request in flight").isFalse();
+        requests.end();
+        now[0] += IdleHeap.QUIET_REQUESTS_NANOS - 1;
+        assertThat(heap.tick()).as("a request ended under two seconds ago").isFalse();
+        for (int i = 0; i < 10; i++) { // a trickle of small requests, one a second
+            requests.begin();
+            requests.end();
+            now[0] += TimeUnit.SECONDS.toNanos(1);
+            assertThat(heap.tick()).isFalse();
+        }
+        now[0] += IdleHeap.QUIET_REQUESTS_NANOS;
+        assertThat(heap.tick()).as("quiet: no collection for long, no request for two seconds").isTrue();
+        assertThat(jvm.log).hasSize(3);
     }
 
     @Test
@@ -177,7 +201,7 @@ class IdleHeapTest {
                     .getCommitted() / MB;
             long rssBurst = rssMb();
             IdleHeap.Jvm jvm = IdleHeap.hotSpot().orElseThrow(() -> new IllegalStateException("not G1"));
-            new IdleHeap(jvm, 0, System::nanoTime).park();
+            new IdleHeap(jvm, new RequestActivity(System::nanoTime), 0, System::nanoTime).park();
             Thread.sleep(500);
             long rssParked = rssMb();
             long committed = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage()
