@@ -8,51 +8,32 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
 /**
- * One read that goes on while the caller goes on with another (a search's exact count beside its page), so that the
- * two Qdrant calls overlap instead of adding up. Either {@linkplain #start started on its own virtual thread}, or
- * {@linkplain #sent already sent} ({@link QdrantHttp#send}: its request written, its answer read when joined — no
- * thread at all). The caller {@link #join}s it before using anything of its own work, and lets it
- * {@linkplain #settle settle} first when its own work failed: the outcome is then what running the read first would
- * have given — the read's failure wins over the caller's.
+ * One read started on its own virtual thread while the caller goes on with another (a search's exact count beside
+ * its page), so that the two Qdrant calls overlap instead of adding up. The caller {@link #join}s it before using
+ * anything of its own work, and lets it {@linkplain #settle settle} first when its own work failed: the outcome is then
+ * what running the read first would have given — the read's failure wins over the caller's.
  *
- * <p>A started thread inherits the caller's inheritable thread locals (the request's backend-time attribution).
+ * <p>The thread inherits the caller's inheritable thread locals (the request's backend-time attribution).
  */
 final class AlongsideRead<T> {
     private final CompletableFuture<T> result = new CompletableFuture<>();
-    /** The sent form's answer (null: the thread form). */
-    private final Supplier<T> answer;
 
-    private AlongsideRead(Supplier<T> read, boolean thread) {
-        if (thread) {
-            this.answer = null;
-            Thread.ofVirtual().name("qeg-qdrant-read").start(() -> run(read));
-        } else {
-            this.answer = read;
-        }
+    private AlongsideRead(Supplier<T> read) {
+        Thread.ofVirtual().name("qeg-qdrant-read").start(() -> {
+            try {
+                result.complete(read.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
     }
 
     static <T> AlongsideRead<T> start(Supplier<T> read) {
-        return new AlongsideRead<>(read, true);
-    }
-
-    /** A read whose request is on its way already: {@code answer} reads its answer, on the joining thread, once. */
-    static <T> AlongsideRead<T> sent(Supplier<T> answer) {
-        return new AlongsideRead<>(answer, false);
-    }
-
-    private void run(Supplier<T> read) {
-        try {
-            result.complete(read.get());
-        } catch (Throwable t) {
-            result.completeExceptionally(t);
-        }
+        return new AlongsideRead<>(read);
     }
 
     /** The read's value, or its failure rethrown as it was thrown. */
     T join() {
-        if (answer != null && !result.isDone()) {
-            run(answer);
-        }
         try {
             return result.get();
         } catch (ExecutionException e) {

@@ -494,40 +494,11 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         if (matches instanceof FilterTranslator.Never) {
             return 0;
         }
-        return call(index, "POST", collection, "/points/count", Map.of(), countBody(matches), true,
-                countWhat(index), AnswerNodes.count());
-    }
-
-    /**
-     * {@link #count(IndexMetadata, Translated)} sent now and answered when joined ({@link QdrantHttp#send}): the
-     * count's call overlaps the caller's next ones without a thread of its own.
-     */
-    private AlongsideRead<Long> countAlongside(IndexMetadata index, Translated matches) {
-        String collection = collection(index);
-        if (matches instanceof FilterTranslator.Never) {
-            return AlongsideRead.sent(() -> 0L);
-        }
-        String what = countWhat(index);
-        QdrantHttp.Sent<Long> sent = http.send("POST", "/collections/" + QdrantHttp.segment(collection)
-                + "/points/count", Map.of(), countBody(matches), what, AnswerNodes.count());
-        return AlongsideRead.sent(() -> {
-            try {
-                return sent.result();
-            } catch (QdrantError e) {
-                throw collectionFailure(index, collection, what, e);
-            }
-        });
-    }
-
-    private static ObjectNode countBody(Translated matches) {
         ObjectNode body = QdrantHttp.object();
         body.set("filter", filter(matches));
         body.put("exact", true);
-        return body;
-    }
-
-    private static String countWhat(IndexMetadata index) {
-        return "count the documents of index [" + index.name() + "]";
+        return call(index, "POST", collection, "/points/count", Map.of(), body, true,
+                "count the documents of index [" + index.name() + "]", AnswerNodes.count());
     }
 
     @Override
@@ -666,9 +637,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             }
             return new IndexHits(total, List.of(), Float.NaN);
         }
-        // the exact count runs beside the page: its request sent first, its answer read after the page's calls, so
-        // that Qdrant works on both at once (its failure still wins, as when it ran first)
-        AlongsideRead<Long> count = counted ? countAlongside(index, matches) : null;
+        // the exact count runs beside the page: two Qdrant calls overlapping (its failure still wins, as when it ran
+        // first)
+        AlongsideRead<Long> count = counted ? AlongsideRead.start(() -> count(index, matches)) : null;
         List<Hit> hits;
         try {
             hits = page(index, request, topN, matches, score, sort, indexOrder);

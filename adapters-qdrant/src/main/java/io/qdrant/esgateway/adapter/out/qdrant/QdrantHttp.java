@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
@@ -147,11 +146,7 @@ final class QdrantHttp implements AutoCloseable {
      */
     <T> T call(String method, String path, Map<String, String> query, JsonNode body, boolean idempotentRead,
                String what, ResultDecoder<T> decoder) {
-        return decode(answer(method, path, query, body, idempotentRead, what), what, decoder);
-    }
-
-    /** The envelope's {@code result} of a 2xx answer, read by {@code decoder}. */
-    private static <T> T decode(byte[] answer, String what, ResultDecoder<T> decoder) {
+        byte[] answer = answer(method, path, query, body, idempotentRead, what);
         try (JsonParser parser = MAPPER.createParser(answer)) {
             if (parser.nextToken() == JsonToken.START_OBJECT) {
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -184,35 +179,22 @@ final class QdrantHttp implements AutoCloseable {
     /** Sends one request (retrying reads on 429/503) and returns the body of its 2xx answer. */
     private byte[] answer(String method, String path, Map<String, String> query, JsonNode body,
                           boolean idempotentRead, String what) {
-        return answer(method, path, target(path, query), bytes(body, what), idempotentRead, what, 1);
-    }
-
-    /** The request target: the base path, {@code path} and the encoded query. */
-    private String target(String path, Map<String, String> query) {
         StringBuilder uri = new StringBuilder(base).append(path);
         char sep = '?';
         for (Map.Entry<String, String> q : query.entrySet()) {
             uri.append(sep).append(q.getKey()).append('=').append(segment(q.getValue()));
             sep = '&';
         }
-        return uri.toString();
-    }
-
-    /** The JSON body's bytes (null: none). */
-    private static byte[] bytes(JsonNode body, String what) {
+        byte[] bytes;
         try {
-            return body == null ? null : MAPPER.writeValueAsBytes(body);
+            bytes = body == null ? null : MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the request for Qdrant"
                     + " cannot be written: " + e.getOriginalMessage(), Map.of(), e);
         }
-    }
-
-    /** {@link #answer}, from attempt {@code first} on (the attempts before it were made elsewhere). */
-    private byte[] answer(String method, String path, String target, byte[] bytes, boolean idempotentRead,
-                          String what, int first) {
+        String target = uri.toString();
         int attempts = idempotentRead ? READ_ATTEMPTS : 1;
-        for (int attempt = first; ; attempt++) {
+        for (int attempt = 1; ; attempt++) {
             QdrantTransport.Response response;
             acquireSlot(what);
             long t0 = System.nanoTime();
@@ -222,9 +204,25 @@ final class QdrantHttp implements AutoCloseable {
                 response = transport.exchange(method, target, bytes, headers, idempotentRead);
                 outcome = Integer.toString(response.status());
                 received = response.body().length;
+            } catch (QdrantTransport.Timeout e) {
+                outcome = "timeout";
+                if (e.connecting) {
+                    throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": connecting to Qdrant"
+                            + " at " + where() + " timed out after " + settings.connectTimeout().toMillis() + "ms",
+                            Map.of(), e);
+                }
+                throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": Qdrant at " + where()
+                        + " did not answer within " + settings.requestTimeout().toMillis() + "ms", Map.of(), e);
+            } catch (ConnectException e) {
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": cannot connect to Qdrant"
+                        + " at " + where() + " (connection refused)", Map.of(), e);
             } catch (IOException e) {
-                outcome = e instanceof QdrantTransport.Timeout ? "timeout" : outcome;
-                throw failed(e, what);
+                if (Thread.currentThread().isInterrupted()) { // a blocked socket read or write ends so when interrupted
+                    throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted",
+                            Map.of(), e);
+                }
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the connection to Qdrant"
+                        + " at " + where() + " failed: " + e.getClass().getSimpleName(), Map.of(), e);
             } finally {
                 slots.release();
                 observer.called(new BackendObserver.Call("qdrant", operation(method, path), outcome,
@@ -235,178 +233,19 @@ final class QdrantHttp implements AutoCloseable {
                 return response.body();
             }
             if ((status == 429 || status == 503) && attempt < attempts) {
-                pause(response, attempt, method, path, what);
+                long wait = backoff(attempt, response.retryAfter());
+                LOG.log(Level.FINE, () -> "Qdrant answered " + status + " to " + method + " " + path + "; retrying in "
+                        + wait + "ms");
+                try {
+                    sleeper.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted",
+                            Map.of(), e);
+                }
                 continue;
             }
             throw new QdrantError(status, message(response));
-        }
-    }
-
-    /** The wait before the next attempt after a 429/503 answer to attempt {@code attempt}. */
-    private void pause(QdrantTransport.Response response, int attempt, String method, String path, String what) {
-        long wait = backoff(attempt, response.retryAfter());
-        LOG.log(Level.FINE, () -> "Qdrant answered " + response.status() + " to " + method + " " + path
-                + "; retrying in " + wait + "ms");
-        try {
-            sleeper.sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted", Map.of(), e);
-        }
-    }
-
-    /** A failed exchange as the gateway reports it. */
-    private GatewayException failed(IOException e, String what) {
-        if (e instanceof QdrantTransport.Timeout t) {
-            if (t.connecting) {
-                return new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": connecting to Qdrant"
-                        + " at " + where() + " timed out after " + settings.connectTimeout().toMillis() + "ms",
-                        Map.of(), e);
-            }
-            return new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": Qdrant at " + where()
-                    + " did not answer within " + settings.requestTimeout().toMillis() + "ms", Map.of(), e);
-        }
-        if (e instanceof ConnectException) {
-            return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": cannot connect to Qdrant"
-                    + " at " + where() + " (connection refused)", Map.of(), e);
-        }
-        if (Thread.currentThread().isInterrupted()) { // a blocked socket read or write ends so when interrupted
-            return new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted", Map.of(),
-                    e);
-        }
-        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the connection to Qdrant"
-                + " at " + where() + " failed: " + e.getClass().getSimpleName(), Map.of(), e);
-    }
-
-    /**
-     * A read-only call sent now and answered later ({@link Sent#result()}): its request is written on a connection of
-     * its own at once, and its answer read when asked for — so Qdrant works on it while the caller makes its other
-     * calls, with no second thread (no start, no hand-off, no wake-up). Same answers, errors and retries as
-     * {@link #call(String, String, Map, JsonNode, boolean, String, ResultDecoder)}; the call is reported to the
-     * observer once its answer is read, with the time spent writing and reading it (not the time between). It holds
-     * one of the pool's slots until then: only when one is free at once (else it is made, whole, when its result is
-     * asked for), and a thread holding one never waits for another — it reads its sent calls' answers first.
-     * A failure to send is thrown at once (as if the call had run first and failed).
-     */
-    <T> Sent<T> send(String method, String path, Map<String, String> query, JsonNode body, String what,
-                     ResultDecoder<T> decoder) {
-        String target = target(path, query);
-        byte[] bytes = bytes(body, what);
-        Sent<T> sent = new Sent<>(method, path, target, bytes, what, decoder);
-        if (!tryAcquireSlot()) {
-            return sent; // no free slot: the whole call when its result is asked for
-        }
-        long t0 = System.nanoTime();
-        try {
-            sent.sent = transport.send(method, target, bytes, headers, true);
-            sent.writeNanos = System.nanoTime() - t0;
-        } catch (IOException e) {
-            slots.release();
-            observer.called(new BackendObserver.Call("qdrant", operation(method, path),
-                    e instanceof QdrantTransport.Timeout ? "timeout" : "error", bytes == null ? 0 : bytes.length, 0,
-                    System.nanoTime() - t0));
-            throw failed(e, what);
-        }
-        List<Sent<?>> mine = held.get();
-        if (mine == null) {
-            mine = new java.util.ArrayList<>(2);
-            held.set(mine);
-        }
-        mine.add(sent);
-        return sent;
-    }
-
-    /** The sent calls whose slots this thread holds (their answers not read yet); null: none so far. */
-    private final ThreadLocal<List<Sent<?>>> held = new ThreadLocal<>();
-
-    /** A call made by {@link #send}. */
-    final class Sent<T> {
-        private final String method;
-        private final String path;
-        private final String target;
-        private final byte[] bytes;
-        private final String what;
-        private final ResultDecoder<T> decoder;
-        private QdrantTransport.Sent sent;
-        private long writeNanos;
-        private boolean done;
-        private T value;
-        private RuntimeException failure;
-
-        private Sent(String method, String path, String target, byte[] bytes, String what, ResultDecoder<T> decoder) {
-            this.method = method;
-            this.path = path;
-            this.target = target;
-            this.bytes = bytes;
-            this.what = what;
-            this.decoder = decoder;
-        }
-
-        /** The call's result, or its failure thrown (a {@link QdrantError} for an error answer, as {@code call}). */
-        T result() {
-            complete();
-            if (failure != null) {
-                throw failure;
-            }
-            return value;
-        }
-
-        /** Reads the answer (once; on the thread that sent it), keeping the result or the failure. */
-        private void complete() {
-            if (done) {
-                return;
-            }
-            done = true;
-            try {
-                byte[] body = sent == null ? QdrantHttp.this.answer(method, path, target, bytes, true, what, 1)
-                        : answer();
-                value = decode(body, what, decoder);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-        }
-
-        /** The answer on the connection the request was written on; then the attempts left, as {@code answer}. */
-        private byte[] answer() {
-            List<Sent<?>> mine = held.get();
-            if (mine != null) {
-                mine.remove(this);
-            }
-            QdrantTransport.Response response;
-            long t1 = System.nanoTime();
-            String outcome = "error";
-            long received = 0;
-            try {
-                response = sent.answer();
-                outcome = Integer.toString(response.status());
-                received = response.body().length;
-            } catch (IOException e) {
-                outcome = e instanceof QdrantTransport.Timeout ? "timeout" : outcome;
-                throw failed(e, what);
-            } finally {
-                slots.release();
-                observer.called(new BackendObserver.Call("qdrant", operation(method, path), outcome,
-                        bytes == null ? 0 : bytes.length, received, writeNanos + System.nanoTime() - t1));
-            }
-            int status = response.status();
-            if (status >= 200 && status < 300) {
-                return response.body();
-            }
-            if (status == 429 || status == 503) {
-                pause(response, 1, method, path, what);
-                return QdrantHttp.this.answer(method, path, target, bytes, true, what, 2);
-            }
-            throw new QdrantError(status, message(response));
-        }
-    }
-
-    /** One of the pool's slots if one is free now (and no thread waits for one). */
-    private boolean tryAcquireSlot() {
-        try {
-            return slots.tryAcquire(0, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
@@ -415,21 +254,8 @@ final class QdrantHttp implements AutoCloseable {
         return slots.getQueueLength();
     }
 
-    /**
-     * Waits for one of the pool's slots, at most the request timeout. A thread that holds slots of sent calls reads
-     * their answers first when none is free at once: threads holding slots while waiting for more could otherwise
-     * take the whole pool and wait for each other.
-     */
+    /** Waits for one of the pool's slots, at most the request timeout. */
     private void acquireSlot(String what) {
-        List<Sent<?>> mine = held.get();
-        if (mine != null && !mine.isEmpty()) {
-            if (tryAcquireSlot()) {
-                return;
-            }
-            for (Sent<?> sent : List.copyOf(mine)) {
-                sent.complete();
-            }
-        }
         try {
             if (!slots.tryAcquire(settings.requestTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
                 throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": all "
