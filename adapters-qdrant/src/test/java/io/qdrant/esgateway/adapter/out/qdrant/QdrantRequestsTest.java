@@ -233,6 +233,23 @@ class QdrantRequestsTest {
     }
 
     @Test
+    void aSearchAfterPageIsOneQueryOfTheCursorThePageAndOneMore() {
+        var hits = store.search(index, request("{\"sort\": [{\"count\": \"desc\"}], \"size\": 20,"
+                + " \"search_after\": [40], \"query\": {\"range\": {\"count\": {\"gte\": 5}}}}"), 20);
+        assertThat(hits.hits()).extracting(h -> h.id()).containsExactlyElementsOf(
+                java.util.stream.IntStream.iterate(39, i -> i - 1).limit(20).mapToObj(i -> "d" + i).toList());
+        // one count and one order_by query from 40 on: the cursor's own document again (dropped), the page of 20 and
+        // one record past it — no tie count, no second query, no retrieve
+        assertThat(fake.requests).hasSize(2);
+        List<FakeQdrant.Request> queries = fake.requests("POST", "/points/query");
+        assertThat(queries).singleElement().satisfies(q -> {
+            assertThat(q.body().get("limit").asInt()).isEqualTo(22);
+            assertThat(q.body().at("/query/order_by/start_from").asLong()).isEqualTo(40);
+        });
+        assertThat(fake.requests("POST", "/points")).isEmpty();
+    }
+
+    @Test
     void aSortedPageEndingInATieGroupReadsExactlyTheRestOfTheGroup() {
         List<DocumentWrite> ties = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
