@@ -17,7 +17,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      String nodeName, String esVersion, long maxContentLength, java.util.Set<String> nativeAbsent,
                      int maxReadsInFlight, java.net.URI qdrantUrl, Optional<String> qdrantApiKey,
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
-                     int qdrantPoolSize, int requestCacheEntries) {
+                     int qdrantPoolSize, int requestCacheEntries, boolean warmUp) {
 
     /** Never shows the Qdrant API key. */
     @Override
@@ -120,7 +120,8 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 qdrantUrl(v, from), Optional.of(v.get(Setting.QDRANT_API_KEY).trim()).filter(k -> !k.isEmpty()),
                 duration(Setting.QDRANT_CONNECT_TIMEOUT, v, from), duration(Setting.QDRANT_REQUEST_TIMEOUT, v, from),
                 integer(Setting.QDRANT_POOL_SIZE, v, from, 1, 1024),
-                integer(Setting.REQUEST_CACHE_ENTRIES, v, from, 0, 1_000_000));
+                integer(Setting.REQUEST_CACHE_ENTRIES, v, from, 0, 1_000_000),
+                oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"));
     }
 
     /** An http(s) URL with a host; one with credentials is refused without echoing it. */

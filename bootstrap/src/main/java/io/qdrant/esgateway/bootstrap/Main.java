@@ -34,15 +34,22 @@ public final class Main {
             System.exit(1);
             return;
         }
+        WarmUp warmUp = config.warmUp() && config.backend().equals("lucene") ? WarmUp.standard() : null;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("qeg: stopping");
+            if (warmUp != null) {
+                warmUp.stop(10_000);
+            }
             gateway.close();
             stopped.countDown();
         }, "qeg-shutdown"));
         System.out.printf("qeg: Elasticsearch %s API on http://%s:%d (data: %s, backend: %s, catalog: %s) ready in %d ms%n",
                 config.esVersion(), config.host(), gateway.port(), config.dataDir().toAbsolutePath().normalize(),
                 config.backend(), config.catalog(), (System.nanoTime() - t0) / 1_000_000);
+        if (warmUp != null) {
+            warmUp.startInBackground();
+        }
         stopped.await();
     }
 }

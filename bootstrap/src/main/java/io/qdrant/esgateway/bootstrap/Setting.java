@@ -34,7 +34,10 @@ enum Setting {
     QDRANT_REQUEST_TIMEOUT("qdrant-request-timeout", null, "QEG_QDRANT_REQUEST_TIMEOUT", "30s",
             "longest wait for one Qdrant response (e.g. 30s, 2m)"),
     QDRANT_POOL_SIZE("qdrant-pool-size", "--qdrant-pool-size", "QEG_QDRANT_POOL_SIZE", "32",
-            "most requests to Qdrant in flight at once, hence most connections to it (1 to 1024); more wait");
+            "most requests to Qdrant in flight at once, hence most connections to it (1 to 1024); more wait"),
+    WARM_UP("warm-up", "--warm-up", "QEG_WARM_UP", "on",
+            "on start, run a synthetic workload on a private throwaway instance so the JIT compiles the request paths"
+                    + " before the first real bulk loads (embedded backend only): on or off");
 
     private final String key;
     private final String flag;

@@ -21,6 +21,16 @@ class GatewayConfigTest {
         assertThat(c.catalog()).isEqualTo("sqlite");
         assertThat(c.esVersion()).isEqualTo("8.15.0");
         assertThat(c.maxContentLength()).isEqualTo(100L * 1024 * 1024);
+        assertThat(c.warmUp()).as("the start-up JIT warm-up is on by default").isTrue();
+    }
+
+    @Test
+    void theWarmUpIsOnOrOff() {
+        assertThat(GatewayConfig.load(new String[] {"--warm-up", "off"}, Map.of()).warmUp()).isFalse();
+        assertThat(GatewayConfig.load(new String[0], Map.of("QEG_WARM_UP", "OFF")).warmUp()).isFalse();
+        assertThat(GatewayConfig.load(new String[0], Map.of("QEG_WARM_UP", "on")).warmUp()).isTrue();
+        assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--warm-up", "maybe"}, Map.of()))
+                .hasMessage("invalid value [maybe] for QEG_WARM_UP (from --warm-up): expected one of on, off");
     }
 
     @Test

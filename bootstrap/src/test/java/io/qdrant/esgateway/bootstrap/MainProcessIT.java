@@ -24,8 +24,10 @@ class MainProcessIT {
      * output going to {@code data/../out.log} (a file: read it at any time, any number of times).
      */
     private static Process launch(Path data, Path log, String... args) throws Exception {
+        Path tmp = Files.createDirectories(data.resolveSibling("tmp"));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + Path.of("target", "jvm.options"), "-jar", Path.of("target", "bootstrap.jar").toString()));
+                "@" + Path.of("target", "jvm.options"), "-Djava.io.tmpdir=" + tmp, "-jar",
+                Path.of("target", "bootstrap.jar").toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("QEG_DATA_DIR", data.toString());
@@ -57,6 +59,10 @@ class MainProcessIT {
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("stopped within 30 s").isTrue();
             assertThat(Files.readString(log)).contains("qeg: stopping");
             assertThat(data.resolve("catalog.db")).exists();
+            try (var left = Files.list(dir.resolve("tmp"))) {
+                assertThat(left.toList()).as("the start-up warm-up (running or done) leaves nothing in the temp"
+                        + " directory:%n%s", Files.readString(log)).isEmpty();
+            }
         } finally {
             p.destroyForcibly();
         }
