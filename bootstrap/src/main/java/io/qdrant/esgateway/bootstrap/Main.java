@@ -8,6 +8,9 @@ import java.util.concurrent.CountDownLatch;
  * end the process with status 2 and a message naming the setting; Ctrl-C (SIGINT/SIGTERM) stops it gracefully.
  */
 public final class Main {
+    /** A gateway without a collection for this long parks its heap ({@link IdleHeap}). */
+    private static final long IDLE_HEAP_AFTER_NANOS = 7_500_000_000L;
+
     private Main() {
     }
 
@@ -50,6 +53,7 @@ public final class Main {
         if (warmUp != null) {
             warmUp.startInBackground();
         }
+        IdleHeap.startIfG1(gateway.activity(), IDLE_HEAP_AFTER_NANOS);
         stopped.await();
     }
 }

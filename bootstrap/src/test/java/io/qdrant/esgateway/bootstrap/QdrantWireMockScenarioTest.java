@@ -135,10 +135,18 @@ class QdrantWireMockScenarioTest {
         return out;
     }
 
-    /** A record of an {@code order_by} query answer: the id and the sort field, as the adapter asks for them. */
-    private static String ordered(String pointId, String id, int year) {
-        return "{\"id\":\"" + pointId + "\",\"version\":0,\"score\":1.0,\"payload\":{\"_id\":\"" + id
-                + "\",\"_source\":{\"year\":" + year + "}},\"order_value\":" + year + "}";
+    /**
+     * A record of the first {@code order_by} query's answer: the id, the sort field and the stored fields (the source
+     * as a JSON string and the version triple), as the adapter asks for them.
+     */
+    private static String ordered(String pointId, String id, int year, String source, int version, int seqNo) {
+        ObjectNode payload = JSON.createObjectNode().put("_id", id);
+        payload.putObject("_source").put("year", year);
+        payload.put("_src", source).put("_version", version).put("_seq_no", seqNo).put("_primary_term", 1);
+        ObjectNode point = JSON.createObjectNode().put("id", pointId).put("version", 0).put("score", 1.0);
+        point.set("payload", payload);
+        point.put("order_value", year);
+        return point.toString();
     }
 
     /** A retrieved point with the stored fields: the source as a JSON string and the version triple. */
@@ -225,30 +233,29 @@ class QdrantWireMockScenarioTest {
                 + "\"animals\"}},{\"is_empty\":{\"key\":\"_f.year\"}}]}]," + NO_RESERVED + "},\"limit\":10,"
                 + "\"with_payload\":[\"_id\",\"_source.year\"],\"with_vector\":false}";
         String orderBy = "{\"query\":{\"order_by\":{\"key\":\"_f.year\",\"direction\":\"desc\"}},\"filter\":" + animals
-                + ",\"limit\":11,\"with_payload\":[\"_id\",\"_source.year\"],\"with_vector\":false}";
+                + ",\"limit\":11,\"with_payload\":[\"_id\",\"_source.year\",\"_src\",\"_version\",\"_seq_no\","
+                + "\"_primary_term\"],\"with_vector\":false}";
         String countAll = "{\"filter\":{" + NO_RESERVED + "},\"exact\":true}";
         String facet = "{\"key\":\"_f.tag\",\"filter\":{" + NO_RESERVED + "},\"limit\":65536,\"exact\":true}";
         post(BULKED, null, "/points/count", "{\"filter\":" + animals + ",\"exact\":true}", ok("{\"count\":2}"));
-        post(BULKED, null, "/points/query", orderBy, ok("{\"points\":[" + ordered(p2, "2", 2005) + ","
-                + ordered(p1, "1", 1999) + "]}"));
+        post(BULKED, null, "/points/query", orderBy, ok("{\"points\":[" + ordered(p2, "2", 2005, src2, 1, 1) + ","
+                + ordered(p1, "1", 1999, src1, 1, 0) + "]}"));
         post(BULKED, null, "/points/scroll", noDocsWithoutYear, ok("{\"points\":[],\"next_page_offset\":null}"));
-        post(BULKED, null, "/points", "{\"ids\":[\"" + p2 + "\",\"" + p1 + "\"]," + STORED_FIELDS + "}",
-                ok("[" + stored(p2, "2", src2, 1, 1) + "," + stored(p1, "1", src1, 1, 0) + "]"));
         post(BULKED, null, "/points/count", countAll, ok("{\"count\":3}"));
         post(BULKED, null, "/facet", facet, ok("{\"hits\":[{\"value\":\"animals\",\"count\":2},{\"value\":\"food\","
                 + "\"count\":1}]}"));
         post(UPDATED, null, "/points/count", "{\"filter\":" + animals + ",\"exact\":true}", ok("{\"count\":1}"));
-        post(UPDATED, null, "/points/query", orderBy, ok("{\"points\":[" + ordered(p1, "1", 1999) + "]}"));
+        post(UPDATED, null, "/points/query", orderBy, ok("{\"points\":[" + ordered(p1, "1", 1999, src1, 1, 0)
+                + "]}"));
         post(UPDATED, null, "/points/scroll", noDocsWithoutYear, ok("{\"points\":[],\"next_page_offset\":null}"));
-        post(UPDATED, null, "/points", "{\"ids\":[\"" + p1 + "\"]," + STORED_FIELDS + "}",
-                ok("[" + stored(p1, "1", src1, 1, 0) + "]"));
         post(UPDATED, null, "/points/count", countAll, ok("{\"count\":3}"));
         post(UPDATED, null, "/facet", facet, ok("{\"hits\":[{\"value\":\"food\",\"count\":2},{\"value\":\"animals\","
                 + "\"count\":1}]}"));
 
-        // ---- search: a count, the order_by page, the scroll of the documents without a year, one retrieve
+        // ---- search: a count, the order_by page (its records carry their documents: no retrieve), the scroll of the
+        // documents without a year
         Map<String, Integer> searchCalls = Map.of("POST /points/count", 1, "POST /points/query", 1,
-                "POST /points/scroll", 1, "POST /points", 1);
+                "POST /points/scroll", 1);
         JsonNode before = es.post("/books/_search", json(search("animals").replace('"', '\''))).json();
         assertThat(callsOfStep()).isEqualTo(searchCalls);
         assertThat(before.path("hits").path("total").toString()).isEqualTo("{\"value\":2,\"relation\":\"eq\"}");
@@ -327,6 +334,6 @@ class QdrantWireMockScenarioTest {
             }
         }
         assertThat(problems).as("request bodies the spec refuses").isEmpty();
-        assertThat(qdrant.getAllServeEvents()).hasSize(8 + 2 + 4 + 2 + 2 + 4 + 2 + 1 + 1);
+        assertThat(qdrant.getAllServeEvents()).hasSize(8 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1);
     }
 }

@@ -81,7 +81,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     static final int PAGE = 256;
     /** Qdrant's default {@code max_request_size_mb} is 32 MiB; batches stay well below it. */
     static final int MAX_BATCH_BYTES = 16 << 20;
-    private static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
+    static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
             QdrantLayout.VERSION, QdrantLayout.SEQ_NO, QdrantLayout.PRIMARY_TERM);
 
     /** What the adapter remembers of a collection: the vectors it has, and the sequence number (when known). */
@@ -669,6 +669,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             Optional<SortSpec.Field> primary = QdrantOrderedPages.primary(index, request.sort());
             if (primary.isPresent()) {
                 String collection = collection(index);
+                Map<String, StoredDocument> streamed = new HashMap<>();
                 List<FetchRef> refs = QdrantOrderedPages.page(index, request, topN, matches, score, sort,
                         primary.get(), new QdrantOrderedPages.Reads() {
                             @Override
@@ -676,8 +677,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                                               QdrantHttp.ResultDecoder<T> decoder) {
                                 return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder);
                             }
-                        }, (m, include, limit, sink) -> scroll(index, m, include, limit, sink));
-                hits.addAll(refs.isEmpty() ? List.of() : fetch(index, request, refs));
+                        }, (m, include, limit, sink) -> scroll(index, m, include, limit, sink), streamed);
+                hits.addAll(refs.isEmpty() ? List.of() : fetch(index, request, refs, streamed));
             } else {
                 hits.addAll(sortedHits(index, request, topN, matches, score, sort));
             }
@@ -717,15 +718,29 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     @Override
     public List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs) {
+        return fetch(index, request, refs, Map.of());
+    }
+
+    /** {@link #fetch}, with the documents already read ({@code known}, by id) not retrieved again. */
+    private List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs,
+                            Map<String, StoredDocument> known) {
         if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
         }
         Set<String> ids = new LinkedHashSet<>();
-        refs.forEach(r -> ids.add(r.id()));
-        if (ids.isEmpty()) {
+        refs.forEach(r -> {
+            if (!known.containsKey(r.id())) {
+                ids.add(r.id());
+            }
+        });
+        if (ids.isEmpty() && known.isEmpty()) {
             return List.of();
         }
-        Map<String, StoredDocument> found = retrieve(index, ids);
+        Map<String, StoredDocument> found = known;
+        if (!ids.isEmpty()) {
+            found = new HashMap<>(known);
+            found.putAll(retrieve(index, ids));
+        }
         java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         List<Hit> hits = new ArrayList<>();
         for (FetchRef ref : refs) {

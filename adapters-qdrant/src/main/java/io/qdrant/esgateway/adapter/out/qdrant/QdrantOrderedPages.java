@@ -8,6 +8,7 @@ import io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
 import io.qdrant.esgateway.domain.aggregation.ValuesDoc;
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.search.GatewaySort;
@@ -16,6 +17,7 @@ import io.qdrant.esgateway.domain.search.SortSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -43,16 +45,19 @@ import java.util.function.Predicate;
  *       key is not strictly after the given values are dropped (a point reached there through one of its later
  *       values has a smaller primary key, so it is dropped too).</li>
  * </ul>
- * Each record of the stream carries only the {@code _id} and the sort fields' source keys ({@code with_payload}
- * include list); the page's documents are then retrieved by the caller in one batch. The stream's first request
- * asks for {@code topN + 1} records; when it ends inside the boundary's tie group, one exact count of the points
+ * Each record of the stream carries the {@code _id} and the sort fields' source keys ({@code with_payload} include
+ * list); the records of the first request (at most {@code topN + 2}) also carry the stored document, so that a page
+ * the first request decides needs no second call, and the caller retrieves in one batch only the page's documents
+ * that came with later requests or the missing-values scroll. The stream's first request
+ * asks for {@code topN + 1} records ({@code topN + 2} after a {@code search_after} cursor, whose own document comes
+ * first again and is dropped); when it ends inside the boundary's tie group, one exact count of the points
  * holding the boundary value sizes the next request to the rest of the group (plus one), so a page of {@code n}
  * moves {@code n + 1} small records plus the tie group (and the repeats of multi-valued points), not the corpus.
  */
 final class QdrantOrderedPages {
     private static final Set<ValueKind> ORDERED = Set.of(ValueKind.LONG, ValueKind.DOUBLE, ValueKind.FLOAT,
             ValueKind.DATE);
-    /** The largest page of the stream after the first one (which asks for {@code topN + 1}). */
+    /** The largest page of the stream after the first one (which asks for {@code topN + 1} or {@code + 2}). */
     static final int MAX_PAGE = 1024;
 
     /** One read-only call to the index's collection, its result read by {@code decoder}. */
@@ -89,10 +94,14 @@ final class QdrantOrderedPages {
 
     /**
      * The best {@code topN} hits (after {@code search_after}) as fetch references with their sort values, in the
-     * request's order.
+     * request's order. When {@code documents} is not {@code null}, the stream's first request (at most {@code topN + 2}
+     * records) also asks for the stored fields and its records' documents are put there by id (what the caller would
+     * otherwise retrieve for the page: the page's documents read in the same call, so bytes stay bounded by the page);
+     * later requests stay lean, and the caller retrieves whatever page document is not there.
      */
     static List<FetchRef> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
-                               GatewaySort sort, SortSpec.Field primary, Reads reads, Scroll scroll) {
+                               GatewaySort sort, SortSpec.Field primary, Reads reads, Scroll scroll,
+                               Map<String, StoredDocument> documents) {
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         SortPayload payload = new SortPayload(index.mappings(), sort);
         List<String> include = payload.include();
@@ -107,7 +116,10 @@ final class QdrantOrderedPages {
         Optional<JsonNode> startFrom = after == null ? Optional.empty() : startFrom(after[0], desc);
         if (startFrom.isEmpty() || !startFrom.get().isNull()) {
             int offset = 0;
-            int limit = topN + 1;
+            // with search_after the stream starts at the cursor's primary value, where the cursor's own document (the
+            // previous page's last hit, when it matches) comes again and is dropped: one record more lets the first
+            // request see the page's boundary and the value after it, instead of a tie count and a second request
+            int limit = topN + (after == null ? 1 : 2);
             JsonNode last = null;
             int atValue = 0;
             boolean tiesCounted = false;
@@ -126,9 +138,14 @@ final class QdrantOrderedPages {
                 }
                 ArrayNode with = body.putArray("with_payload");
                 include.forEach(with::add);
+                boolean withDocuments = documents != null && offset == 0;
+                if (withDocuments) {
+                    QdrantDocumentStore.STORED.stream().filter(f -> !include.contains(f)).forEach(with::add);
+                }
                 body.put("with_vector", false);
                 List<SortRecord> points = reads.post("/points/query", body, "read the documents of index ["
-                        + index.name() + "] in the order of [" + primary.field() + "]", SortRecord.points());
+                        + index.name() + "] in the order of [" + primary.field() + "]",
+                        SortRecord.points(withDocuments ? documents : null));
                 for (SortRecord record : points) {
                     JsonNode value = record.orderValue();
                     if (boundary != null && !sameNumber(value, boundary)) {

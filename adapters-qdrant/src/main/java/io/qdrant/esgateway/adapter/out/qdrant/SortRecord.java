@@ -4,12 +4,15 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One record of a sort stream ({@code points/query} with {@code order_by}, or a {@code scroll}) read with
@@ -40,35 +43,54 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
      * gave them (no list, or not an array or object: none).
      */
     static QdrantHttp.ResultDecoder<List<SortRecord>> points() {
+        return points(null);
+    }
+
+    /**
+     * The same decoder, that also keeps the stored document of every record whose payload carries it (the stream read
+     * with {@link SortPayload#include()} and the stored fields, {@code _id} and {@code _src} textual): into
+     * {@code documents} by document id, the first one met kept. Records of other shapes add nothing there; the
+     * records themselves are exactly what {@link #points()} gives. {@code documents} {@code null}: none kept.
+     */
+    static QdrantHttp.ResultDecoder<List<SortRecord>> points(Map<String, StoredDocument> documents) {
         return parser -> {
             List<SortRecord> points = List.of();
             if (parser.currentToken() != JsonToken.START_OBJECT) {
                 parser.skipChildren();
                 return points;
             }
+            // the documents of the records returned: a repeated "points" key replaces them with its own
+            Map<String, StoredDocument> found = documents == null ? null : new HashMap<>();
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String name = parser.currentName();
                 JsonToken value = parser.nextToken();
                 if (!name.equals("points")) {
                     parser.skipChildren();
-                } else if (value == JsonToken.START_ARRAY) {
-                    points = new ArrayList<>();
+                    continue;
+                }
+                points = new ArrayList<>();
+                if (found != null) {
+                    found.clear();
+                }
+                if (value == JsonToken.START_ARRAY) {
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
-                        points.add(record(parser));
+                        points.add(record(parser, found));
                     }
                 } else { // rare shapes: the tree, iterated as before (an object's values; a scalar: nothing)
-                    points = new ArrayList<>();
                     for (JsonNode element : AnswerNodes.node(parser)) {
                         points.add(of(element));
                     }
                 }
+            }
+            if (found != null) {
+                found.forEach(documents::putIfAbsent);
             }
             return points;
         };
     }
 
     /** One element of the points array (the parser on its first token); leaves the parser on its last token. */
-    private static SortRecord record(JsonParser parser) throws IOException {
+    private static SortRecord record(JsonParser parser, Map<String, StoredDocument> documents) throws IOException {
         if (parser.currentToken() != JsonToken.START_OBJECT) {
             return of(AnswerNodes.node(parser));
         }
@@ -76,6 +98,7 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
         JsonNode orderValue = MissingNode.getInstance();
         String docId = "";
         JsonObject source = JsonObject.of();
+        StoredDocuments.Fields stored = documents == null ? null : new StoredDocuments.Fields();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
             JsonToken token = parser.nextToken();
@@ -92,6 +115,9 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
                     while (parser.nextToken() == JsonToken.FIELD_NAME) {
                         String key = parser.currentName();
                         JsonToken inner = parser.nextToken();
+                        if (stored != null) {
+                            stored.read(key, inner, parser);
+                        }
                         if (key.equals(QdrantLayout.ID)) {
                             docId = AnswerNodes.text(parser);
                         } else if (key.equals(QdrantLayout.SOURCE)) {
@@ -103,6 +129,12 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
                     }
                 }
                 default -> parser.skipChildren();
+            }
+        }
+        if (stored != null) {
+            StoredDocument document = stored.document();
+            if (document != null) {
+                documents.putIfAbsent(document.id(), document);
             }
         }
         return new SortRecord(pointId, orderValue, docId, source);

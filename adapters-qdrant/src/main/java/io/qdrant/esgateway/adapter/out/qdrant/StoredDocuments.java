@@ -49,11 +49,7 @@ final class StoredDocuments {
 
     /** One record object (the parser on its {@code START_OBJECT}); leaves the parser on its {@code END_OBJECT}. */
     private static StoredDocument record(JsonParser parser, IndexMetadata index) throws IOException {
-        String id = null;
-        String text = null;
-        long version = 0;
-        long seqNo = 0;
-        long primaryTerm = 1;
+        Fields fields = new Fields();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
             JsonToken value = parser.nextToken();
@@ -64,23 +60,50 @@ final class StoredDocuments {
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String key = parser.currentName();
                 JsonToken token = parser.nextToken();
-                switch (key) {
-                    case QdrantLayout.ID -> id = token == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case QdrantLayout.SOURCE_TEXT -> text = token == JsonToken.VALUE_STRING ? parser.getText() : null;
-                    case QdrantLayout.VERSION -> version = asLong(parser, token, 0);
-                    case QdrantLayout.SEQ_NO -> seqNo = asLong(parser, token, 0);
-                    case QdrantLayout.PRIMARY_TERM -> primaryTerm = asLong(parser, token, 1);
-                    default -> {
-                        // not asked for
-                    }
-                }
+                fields.read(key, token, parser);
                 parser.skipChildren();
             }
         }
-        if (id == null || text == null) {
+        StoredDocument document = fields.document();
+        if (document == null) {
             throw notOurs(index);
         }
-        return new StoredDocument(id, new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.compactObject(text));
+        return document;
+    }
+
+    /**
+     * The stored fields of one record's payload as a retrieve reads them, collected member by member (a payload read
+     * for other purposes too — a sort stream's records — feeds its members here as it meets them).
+     */
+    static final class Fields {
+        private String id;
+        private String text;
+        private long version;
+        private long seqNo;
+        private long primaryTerm = 1;
+
+        /**
+         * Reads the payload member {@code key} whose first token {@code token} the parser is on, when it is one of
+         * the stored fields; leaves the parser on that token (a caller skips its children as for any member).
+         */
+        void read(String key, JsonToken token, JsonParser parser) throws IOException {
+            switch (key) {
+                case QdrantLayout.ID -> id = token == JsonToken.VALUE_STRING ? parser.getText() : null;
+                case QdrantLayout.SOURCE_TEXT -> text = token == JsonToken.VALUE_STRING ? parser.getText() : null;
+                case QdrantLayout.VERSION -> version = asLong(parser, token, 0);
+                case QdrantLayout.SEQ_NO -> seqNo = asLong(parser, token, 0);
+                case QdrantLayout.PRIMARY_TERM -> primaryTerm = asLong(parser, token, 1);
+                default -> {
+                    // not a stored field
+                }
+            }
+        }
+
+        /** The document, or {@code null} when the payload had no textual {@code _id} or {@code _src}. */
+        StoredDocument document() {
+            return id == null || text == null ? null : new StoredDocument(id,
+                    new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.compactObject(text));
+        }
     }
 
     /** {@code JsonNode.asLong(otherwise)} of the value the parser is on. */

@@ -207,26 +207,46 @@ class QdrantRequestsTest {
     }
 
     @Test
-    void aSortedPageOfTwentyMovesTwentyPayloadsPlusOneSmallRecord() {
+    void aSortedPageOfTwentyIsOneQueryOfTwentyOneRecordsCarryingTheirDocuments() {
         var hits = store.search(index, request("{\"sort\": [{\"count\": \"desc\"}], \"size\": 20,"
                 + " \"query\": {\"range\": {\"count\": {\"gte\": 5}}}}"), 20);
         assertThat(hits.hits()).extracting(h -> h.id()).containsExactlyElementsOf(
                 java.util.stream.IntStream.iterate(59, i -> i - 1).limit(20).mapToObj(i -> "d" + i).toList());
         assertThat(Json.write(hits.hits().get(0).sort().get(0))).isEqualTo("59");
         assertThat(hits.total().orElseThrow().value()).isEqualTo(55);
-        // one count, one order_by query of 21 records carrying only the id and the sort field, one retrieve of 20
-        assertThat(fake.requests).hasSize(3);
+        // one count and one order_by query of 21 records carrying the id, the sort field and the stored fields: the
+        // page's documents come with the stream, no retrieve
+        assertThat(fake.requests).hasSize(2);
         List<FakeQdrant.Request> queries = fake.requests("POST", "/points/query");
         assertThat(queries).hasSize(1);
         JsonNode query = queries.get(0).body();
         assertThat(query.at("/query/order_by").toString())
                 .isEqualTo("{\"key\":\"_f.count\",\"direction\":\"desc\"}");
         assertThat(query.get("limit").asInt()).isEqualTo(21);
-        assertThat(query.get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]");
-        List<FakeQdrant.Request> retrieves = fake.requests("POST", "/points");
-        assertThat(retrieves).hasSize(1);
-        assertThat(retrieves.get(0).body().get("ids")).hasSize(20);
+        assertThat(query.get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\",\"_src\","
+                + "\"_version\",\"_seq_no\",\"_primary_term\"]");
+        assertThat(fake.requests("POST", "/points")).isEmpty();
         assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
+        assertThat(Json.write(hits.hits().get(0).source())).isEqualTo(Json.write(store.get(index, List.of("d59"))
+                .get("d59").source()));
+        assertThat(hits.hits().get(0).version()).isEqualTo(store.get(index, List.of("d59")).get("d59").version());
+    }
+
+    @Test
+    void aSearchAfterPageIsOneQueryOfTheCursorThePageAndOneMore() {
+        var hits = store.search(index, request("{\"sort\": [{\"count\": \"desc\"}], \"size\": 20,"
+                + " \"search_after\": [40], \"query\": {\"range\": {\"count\": {\"gte\": 5}}}}"), 20);
+        assertThat(hits.hits()).extracting(h -> h.id()).containsExactlyElementsOf(
+                java.util.stream.IntStream.iterate(39, i -> i - 1).limit(20).mapToObj(i -> "d" + i).toList());
+        // one count and one order_by query from 40 on: the cursor's own document again (dropped), the page of 20 and
+        // one record past it — no tie count, no second query, no retrieve
+        assertThat(fake.requests).hasSize(2);
+        List<FakeQdrant.Request> queries = fake.requests("POST", "/points/query");
+        assertThat(queries).singleElement().satisfies(q -> {
+            assertThat(q.body().get("limit").asInt()).isEqualTo(22);
+            assertThat(q.body().at("/query/order_by/start_from").asLong()).isEqualTo(40);
+        });
+        assertThat(fake.requests("POST", "/points")).isEmpty();
     }
 
     @Test
@@ -258,7 +278,12 @@ class QdrantRequestsTest {
         assertThat(queries.get(1).body().get("offset").asInt()).isEqualTo(21);
         assertThat(fake.requests("POST", "/points/count")).hasSize(1);
         assertThat(streamed(fake)).isEqualTo(20 + 6); // the page, the 5 tied documents left out, one past the group
-        assertThat(fake.requests("POST", "/points")).hasSize(1);
+        // the first query carried its 21 records' documents, the second only keys: one retrieve of the page's
+        // documents that came with the second
+        assertThat(queries.get(1).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]");
+        List<FakeQdrant.Request> retrieves = fake.requests("POST", "/points");
+        assertThat(retrieves).hasSize(1);
+        assertThat(retrieves.get(0).body().get("ids").size()).isBetween(1, 6);
         assertThat(fake.requests).hasSize(4);
     }
 
@@ -285,7 +310,7 @@ class QdrantRequestsTest {
         store.search(index, request("{\"sort\": [{\"count\": \"asc\"}], \"size\": 5, \"track_total_hits\": false}"),
                 5);
         assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
-        assertThat(fake.requests).hasSize(2); // the order_by query and the retrieve
+        assertThat(fake.requests).hasSize(1); // the order_by query, carrying the page's documents
     }
 
     @Test
@@ -301,13 +326,18 @@ class QdrantRequestsTest {
                     + " \"size\": 20, \"query\": {\"range\": {\"price\": {\"gte\": 0}}}}"),
                     io.qdrant.esgateway.domain.index.CatalogView.Options.STRICT_EXPAND_OPEN);
             assertThat(result.hits()).hasSize(20);
+            // the documents come with the first query's records; a page document reached only by a later query is
+            // retrieved (at most one retrieve, of fewer than the page)
             List<FakeQdrant.Request> retrieves = other.requests("POST", "/points");
-            assertThat(retrieves).hasSize(1);
-            assertThat(retrieves.get(0).body().get("ids")).hasSize(20);
+            assertThat(retrieves.size()).isLessThanOrEqualTo(1);
+            retrieves.forEach(r -> assertThat(r.body().get("ids").size()).isLessThan(20));
             assertThat(other.requests("POST", "/points/scroll")).isEmpty();
             List<FakeQdrant.Request> queries = other.requests("POST", "/points/query");
-            assertThat(queries).isNotEmpty().allSatisfy(r -> assertThat(r.body().get("with_payload").toString())
-                    .isEqualTo("[\"_id\",\"_source.count\"]"));
+            assertThat(queries).isNotEmpty();
+            assertThat(queries.get(0).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\","
+                    + "\"_src\",\"_version\",\"_seq_no\",\"_primary_term\"]");
+            assertThat(queries.subList(1, queries.size())).allSatisfy(r -> assertThat(
+                    r.body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]"));
             // 49 matches: far fewer records than the corpus, even with this data's ties and multi-valued counts
             assertThat(streamed(other)).isLessThan(40);
             assertThat(result.total().orElseThrow().value()).isEqualTo(49);

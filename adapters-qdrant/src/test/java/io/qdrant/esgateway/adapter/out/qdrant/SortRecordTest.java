@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.json.Json;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +91,87 @@ class SortRecordTest {
                     + (r.nextInt(10) == 0 ? ",\"points\":" + value(r, 1) : "") + "}";
             assertEqualRecords("{\"result\":" + result + "}");
         }
+    }
+
+    /**
+     * The stream read with the stored fields too: the same records, and each record's document exactly what a
+     * retrieve of that record gives (none where the retrieve finds the point not the gateway's), the first one kept.
+     */
+    @Test
+    void recordsWithTheirDocumentsReadAsARetrieveReadsThem() throws IOException {
+        Random r = new Random(10);
+        int documents = 0;
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder points = new StringBuilder("[");
+            int n = r.nextInt(6);
+            for (int k = 0; k < n; k++) {
+                points.append(k == 0 ? "" : ",").append(r.nextInt(20) == 0 ? value(r, 2) : storedRecord(r));
+            }
+            String result = r.nextInt(30) == 0 ? value(r, 2) : "{\"points\":" + points + "]"
+                    + (r.nextInt(10) == 0 ? ",\"points\":[" + storedRecord(r) + "]" : "") + "}";
+            String answer = "{\"result\":" + result + "}";
+            Map<String, StoredDocument> streamed = new HashMap<>();
+            assertThat(decode(answer, SortRecord.points(streamed))).as(answer).isEqualTo(viaTree(answer));
+            Map<String, String> expected = new HashMap<>();
+            for (JsonNode record : QdrantHttp.MAPPER.readTree(answer).get("result").path("points")) {
+                if (!record.isObject()) {
+                    continue;
+                }
+                Map<String, StoredDocument> one;
+                try (JsonParser parser = QdrantHttp.MAPPER.createParser("[" + record + "]")) {
+                    parser.nextToken();
+                    one = StoredDocuments.retrieved(QdrantFilterTranslatorTest.INDEX, java.util.Set.of(
+                            record.path("payload").path("_id").asText())).decode(parser);
+                } catch (io.qdrant.esgateway.domain.error.GatewayException notOurs) {
+                    continue;
+                }
+                one.forEach((id, d) -> expected.putIfAbsent(id, render(d)));
+            }
+            Map<String, String> actual = new HashMap<>();
+            streamed.forEach((id, d) -> actual.put(id, render(d)));
+            assertThat(actual).as(answer).isEqualTo(expected);
+            documents += actual.size();
+        }
+        assertThat(documents).as("documents seen").isGreaterThan(1000);
+    }
+
+    private static String render(StoredDocument d) {
+        return d.id() + " " + d.version() + " " + Json.write(d.source());
+    }
+
+    /**
+     * A record with the stored fields in its payload (mostly well-formed; odd values too), without repeated keys (a
+     * tree, which the reference reads, keeps only the last of them).
+     */
+    private static String storedRecord(Random r) {
+        List<String> payload = new ArrayList<>();
+        if (r.nextInt(8) > 0) {
+            payload.add("\"_id\":" + (r.nextInt(6) == 0 ? value(r, 1) : "\"d" + r.nextInt(4) + "\""));
+        }
+        if (r.nextInt(8) > 0) {
+            // a textual _src is the source's JSON text (a retrieve fails on other text, as this read does)
+            String[] notText = {"7", "true", "null", "[1]", "{}"};
+            payload.add("\"_src\":" + (r.nextInt(8) == 0 ? notText[r.nextInt(notText.length)] : QdrantHttp.NODES.textNode(
+                    r.nextBoolean() ? "{\"a\":" + r.nextInt(9) + "}" : "{ \"b\" : [1.50, \"x\"] }").toString()));
+        }
+        for (String number : List.of("_version", "_seq_no", "_primary_term")) {
+            if (r.nextInt(3) > 0) {
+                // odd values within a long (a retrieve fails on a version beyond it, as this read does)
+                String[] odd = {"\"7\"", "true", "null", "1.5", "[1]", "{}", "\"x\""};
+                payload.add("\"" + number + "\":" + (r.nextInt(6) == 0 ? odd[r.nextInt(odd.length)]
+                        : Integer.toString(r.nextInt(50))));
+            }
+        }
+        if (r.nextInt(3) > 0) {
+            payload.add("\"_source\":" + object(r, 2));
+        }
+        java.util.Collections.shuffle(payload, r);
+        List<String> members = new ArrayList<>();
+        members.add("\"id\":" + r.nextInt(1000));
+        members.add("\"order_value\":" + number(r));
+        members.add("\"payload\":" + (r.nextInt(15) == 0 ? value(r, 1) : "{" + String.join(",", payload) + "}"));
+        java.util.Collections.shuffle(members, r);
+        return "{" + String.join(",", members) + "}";
     }
 
     @Test
