@@ -24,7 +24,7 @@ import org.apache.lucene.search.DocIdSetIterator;
  * and date fields, the sortable-long form for doubles — ordered as the points order them; the store writes a numeric
  * field's points and doc values from the same values.
  */
-final class FieldValueCounts {
+final class FieldValueCounts implements SegmentRangeCount {
     /** What an entry costs besides its arrays (object headers, the array headers, the cache's key and node). */
     static final long OVERHEAD_BYTES = 128;
 
@@ -84,12 +84,14 @@ final class FieldValueCounts {
         return new FieldValueCounts(true, values, atMost);
     }
 
-    boolean usable() {
+    @Override
+    public boolean usable() {
         return usable;
     }
 
     /** How many documents have a value in {@code [lower, upper]} (none when {@code lower > upper}). */
-    int count(long lower, long upper) {
+    @Override
+    public int count(long lower, long upper) {
         if (lower > upper) {
             return 0;
         }

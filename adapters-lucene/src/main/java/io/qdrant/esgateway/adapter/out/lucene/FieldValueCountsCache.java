@@ -6,17 +6,13 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Weight;
 
 /**
  * The {@link FieldValueCounts} of (segment, numeric field), and the count of a range conjunction from them.
@@ -68,33 +64,7 @@ final class FieldValueCountsCache {
      * a usable entry yet.
      */
     OptionalLong count(IndexSearcher searcher, Query query, TermRangePages.Shape shape) throws IOException {
-        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        boolean[] general = new boolean[leaves.size()];
-        boolean anyEntry = false;
-        long total = 0;
-        for (int i = 0; i < general.length; i++) {
-            LeafReader reader = leaves.get(i).reader();
-            FieldValueCounts entry = reader.getLiveDocs() != null ? null : get(reader, shape.field());
-            if (entry != null && entry.usable()) {
-                total += entry.count(shape.lower(), shape.upper());
-                anyEntry = true;
-            } else {
-                general[i] = true;
-            }
-        }
-        if (!anyEntry) {
-            return OptionalLong.empty();
-        }
-        Weight weight = null;
-        for (int i = 0; i < general.length; i++) {
-            if (general[i]) {
-                if (weight == null) {
-                    weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.COMPLETE_NO_SCORES, 1f);
-                }
-                total += TermRangePages.countLeaf(weight, leaves.get(i));
-            }
-        }
-        return OptionalLong.of(total);
+        return TermRangePages.countFromEntries(searcher, query, shape, reader -> get(reader, shape.field()));
     }
 
     /**
@@ -153,14 +123,7 @@ final class FieldValueCountsCache {
     private synchronized void release(IndexReader.CacheKey core) {
         listening.remove(core);
         asked.keySet().removeIf(k -> k.core() == core);
-        Iterator<Map.Entry<Key, FieldValueCounts>> it = entries.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, FieldValueCounts> entry = it.next();
-            if (entry.getKey().core() == core) {
-                bytes -= entry.getValue().bytes();
-                it.remove();
-            }
-        }
+        bytes -= CoreEntries.remove(entries, core, Key::core, FieldValueCounts::bytes);
     }
 
     /** Entries held now. */

@@ -27,7 +27,7 @@ import org.apache.lucene.util.IntroSorter;
  * documents than the builder was allowed to hold. Documents of the term without a value are not in the arrays; they
  * are counted in {@link #missing()}.
  */
-final class SortedTermValues {
+final class SortedTermValues implements SegmentRangeCount {
     /** What an entry costs besides its arrays (object headers, the array headers, the cache's key and node). */
     static final long OVERHEAD_BYTES = 160;
 
@@ -173,7 +173,8 @@ final class SortedTermValues {
         }.sort(0, values.length);
     }
 
-    boolean usable() {
+    @Override
+    public boolean usable() {
         return usable;
     }
 
@@ -226,7 +227,8 @@ final class SortedTermValues {
     }
 
     /** How many documents have a value in {@code [lower, upper]} (empty when {@code lower > upper}). */
-    int count(long lower, long upper) {
+    @Override
+    public int count(long lower, long upper) {
         return lower > upper ? 0 : upperBound(upper) - lowerBound(lower);
     }
 

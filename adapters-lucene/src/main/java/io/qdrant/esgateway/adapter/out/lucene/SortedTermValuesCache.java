@@ -170,14 +170,7 @@ final class SortedTermValuesCache {
     private synchronized void release(IndexReader.CacheKey core) {
         listening.remove(core);
         frequency.keySet().removeIf(k -> k.core() == core);
-        Iterator<Map.Entry<Key, SortedTermValues>> it = entries.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, SortedTermValues> entry = it.next();
-            if (entry.getKey().core() == core) {
-                bytes -= entry.getValue().bytes();
-                it.remove();
-            }
-        }
+        bytes -= CoreEntries.remove(entries, core, Key::core, SortedTermValues::bytes);
     }
 
     /** Entries held now. */

@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -231,14 +232,24 @@ final class TermRangePages {
             return OptionalLong.empty();
         }
         Shape shape = recognised.get();
+        return countFromEntries(searcher, query, shape,
+                reader -> cache.get(reader, shape.term(), shape.field()));
+    }
+
+    /**
+     * The exact number of live documents matching {@code query} (of shape {@code shape}): each segment without
+     * deletions whose entry ({@code entries}) is usable counts by it, the others with the query's own weight
+     * ({@link #countLeaf}). Empty when no segment has a usable entry.
+     */
+    static OptionalLong countFromEntries(IndexSearcher searcher, Query query, Shape shape,
+                                         SegmentRangeCount.Lookup entries) throws IOException {
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         boolean[] general = new boolean[leaves.size()];
         boolean anyEntry = false;
         long total = 0;
         for (int i = 0; i < general.length; i++) {
-            LeafReaderContext leaf = leaves.get(i);
-            SortedTermValues entry = leaf.reader().getLiveDocs() != null ? null
-                    : cache.get(leaf.reader(), shape.term(), shape.field());
+            LeafReader reader = leaves.get(i).reader();
+            SegmentRangeCount entry = reader.getLiveDocs() != null ? null : entries.of(reader);
             if (entry != null && entry.usable()) {
                 total += entry.count(shape.lower(), shape.upper());
                 anyEntry = true;
