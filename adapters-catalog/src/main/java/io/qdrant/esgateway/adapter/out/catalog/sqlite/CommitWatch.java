@@ -38,7 +38,16 @@ final class CommitWatch implements AutoCloseable {
         if (header == null) {
             header = WalIndexHeader.open(databaseFile); // the catalog has read the database: its -shm file exists
         }
-        boolean consistent = header.isPresent() && header.get().read(now);
+        boolean consistent;
+        try {
+            consistent = header.isPresent() && header.get().read(now);
+        } catch (InternalError e) {
+            // the JVM's report of a fault in a mapped file (it shrank under the mapping): not expected while this
+            // connection holds the database open, and never trusted — SQLite is asked from now on
+            header.ifPresent(WalIndexHeader::close);
+            header = Optional.empty();
+            consistent = false;
+        }
         if (consistent && paired && Arrays.equals(now, atLastQuery)) {
             return lastDataVersion;
         }
