@@ -661,13 +661,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         }
         // the exact count runs beside the page: two Qdrant calls overlapping (its failure still wins, as when it ran
         // first); an order_by page sends it right after its first request, else it runs on a thread of its own
-        boolean ordered = !indexOrder && QdrantOrderedPages.primary(index, request.sort()).isPresent();
-        QdrantHttp.Beside<Long> beside = counted && ordered ? countBeside(index, matches) : null;
+        Optional<SortSpec.Field> primary = indexOrder ? Optional.empty()
+                : QdrantOrderedPages.primary(index, request.sort());
+        QdrantHttp.Beside<Long> beside = counted && primary.isPresent() ? countBeside(index, matches) : null;
         AlongsideRead<Long> count = !counted ? null : beside != null ? AlongsideRead.beside(() -> besideResult(index,
                 beside)) : AlongsideRead.start(() -> count(index, matches));
         List<Hit> hits;
         try {
-            hits = page(index, request, topN, matches, score, sort, indexOrder, beside);
+            hits = page(index, request, topN, matches, score, sort, indexOrder, primary, beside);
         } catch (RuntimeException e) {
             throw count == null ? e : count.settle(e);
         }
@@ -677,9 +678,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return new IndexHits(total, hits, hits.isEmpty() ? Float.NaN : score);
     }
 
-    /** The hits of a search's page (see {@link #search}). */
+    /**
+     * The hits of a search's page (see {@link #search}); {@code primary}: the {@code order_by} path's first key when
+     * that path serves the sort, {@code beside}: a read to send beside its first call (null: none).
+     */
     private List<Hit> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
-                           GatewaySort sort, boolean indexOrder, QdrantHttp.Beside<?> beside) {
+                           GatewaySort sort, boolean indexOrder, Optional<SortSpec.Field> primary,
+                           QdrantHttp.Beside<?> beside) {
         List<Hit> hits = new ArrayList<>();
         java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         if (indexOrder) {
@@ -691,7 +696,6 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 return true;
             });
         } else {
-            Optional<SortSpec.Field> primary = QdrantOrderedPages.primary(index, request.sort());
             if (primary.isPresent()) {
                 String collection = collection(index);
                 Map<String, StoredDocument> streamed = new HashMap<>();
