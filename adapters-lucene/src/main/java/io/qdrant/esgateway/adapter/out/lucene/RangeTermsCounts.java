@@ -121,32 +121,34 @@ final class RangeTermsCounts {
         for (int f = 0; f < fields.size(); f++) {
             String field = fields.get(f);
             Map<String, Long> counts = new HashMap<>();
-            SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
-            if (docValues == null) {
-                if (total.get() < 0) {
-                    return null;
-                }
-                without[f] = total.get();
-                values.add(counts);
-                continue;
-            }
             TermValueCounts all = slices.get(reader, field, range.field());
             if (all != null && all.usable()) {
+                int from = all.below(range.lower());
+                int to = range.lower() > range.upper() ? from : all.atMost(range.upper());
                 long inBuckets = 0;
                 for (int ord = 0; ord < all.termCount(); ord++) {
-                    int count = all.count(ord, range.lower(), range.upper());
+                    int count = all.count(ord, from, to);
                     if (count > 0) {
                         counts.put(all.term(ord), (long) count);
                         inBuckets += count;
                     }
                 }
                 if (all.docsWithTerm() == reader.maxDoc()) {
-                    without[f] = 0;
+                    without[f] = 0; // every document has its one value: every match is in a bucket
                 } else if (total.get() < 0) {
                     return null;
                 } else {
                     without[f] = total.get() - inBuckets;
                 }
+                values.add(counts);
+                continue;
+            }
+            SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
+            if (docValues == null) {
+                if (total.get() < 0) {
+                    return null;
+                }
+                without[f] = total.get();
                 values.add(counts);
                 continue;
             }

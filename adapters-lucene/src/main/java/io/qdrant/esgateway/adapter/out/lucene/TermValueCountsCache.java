@@ -18,14 +18,14 @@ import org.apache.lucene.index.LeafReader;
  * <p>Keyed by the segment's core cache key (a segment is immutable; entries are used only for readers without
  * deletions) and released by a core-closed listener when the segment is merged away. An entry is built only once its
  * key has been asked for {@link #USES_BEFORE_BUILD} times (a build reads both fields' doc values over the whole
- * segment and sorts the numeric values per keyword value — tens of milliseconds for a segment of 500,000 documents);
+ * segment and sorts the numeric values — tens of milliseconds for a segment of 500,000 documents);
  * until then, and when the entry is unusable, the segment is answered as before. At most {@link #maxBytes()} for all
- * entries together, least recently used evicted first; an entry with more than {@link #MAX_PAIRS} distinct (keyword
- * value, numeric value) pairs in a segment is not held (a marker).
+ * entries together, least recently used evicted first; an entry with more than {@link #MAX_CELLS} cells (keyword
+ * values times distinct numeric values) in a segment is not held (a marker).
  */
 final class TermValueCountsCache {
-    /** Distinct (keyword value, numeric value) pairs per entry above which it is not kept (~1.5 MB at most). */
-    static final int MAX_PAIRS = 1 << 17;
+    /** Keyword values times distinct numeric values per entry above which it is not kept (1 MiB of counts). */
+    static final int MAX_CELLS = 1 << 18;
 
     /** Requests for a key before its entry is built. */
     static final int USES_BEFORE_BUILD = 4;
@@ -81,7 +81,7 @@ final class TermValueCountsCache {
         }
         // built outside the lock: two requests may build the same entry at once, the second one is dropped
         TermValueCounts built = TermValueCounts.build(reader, termField, valueField, RangeTermsCounts.MAX_TERMS,
-                MAX_PAIRS);
+                MAX_CELLS);
         boolean listen;
         synchronized (this) {
             builds++;

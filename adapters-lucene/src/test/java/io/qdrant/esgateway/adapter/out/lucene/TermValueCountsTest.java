@@ -242,7 +242,7 @@ class TermValueCountsTest {
             assertThat(TermValueCounts.build(leaves.get(3).reader(), "k", "p", 20, 1 << 17).usable())
                     .as("more keyword values than the limit").isFalse();
             assertThat(TermValueCounts.build(leaves.get(3).reader(), "k", "p", 128, 1 << 17).usable()).isTrue();
-            assertThat(TermValueCounts.build(plain, "k", "p", 128, 20).usable()).as("more pairs than the limit")
+            assertThat(TermValueCounts.build(plain, "k", "p", 128, 20).usable()).as("more cells than the limit")
                     .isFalse();
             assertThat(TermValueCounts.build(plain, "k", "id", 128, 1 << 17).usable()).as("no points").isFalse();
             assertThat(TermValueCounts.build(plain, "id", "p", 128, 1 << 17).usable()).as("no doc values")
