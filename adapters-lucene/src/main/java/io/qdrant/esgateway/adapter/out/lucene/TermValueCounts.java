@@ -80,10 +80,13 @@ final class TermValueCounts {
                 return UNUSABLE; // some document of the segment has several values
             }
         }
-        // every document with both values: its keyword ordinal and its value
+        // every document with both values: its keyword ordinal and the slot of its value among the distinct ones,
+        // stopping as soon as there are more distinct values than the cells allow (no sort of every document's value)
+        int maxDistinct = termCount == 0 ? 0 : maxCells / termCount;
+        DistinctValues distinct = new DistinctValues(Math.min(reader.maxDoc(), maxDistinct + 1));
         int maxDoc = reader.maxDoc();
         int[] ords = new int[maxDoc];
-        long[] raw = new long[maxDoc];
+        int[] slots = new int[maxDoc];
         int both = 0;
         int docsWithTerm = 0;
         for (int doc = keywords.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = keywords.nextDoc()) {
@@ -92,29 +95,23 @@ final class TermValueCounts {
                 continue;
             }
             ords[both] = keywords.ordValue();
-            raw[both] = numbers.longValue();
+            slots[both] = distinct.slot(numbers.longValue());
+            if (distinct.size() > maxDistinct) {
+                return UNUSABLE;
+            }
             both++;
         }
-        // the distinct values, then per keyword value and distinct value the documents, then running counts per row
-        long[] sorted = Arrays.copyOf(raw, both);
-        Arrays.sort(sorted);
-        int distinct = 0;
+        // the distinct values ascending, then per keyword value and distinct value the documents, then running counts
+        long[] values = distinct.sorted();
+        int[] position = distinct.positions(values);
+        int width = values.length;
+        int[] atMost = new int[width * termCount];
         for (int i = 0; i < both; i++) {
-            if (i == 0 || sorted[i] != sorted[i - 1]) {
-                sorted[distinct++] = sorted[i];
-            }
-        }
-        if ((long) distinct * termCount > maxCells) {
-            return UNUSABLE;
-        }
-        long[] values = Arrays.copyOf(sorted, distinct);
-        int[] atMost = new int[distinct * termCount];
-        for (int i = 0; i < both; i++) {
-            atMost[ords[i] * distinct + Arrays.binarySearch(values, raw[i])]++;
+            atMost[ords[i] * width + position[slots[i]]]++;
         }
         for (int ord = 0; ord < termCount; ord++) {
-            int row = ord * distinct;
-            for (int i = 1; i < distinct; i++) {
+            int row = ord * width;
+            for (int i = 1; i < width; i++) {
                 atMost[row + i] += atMost[row + i - 1];
             }
         }
@@ -190,6 +187,69 @@ final class TermValueCounts {
             }
         }
         return lo;
+    }
+
+    /** The distinct values seen while building: an open-addressing table of at most the capacity it was made for. */
+    private static final class DistinctValues {
+        private final long[] keys;
+        private final boolean[] used;
+        private final int shift;
+        private int size;
+
+        /** A table for at most {@code capacity} distinct values (kept at most half full). */
+        DistinctValues(int capacity) {
+            int slots = Integer.highestOneBit(Math.max(8, capacity) * 2 - 1) << 1;
+            keys = new long[slots];
+            used = new boolean[slots];
+            shift = 64 - Integer.numberOfTrailingZeros(slots);
+        }
+
+        int size() {
+            return size;
+        }
+
+        /**
+         * The slot of {@code value}, added if new; callers stop when {@link #size()} exceeds the capacity (the table
+         * has room for one value more than that).
+         */
+        int slot(long value) {
+            int mask = keys.length - 1;
+            int slot = (int) ((value * 0x9E3779B97F4A7C15L) >>> shift);
+            while (used[slot]) {
+                if (keys[slot] == value) {
+                    return slot;
+                }
+                slot = (slot + 1) & mask;
+            }
+            used[slot] = true;
+            keys[slot] = value;
+            size++;
+            return slot;
+        }
+
+        /** The distinct values in ascending order. */
+        long[] sorted() {
+            long[] values = new long[size];
+            int n = 0;
+            for (int slot = 0; slot < keys.length; slot++) {
+                if (used[slot]) {
+                    values[n++] = keys[slot];
+                }
+            }
+            Arrays.sort(values);
+            return values;
+        }
+
+        /** For every used slot, the position of its value in {@code sorted}. */
+        int[] positions(long[] sorted) {
+            int[] position = new int[keys.length];
+            for (int slot = 0; slot < keys.length; slot++) {
+                if (used[slot]) {
+                    position[slot] = Arrays.binarySearch(sorted, keys[slot]);
+                }
+            }
+            return position;
+        }
     }
 
     /** The heap this entry holds: its arrays, the keyword values' strings and {@link #OVERHEAD_BYTES}. */

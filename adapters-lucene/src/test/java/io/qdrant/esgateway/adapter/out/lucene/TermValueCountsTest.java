@@ -44,8 +44,8 @@ import org.junit.jupiter.api.Test;
  * the segment, and {@link RangeTermsCounts} answering from them equals counting the matches' keyword doc values one by
  * one (what the collectors do) — beside segments that cannot use them (several keywords or numbers in a document,
  * more keyword values than the limit, deletions), documents without a keyword or a number, many ties, long and double
- * ranges (−0.0, ±∞, bounds outside the values, empty ranges); built after {@link TermValueCountsCache#USES_BEFORE_BUILD}
- * uses, released when their segment is merged away, bounded by the budget.
+ * ranges (−0.0, ±∞, bounds outside the values, empty ranges); built on first use and held, released when their
+ * segment is merged away, bounded by the budget.
  */
 class TermValueCountsTest {
     private static final String[] KEYWORDS = {"a", "b", "c", "é", "zz", "日本"};
@@ -54,7 +54,7 @@ class TermValueCountsTest {
     /**
      * Segments of random sizes; {@code kinds} per segment: "plain", "multi-k" (some documents with two keywords),
      * "multi-p" (some with two numbers), "many-k" (more keyword values than the limit the tests use), "deletes",
-     * "full" (every document has a keyword).
+     * "full" (every document has a keyword), "wide" (hundreds of distinct numbers, negative ones too).
      */
     private static Directory index(Random random, String... kinds) throws IOException {
         Directory directory = new ByteBuffersDirectory();
@@ -74,7 +74,7 @@ class TermValueCountsTest {
                         }
                     }
                     if (random.nextInt(8) != 0) {
-                        long p = random.nextInt(30);
+                        long p = kind.equals("wide") ? random.nextInt(400) - 200 : random.nextInt(30);
                         doc.add(new LongPoint("p", p));
                         doc.add(new SortedNumericDocValuesField("p", p));
                         if (kind.equals("multi-p") && i % 9 == 0) {
@@ -132,7 +132,7 @@ class TermValueCountsTest {
     void eachValuesCountEqualsLucenesCountOfValueAndRange() throws IOException {
         for (int seed = 1; seed <= 5; seed++) {
             Random random = new Random(seed);
-            try (Directory directory = index(random, "plain", "full", "plain");
+            try (Directory directory = index(random, "plain", "full", "wide", "plain");
                  DirectoryReader reader = DirectoryReader.open(directory)) {
                 List<Query> ranges = ranges(random);
                 int compared = 0;
@@ -198,7 +198,7 @@ class TermValueCountsTest {
                 SortedTermValuesCache perValue = new SortedTermValuesCache(1 << 20);
                 int fromSlices = 0;
                 for (Query range : ranges(random)) {
-                    for (int use = 1; use <= TermValueCountsCache.USES_BEFORE_BUILD + 1; use++) {
+                    for (int use = 1; use <= 2; use++) {
                         long builtBefore = slices.builds();
                         var answered = RangeTermsCounts.count(searcher, range, List.of("k"), perValue, slices);
                         for (var e : answered.entrySet()) {
@@ -256,9 +256,6 @@ class TermValueCountsTest {
             assertThat(noKeyword.docsWithTerm()).isZero();
 
             TermValueCountsCache cache = new TermValueCountsCache(1 << 20);
-            for (int use = 0; use < TermValueCountsCache.USES_BEFORE_BUILD - 1; use++) {
-                assertThat(cache.get(plain, "k", "p")).as("not built before its uses").isNull();
-            }
             assertThat(cache.get(plain, "k", "p")).isNotNull();
             assertThat(cache.builds()).isEqualTo(1);
             assertThat(cache.get(plain, "k", "p")).as("held").isNotNull();
@@ -272,9 +269,7 @@ class TermValueCountsTest {
         TermValueCountsCache cache = new TermValueCountsCache(1 << 20);
         try (DirectoryReader reader = DirectoryReader.open(directory)) {
             for (LeafReaderContext leaf : reader.leaves()) {
-                for (int use = 0; use < TermValueCountsCache.USES_BEFORE_BUILD; use++) {
-                    cache.get(leaf.reader(), "k", "p");
-                }
+                cache.get(leaf.reader(), "k", "p");
             }
             assertThat(cache.size()).isEqualTo(3);
             assertThat(cache.bytes()).isPositive();
@@ -294,9 +289,7 @@ class TermValueCountsTest {
             long one = TermValueCounts.build(reader.leaves().get(0).reader(), "k", "p", 128, 1 << 17).bytes();
             TermValueCountsCache cache = new TermValueCountsCache(2 * one);
             for (LeafReaderContext leaf : reader.leaves()) {
-                for (int use = 0; use < TermValueCountsCache.USES_BEFORE_BUILD; use++) {
-                    cache.get(leaf.reader(), "k", "p");
-                }
+                cache.get(leaf.reader(), "k", "p");
             }
             assertThat(cache.bytes()).isLessThanOrEqualTo(cache.maxBytes());
             assertThat(cache.size()).as("not every segment's entry").isBetween(1, 3);
