@@ -2,8 +2,11 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.RelevanceScorer;
+import java.io.IOException;
 import java.nio.file.Path;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 
 /** Opens the embedded document store: one Apache Lucene index per concrete index under a data directory. */
 public final class LuceneStores {
@@ -20,7 +23,33 @@ public final class LuceneStores {
         void close();
     }
 
+    /**
+     * The largest segment a flush or merge may write to memory instead of disk ({@link #directory}), in MB: a refresh
+     * after a few writes flushes a segment of a few KB, and merges of such segments stay small; a refresh after
+     * {@code _bulk}s of 1,000 documents writes several MB and goes to disk as before.
+     */
+    static final double CACHED_SEGMENT_MB = 1.0;
+    /**
+     * The most memory the segments held by {@link #directory} may take per index, in MB (a flush that would exceed it
+     * goes to disk); held until the index's next commit, at most {@link LuceneDocumentStore#FLUSH_INTERVAL} away.
+     * Lucene's own indexing buffer is 16 MB per index.
+     */
+    static final double CACHED_TOTAL_MB = 4.0;
+
     private LuceneStores() {
+    }
+
+    /**
+     * The Lucene directory of one index: files on disk, except that small segments written by a flush or a merge are
+     * held in memory ({@link NRTCachingDirectory}) until a commit writes them to disk (every commit syncs its files,
+     * and the directory writes a held file before it syncs it) or a merge folds them into a larger one. Each
+     * {@code refresh=true} write flushes a new segment: on disk that is some twenty file creations (the codec's
+     * files, then the compound file built from them) and as many deletions, which took the larger part of a
+     * write-then-refresh cycle (docs/benchmarks/README.md, "Seventh session"). Durability is unchanged: an
+     * acknowledged write is in the translog, and what a crash loses of the held segments was never committed.
+     */
+    static Directory directory(Path path) throws IOException {
+        return new NRTCachingDirectory(FSDirectory.open(path), CACHED_SEGMENT_MB, CACHED_TOTAL_MB);
     }
 
     /**
@@ -32,7 +61,7 @@ public final class LuceneStores {
      *         be created or written, or another store (in this process or another) has it open
      */
     public static Handle open(Path dataDirectory) {
-        return LuceneDocumentStore.open(dataDirectory, FSDirectory::open);
+        return LuceneDocumentStore.open(dataDirectory, LuceneStores::directory);
     }
 
     /**

@@ -30,7 +30,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,7 +62,7 @@ class LuceneTranslogRecoveryTest {
     }
 
     private LuceneStores.Handle open(Path data, long flushThreshold) {
-        LuceneStores.Handle store = LuceneDocumentStore.open(data, FSDirectory::open, Translog.Fsync.DEFAULT,
+        LuceneStores.Handle store = LuceneDocumentStore.open(data, LuceneStores::directory, Translog.Fsync.DEFAULT,
                 flushThreshold);
         stores.add(store);
         return store;

@@ -92,6 +92,8 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     private java.sql.PreparedStatement bumpStatement;
     /** {@link #dataVersion}'s statement, prepared on first use (guarded by {@code lock}): it runs on every request. */
     private java.sql.PreparedStatement dataVersionStatement;
+    /** {@link #dataVersion}'s shortcut, made on first use (guarded by {@code lock}). */
+    private CommitWatch commits;
 
     private SqliteCatalog(Path file, Connection connection) {
         this.file = file;
@@ -166,8 +168,19 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         }
     }
 
-    /** SQLite's {@code PRAGMA data_version}: changes when another connection commits to the database file. */
+    /**
+     * SQLite's {@code PRAGMA data_version}: changes when another connection commits to the database file; asked only
+     * when the WAL-index header says a commit happened ({@link CommitWatch}).
+     */
     private long dataVersion() {
+        if (commits == null) {
+            commits = new CommitWatch(file, this::queryDataVersion);
+        }
+        return commits.dataVersion();
+    }
+
+    /** {@code PRAGMA data_version} on this connection. */
+    private long queryDataVersion() {
         try {
             if (dataVersionStatement == null) {
                 dataVersionStatement = connection.prepareStatement("PRAGMA data_version");
@@ -365,10 +378,23 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
                 if (dataVersionStatement != null) {
                     dataVersionStatement.close();
                 }
+                if (commits != null) {
+                    commits.close();
+                }
                 connection.close();
             }
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "closing catalog database [" + file + "] failed", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many times {@code PRAGMA data_version} ran on this connection (for tests). */
+    long dataVersionQueries() {
+        lock.lock();
+        try {
+            return commits == null ? 0 : commits.queries();
         } finally {
             lock.unlock();
         }
