@@ -34,10 +34,10 @@ import org.apache.lucene.util.BytesRef;
  * (the store writes both from the same values), so the counts are the collectors'; {@code LuceneCountedAggregationsTest}
  * compares them.
  *
- * <p>Once a (segment, keyword field, numeric field) has been asked for a few times, its {@link TermValueCounts}
+ * <p>From the first request that needs it, a (segment, keyword field, numeric field)'s {@link TermValueCounts}
  * (every keyword value's distinct numeric values with running counts, {@link TermValueCountsCache}) answers the whole
  * field in one lookup — the same counts, from the keyword field's doc values, which are what the collectors read;
- * until then, or when that entry is unusable, the per-value entries answer as above.
+ * when that entry is unusable, the per-value entries answer as above.
  */
 final class RangeTermsCounts {
     /** Keyword values per segment above which the collector pass is cheaper than one entry per value. */
