@@ -33,6 +33,11 @@ import org.apache.lucene.util.BytesRef;
  * single-valued numeric field for the value's documents). The indexed terms of a keyword field are its doc values
  * (the store writes both from the same values), so the counts are the collectors'; {@code LuceneCountedAggregationsTest}
  * compares them.
+ *
+ * <p>From the first request that needs it, a (segment, keyword field, numeric field)'s {@link TermValueCounts}
+ * (every keyword value's distinct numeric values with running counts, {@link TermValueCountsCache}) answers the whole
+ * field in one lookup — the same counts, from the keyword field's doc values, which are what the collectors read;
+ * when that entry is unusable, the per-value entries answer as above.
  */
 final class RangeTermsCounts {
     /** Keyword values per segment above which the collector pass is cheaper than one entry per value. */
@@ -51,6 +56,17 @@ final class RangeTermsCounts {
      */
     static Map<LeafReaderContext, SegmentCounts> count(IndexSearcher searcher, Query matches, List<String> keywordFields,
                                                        SortedTermValuesCache cache) throws IOException {
+        return count(searcher, matches, keywordFields, cache, TermValueCountsCache.SHARED);
+    }
+
+    /**
+     * As {@link #count(IndexSearcher, Query, List, SortedTermValuesCache)}; a keyword field of a segment whose
+     * {@link TermValueCounts} entry {@code slices} holds (usable) is counted from it — one lookup for all the field's
+     * values — and from {@code cache}'s per-value entries otherwise.
+     */
+    static Map<LeafReaderContext, SegmentCounts> count(IndexSearcher searcher, Query matches, List<String> keywordFields,
+                                                       SortedTermValuesCache cache, TermValueCountsCache slices)
+            throws IOException {
         var shape = TermRangePages.rangeOnly(matches);
         if (shape.isEmpty()) {
             return Map.of();
@@ -65,7 +81,7 @@ final class RangeTermsCounts {
             if (weight == null) {
                 weight = searcher.createWeight(searcher.rewrite(matches), ScoreMode.COMPLETE_NO_SCORES, 1f);
             }
-            SegmentCounts counts = segment(leaf, weight, keywordFields, shape.get(), cache);
+            SegmentCounts counts = segment(leaf, weight, keywordFields, shape.get(), cache, slices);
             if (counts != null) {
                 out.put(leaf, counts);
             }
@@ -96,7 +112,8 @@ final class RangeTermsCounts {
     }
 
     private static SegmentCounts segment(LeafReaderContext leaf, Weight weight, List<String> fields,
-                                         TermRangePages.Shape range, SortedTermValuesCache cache) throws IOException {
+                                         TermRangePages.Shape range, SortedTermValuesCache cache,
+                                         TermValueCountsCache slices) throws IOException {
         LeafReader reader = leaf.reader();
         RangeTotal total = new RangeTotal(weight, leaf);
         List<Map<String, Long>> values = new ArrayList<>(fields.size());
@@ -104,6 +121,28 @@ final class RangeTermsCounts {
         for (int f = 0; f < fields.size(); f++) {
             String field = fields.get(f);
             Map<String, Long> counts = new HashMap<>();
+            TermValueCounts all = slices.get(reader, field, range.field());
+            if (all != null && all.usable()) {
+                int from = all.below(range.lower());
+                int to = range.lower() > range.upper() ? from : all.atMost(range.upper());
+                long inBuckets = 0;
+                for (int ord = 0; ord < all.termCount(); ord++) {
+                    int count = all.count(ord, from, to);
+                    if (count > 0) {
+                        counts.put(all.term(ord), (long) count);
+                        inBuckets += count;
+                    }
+                }
+                if (all.docsWithTerm() == reader.maxDoc()) {
+                    without[f] = 0; // every document has its one value: every match is in a bucket
+                } else if (total.get() < 0) {
+                    return null;
+                } else {
+                    without[f] = total.get() - inBuckets;
+                }
+                values.add(counts);
+                continue;
+            }
             SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
             if (docValues == null) {
                 if (total.get() < 0) {
