@@ -8,8 +8,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 
 /**
- * One read started on its own virtual thread while the caller goes on with another (a search's exact count beside
- * its page), so that the two Qdrant calls overlap instead of adding up. The caller {@link #join}s it before using
+ * One read that goes on while the caller goes on with another (a search's exact count beside its page), so that the
+ * two Qdrant calls overlap instead of adding up: either {@linkplain #start started on its own virtual thread}, or
+ * {@linkplain #beside sent beside the caller's next call} ({@link QdrantHttp.Beside}: no thread; its answer read by
+ * the joining thread). The caller {@link #join}s it before using
  * anything of its own work, and lets it {@linkplain #settle settle} first when its own work failed: the outcome is then
  * what running the read first would have given — the read's failure wins over the caller's.
  *
@@ -17,23 +19,43 @@ import java.util.function.Supplier;
  */
 final class AlongsideRead<T> {
     private final CompletableFuture<T> result = new CompletableFuture<>();
+    /** The beside form's result, read once by the joining thread (null: the thread form). */
+    private final Supplier<T> answer;
 
-    private AlongsideRead(Supplier<T> read) {
-        Thread.ofVirtual().name("qeg-qdrant-read").start(() -> {
-            try {
-                result.complete(read.get());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
+    private AlongsideRead(Supplier<T> read, boolean thread) {
+        if (thread) {
+            this.answer = null;
+            Thread.ofVirtual().name("qeg-qdrant-read").start(() -> run(read));
+        } else {
+            this.answer = read;
+        }
     }
 
     static <T> AlongsideRead<T> start(Supplier<T> read) {
-        return new AlongsideRead<>(read);
+        return new AlongsideRead<>(read, true);
+    }
+
+    /**
+     * A read whose request goes beside the caller's next call: {@code result} gives its value (or throws its
+     * failure) on the joining thread, once.
+     */
+    static <T> AlongsideRead<T> beside(Supplier<T> result) {
+        return new AlongsideRead<>(result, false);
+    }
+
+    private void run(Supplier<T> read) {
+        try {
+            result.complete(read.get());
+        } catch (Throwable t) {
+            result.completeExceptionally(t);
+        }
     }
 
     /** The read's value, or its failure rethrown as it was thrown. */
     T join() {
+        if (answer != null && !result.isDone()) {
+            run(answer);
+        }
         try {
             return result.get();
         } catch (ExecutionException e) {

@@ -489,6 +489,28 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return count(index, matches);
     }
 
+    /**
+     * {@link #count(IndexMetadata, Translated)} prepared to go beside the page's first call ({@link QdrantHttp.Beside});
+     * {@code matches} is not {@link FilterTranslator.Never}.
+     */
+    private QdrantHttp.Beside<Long> countBeside(IndexMetadata index, Translated matches) {
+        ObjectNode body = QdrantHttp.object();
+        body.set("filter", filter(matches));
+        body.put("exact", true);
+        return http.beside("POST", "/collections/" + QdrantHttp.segment(collection(index)) + "/points/count",
+                Map.of(), body, "count the documents of index [" + index.name() + "]", AnswerNodes.count());
+    }
+
+    /** A beside count's result, its error answer reported as {@link #count(IndexMetadata, Translated)} reports it. */
+    private long besideResult(IndexMetadata index, QdrantHttp.Beside<Long> beside) {
+        try {
+            return beside.result();
+        } catch (QdrantError e) {
+            throw collectionFailure(index, collection(index), "count the documents of index [" + index.name() + "]",
+                    e);
+        }
+    }
+
     long count(IndexMetadata index, Translated matches) {
         String collection = collection(index);
         if (matches instanceof FilterTranslator.Never) {
@@ -638,11 +660,15 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             return new IndexHits(total, List.of(), Float.NaN);
         }
         // the exact count runs beside the page: two Qdrant calls overlapping (its failure still wins, as when it ran
-        // first)
-        AlongsideRead<Long> count = counted ? AlongsideRead.start(() -> count(index, matches)) : null;
+        // first); an order_by page sends it right after its first request, else it runs on a thread of its own
+        Optional<SortSpec.Field> primary = indexOrder ? Optional.empty()
+                : QdrantOrderedPages.primary(index, request.sort());
+        QdrantHttp.Beside<Long> beside = counted && primary.isPresent() ? countBeside(index, matches) : null;
+        AlongsideRead<Long> count = !counted ? null : beside != null ? AlongsideRead.beside(() -> besideResult(index,
+                beside)) : AlongsideRead.start(() -> count(index, matches));
         List<Hit> hits;
         try {
-            hits = page(index, request, topN, matches, score, sort, indexOrder);
+            hits = page(index, request, topN, matches, score, sort, indexOrder, primary, beside);
         } catch (RuntimeException e) {
             throw count == null ? e : count.settle(e);
         }
@@ -652,9 +678,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return new IndexHits(total, hits, hits.isEmpty() ? Float.NaN : score);
     }
 
-    /** The hits of a search's page (see {@link #search}). */
+    /**
+     * The hits of a search's page (see {@link #search}); {@code primary}: the {@code order_by} path's first key when
+     * that path serves the sort, {@code beside}: a read to send beside its first call (null: none).
+     */
     private List<Hit> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
-                           GatewaySort sort, boolean indexOrder) {
+                           GatewaySort sort, boolean indexOrder, Optional<SortSpec.Field> primary,
+                           QdrantHttp.Beside<?> beside) {
         List<Hit> hits = new ArrayList<>();
         java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
         if (indexOrder) {
@@ -666,16 +696,20 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 return true;
             });
         } else {
-            Optional<SortSpec.Field> primary = QdrantOrderedPages.primary(index, request.sort());
             if (primary.isPresent()) {
                 String collection = collection(index);
                 Map<String, StoredDocument> streamed = new HashMap<>();
                 List<FetchRef> refs = QdrantOrderedPages.page(index, request, topN, matches, score, sort,
                         primary.get(), new QdrantOrderedPages.Reads() {
+                            private QdrantHttp.Beside<?> first = beside; // goes with the first request only
+
                             @Override
                             public <T> T post(String rest, ObjectNode body, String what,
                                               QdrantHttp.ResultDecoder<T> decoder) {
-                                return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder);
+                                QdrantHttp.Beside<?> carried = first;
+                                first = null;
+                                return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder,
+                                        carried);
                             }
                         }, (m, include, limit, sink) -> scroll(index, m, include, limit, sink), streamed);
                 hits.addAll(refs.isEmpty() ? List.of() : fetch(index, request, refs, streamed));
@@ -826,9 +860,16 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /** {@link #call}, its result read by a streaming {@code decoder} (no tree). */
     <T> T call(IndexMetadata index, String method, String collection, String rest, Map<String, String> query,
                JsonNode body, boolean idempotentRead, String what, QdrantHttp.ResultDecoder<T> decoder) {
+        return call(index, method, collection, rest, query, body, idempotentRead, what, decoder, null);
+    }
+
+    /** {@link #call}, with a read sent beside it ({@link QdrantHttp.Beside}; null: none). */
+    private <T> T call(IndexMetadata index, String method, String collection, String rest, Map<String, String> query,
+                       JsonNode body, boolean idempotentRead, String what, QdrantHttp.ResultDecoder<T> decoder,
+                       QdrantHttp.Beside<?> beside) {
         try {
             return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
-                    idempotentRead, what, decoder);
+                    idempotentRead, what, decoder, beside);
         } catch (QdrantError e) {
             throw collectionFailure(index, collection, what, e);
         }

@@ -70,7 +70,7 @@ final class QdrantHttp implements AutoCloseable {
     private final String base;
     private final byte[] headers;
     private final BackendObserver observer;
-    private final Semaphore slots;
+    private final Slots slots;
     volatile Sleeper sleeper = Thread::sleep;
 
     QdrantHttp(QdrantStores.Settings settings) {
@@ -85,7 +85,7 @@ final class QdrantHttp implements AutoCloseable {
     QdrantHttp(QdrantStores.Settings settings, BackendObserver observer, QdrantTransport transport) {
         this.settings = settings;
         this.observer = observer;
-        this.slots = new Semaphore(settings.poolSize(), true);
+        this.slots = new Slots(settings.poolSize());
         this.transport = transport;
         String path = settings.url().getRawPath() == null ? "" : settings.url().getRawPath();
         this.base = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
@@ -146,7 +146,22 @@ final class QdrantHttp implements AutoCloseable {
      */
     <T> T call(String method, String path, Map<String, String> query, JsonNode body, boolean idempotentRead,
                String what, ResultDecoder<T> decoder) {
-        byte[] answer = answer(method, path, query, body, idempotentRead, what);
+        return call(method, path, query, body, idempotentRead, what, decoder, null);
+    }
+
+    /**
+     * {@link #call(String, String, Map, JsonNode, boolean, String, ResultDecoder)} with a {@link Beside} read (null:
+     * none) sent on a connection of its own right after this call's request is written and its answer read right after
+     * this call's answer (see {@link Beside}).
+     */
+    <T> T call(String method, String path, Map<String, String> query, JsonNode body, boolean idempotentRead,
+               String what, ResultDecoder<T> decoder, Beside<?> beside) {
+        return decode(answer(method, path, target(path, query), bytes(body, what), idempotentRead, what, 1, beside),
+                what, decoder);
+    }
+
+    /** The envelope's {@code result} of a 2xx answer, read by {@code decoder}. */
+    private static <T> T decode(byte[] answer, String what, ResultDecoder<T> decoder) {
         try (JsonParser parser = MAPPER.createParser(answer)) {
             if (parser.nextToken() == JsonToken.START_OBJECT) {
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -179,71 +194,227 @@ final class QdrantHttp implements AutoCloseable {
     /** Sends one request (retrying reads on 429/503) and returns the body of its 2xx answer. */
     private byte[] answer(String method, String path, Map<String, String> query, JsonNode body,
                           boolean idempotentRead, String what) {
+        return answer(method, path, target(path, query), bytes(body, what), idempotentRead, what, 1, null);
+    }
+
+    /** The request target: the base path, {@code path} and the encoded query. */
+    private String target(String path, Map<String, String> query) {
         StringBuilder uri = new StringBuilder(base).append(path);
         char sep = '?';
         for (Map.Entry<String, String> q : query.entrySet()) {
             uri.append(sep).append(q.getKey()).append('=').append(segment(q.getValue()));
             sep = '&';
         }
-        byte[] bytes;
+        return uri.toString();
+    }
+
+    /** The JSON body's bytes (null: none). */
+    private static byte[] bytes(JsonNode body, String what) {
         try {
-            bytes = body == null ? null : MAPPER.writeValueAsBytes(body);
+            return body == null ? null : MAPPER.writeValueAsBytes(body);
         } catch (JsonProcessingException e) {
             throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the request for Qdrant"
                     + " cannot be written: " + e.getOriginalMessage(), Map.of(), e);
         }
-        String target = uri.toString();
+    }
+
+    /**
+     * Sends one request from attempt {@code first} on (retrying reads on 429/503) and returns the body of its 2xx
+     * answer; the first attempt carries {@code beside} (null: none), which is always {@linkplain Beside#receive
+     * received} once this attempt's request was written, whatever the attempt's outcome.
+     */
+    private byte[] answer(String method, String path, String target, byte[] bytes, boolean idempotentRead,
+                          String what, int first, Beside<?> beside) {
         int attempts = idempotentRead ? READ_ATTEMPTS : 1;
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = first; ; attempt++) {
             QdrantTransport.Response response;
+            Beside<?> carried = attempt == first ? beside : null;
             acquireSlot(what);
             long t0 = System.nanoTime();
             String outcome = "error";
             long received = 0;
             try {
-                response = transport.exchange(method, target, bytes, headers, idempotentRead);
+                if (carried == null) {
+                    response = transport.exchange(method, target, bytes, headers, idempotentRead);
+                } else {
+                    QdrantTransport.Sent sent = transport.send(method, target, bytes, headers, idempotentRead);
+                    carried.send();
+                    response = sent.answer();
+                }
                 outcome = Integer.toString(response.status());
                 received = response.body().length;
-            } catch (QdrantTransport.Timeout e) {
-                outcome = "timeout";
-                if (e.connecting) {
-                    throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": connecting to Qdrant"
-                            + " at " + where() + " timed out after " + settings.connectTimeout().toMillis() + "ms",
-                            Map.of(), e);
-                }
-                throw new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": Qdrant at " + where()
-                        + " did not answer within " + settings.requestTimeout().toMillis() + "ms", Map.of(), e);
-            } catch (ConnectException e) {
-                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": cannot connect to Qdrant"
-                        + " at " + where() + " (connection refused)", Map.of(), e);
             } catch (IOException e) {
-                if (Thread.currentThread().isInterrupted()) { // a blocked socket read or write ends so when interrupted
-                    throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted",
-                            Map.of(), e);
-                }
-                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the connection to Qdrant"
-                        + " at " + where() + " failed: " + e.getClass().getSimpleName(), Map.of(), e);
+                outcome = e instanceof QdrantTransport.Timeout ? "timeout" : outcome;
+                throw failed(e, what);
             } finally {
                 slots.release();
                 observer.called(new BackendObserver.Call("qdrant", operation(method, path), outcome,
                         bytes == null ? 0 : bytes.length, received, System.nanoTime() - t0));
+                if (carried != null) {
+                    carried.receive();
+                }
             }
             int status = response.status();
             if (status >= 200 && status < 300) {
                 return response.body();
             }
             if ((status == 429 || status == 503) && attempt < attempts) {
-                long wait = backoff(attempt, response.retryAfter());
-                LOG.log(Level.FINE, () -> "Qdrant answered " + status + " to " + method + " " + path + "; retrying in "
-                        + wait + "ms");
-                try {
-                    sleeper.sleep(wait);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted",
-                            Map.of(), e);
-                }
+                pause(response, attempt, method, path, what);
                 continue;
+            }
+            throw new QdrantError(status, message(response));
+        }
+    }
+
+    /** The wait before the next attempt after a 429/503 answer to attempt {@code attempt}. */
+    private void pause(QdrantTransport.Response response, int attempt, String method, String path, String what) {
+        long wait = backoff(attempt, response.retryAfter());
+        LOG.log(Level.FINE, () -> "Qdrant answered " + response.status() + " to " + method + " " + path
+                + "; retrying in " + wait + "ms");
+        try {
+            sleeper.sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted", Map.of(), e);
+        }
+    }
+
+    /** A failed exchange as the gateway reports it. */
+    private GatewayException failed(IOException e, String what) {
+        if (e instanceof QdrantTransport.Timeout t) {
+            if (t.connecting) {
+                return new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": connecting to Qdrant"
+                        + " at " + where() + " timed out after " + settings.connectTimeout().toMillis() + "ms",
+                        Map.of(), e);
+            }
+            return new GatewayException(ErrorKind.BACKEND_TIMEOUT, "cannot " + what + ": Qdrant at " + where()
+                    + " did not answer within " + settings.requestTimeout().toMillis() + "ms", Map.of(), e);
+        }
+        if (e instanceof ConnectException) {
+            return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": cannot connect to Qdrant"
+                    + " at " + where() + " (connection refused)", Map.of(), e);
+        }
+        if (Thread.currentThread().isInterrupted()) { // a blocked socket read or write ends so when interrupted
+            return new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cannot " + what + ": interrupted", Map.of(),
+                    e);
+        }
+        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot " + what + ": the connection to Qdrant"
+                + " at " + where() + " failed: " + e.getClass().getSimpleName(), Map.of(), e);
+    }
+
+    /**
+     * A read-only call prepared to go beside another call ({@link #call(String, String, Map, JsonNode, boolean,
+     * String, ResultDecoder, Beside)}): its request is written on a connection of its own right after the other call's
+     * request (so that Qdrant works on both at once, with no thread of its own), and its answer's bytes are read right
+     * after the other call's answer, on the same thread; {@link #result()} decodes it later. Same answers, errors and
+     * retries as a call of its own.
+     *
+     * <p>Pool: it is sent only when one of the pool's slots is free at once (it never waits for one while the other
+     * call holds its own), and gives the slot back when its answer is read; a read that was not sent (no free slot, or
+     * the other call never wrote its request) is made whole, as a call of its own, by {@link #result()}.
+     *
+     * <p>Backend time: it is reported once its answer is read, with the time from writing its request to having read
+     * its answer. That span holds only the other call's answer being read (backend time already) and the two reads'
+     * bookkeeping, so the request's own time hides none of the caller's work (its answer is decoded later, as own
+     * time). The other call's reported time includes this request's write.
+     */
+    <T> Beside<T> beside(String method, String path, Map<String, String> query, JsonNode body, String what,
+                         ResultDecoder<T> decoder) {
+        return new Beside<>(method, path, target(path, query), bytes(body, what), what, decoder);
+    }
+
+    /** See {@link #beside}. Used by one thread. */
+    final class Beside<T> {
+        private final String method;
+        private final String path;
+        private final String target;
+        private final byte[] bytes;
+        private final String what;
+        private final ResultDecoder<T> decoder;
+        /** The written request (null: not sent, or sending failed). */
+        private QdrantTransport.Sent sent;
+        private long sentAt;
+        private boolean tried;
+        private QdrantTransport.Response response;
+        private RuntimeException failure;
+
+        private Beside(String method, String path, String target, byte[] bytes, String what,
+                       ResultDecoder<T> decoder) {
+            this.method = method;
+            this.path = path;
+            this.target = target;
+            this.bytes = bytes;
+            this.what = what;
+            this.decoder = decoder;
+        }
+
+        /** Writes the request if a slot is free now (once); a failed write is kept as the result's failure. */
+        private void send() {
+            if (tried) {
+                return;
+            }
+            tried = true;
+            if (!slots.tryAcquireNow()) {
+                return;
+            }
+            sentAt = System.nanoTime();
+            try {
+                sent = transport.send(method, target, bytes, headers, true);
+            } catch (IOException e) {
+                slots.release();
+                report(e instanceof QdrantTransport.Timeout ? "timeout" : "error", 0);
+                failure = failed(e, what);
+            }
+        }
+
+        /** Reads the answer of a sent request (once), keeping it or the failure, and gives the slot back. */
+        private void receive() {
+            QdrantTransport.Sent pending = sent;
+            if (pending == null) {
+                return;
+            }
+            sent = null;
+            String outcome = "error";
+            long received = 0;
+            try {
+                response = pending.answer();
+                outcome = Integer.toString(response.status());
+                received = response.body().length;
+            } catch (IOException e) {
+                outcome = e instanceof QdrantTransport.Timeout ? "timeout" : outcome;
+                failure = failed(e, what);
+            } finally {
+                slots.release();
+                report(outcome, received);
+            }
+        }
+
+        private void report(String outcome, long received) {
+            observer.called(new BackendObserver.Call("qdrant", operation(method, path), outcome,
+                    bytes == null ? 0 : bytes.length, received, System.nanoTime() - sentAt));
+        }
+
+        /**
+         * The call's result (its failure thrown: a {@link QdrantError} for an error answer, as {@code call} throws
+         * it); a read that was not sent is made now as a call of its own. Call once.
+         */
+        T result() {
+            if (sent != null) {
+                receive(); // the other call did not read its answer (cannot happen through call; kept safe)
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            if (response == null) {
+                return decode(answer(method, path, target, bytes, true, what, 1, null), what, decoder);
+            }
+            int status = response.status();
+            if (status >= 200 && status < 300) {
+                return decode(response.body(), what, decoder);
+            }
+            if (status == 429 || status == 503) {
+                pause(response, 1, method, path, what);
+                return decode(answer(method, path, target, bytes, true, what, 2, null), what, decoder);
             }
             throw new QdrantError(status, message(response));
         }
@@ -252,6 +423,25 @@ final class QdrantHttp implements AutoCloseable {
     /** Threads waiting for a free slot now (tests). */
     int waitingForSlot() {
         return slots.getQueueLength();
+    }
+
+    /** The pool's slots: a fair semaphore. */
+    private static final class Slots extends Semaphore {
+        private static final long serialVersionUID = 1L;
+
+        Slots(int permits) {
+            super(permits, true);
+        }
+
+        /** A slot if one is free now and no thread waits for one (fair: no barging). */
+        boolean tryAcquireNow() {
+            try {
+                return tryAcquire(0, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
     }
 
     /** Waits for one of the pool's slots, at most the request timeout. */

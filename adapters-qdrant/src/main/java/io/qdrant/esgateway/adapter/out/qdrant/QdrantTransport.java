@@ -144,6 +144,72 @@ final class QdrantTransport implements AutoCloseable {
         }
     }
 
+    /**
+     * The first half of an exchange: the request written on a connection of its own, its answer left to
+     * {@link Sent#answer()} — so that the server works on it while the caller reads another answer. Same parameters,
+     * pool and stale-connection rule as {@link #exchange}; the request timeout runs from now. The caller must call
+     * {@link Sent#answer()} exactly once (it returns the connection to the pool or closes it).
+     */
+    Sent send(String method, String target, byte[] body, byte[] headers, boolean retryStale) throws IOException {
+        byte[] request = request(method, target, body, headers);
+        Connection reused = take();
+        if (reused != null) {
+            try {
+                reused.begin(request, true);
+                return new Sent(reused, request, method, true, retryStale);
+            } catch (Stale stale) {
+                if (!retryStale) {
+                    throw (IOException) stale.getCause();
+                }
+            }
+        }
+        Connection fresh = connect();
+        try {
+            fresh.begin(request, false);
+        } catch (Stale cannotBe) {
+            throw (IOException) cannotBe.getCause();
+        }
+        return new Sent(fresh, request, method, false, retryStale);
+    }
+
+    /** A request written by {@link #send}, its answer not read yet. */
+    final class Sent {
+        private final Connection connection;
+        private final byte[] request;
+        private final String method;
+        private final boolean reused;
+        private final boolean retryStale;
+
+        private Sent(Connection connection, byte[] request, String method, boolean reused, boolean retryStale) {
+            this.connection = connection;
+            this.request = request;
+            this.method = method;
+            this.reused = reused;
+            this.retryStale = retryStale;
+        }
+
+        /**
+         * Reads the answer (blocking until it is there, at most until the request's deadline); a reused connection
+         * that failed before any byte of it is retried once on a fresh one when {@code retryStale}, as
+         * {@link #exchange} does. Call once.
+         */
+        Response answer() throws IOException {
+            try {
+                return connection.finish(method, reused);
+            } catch (Stale stale) {
+                if (!retryStale) {
+                    throw (IOException) stale.getCause();
+                }
+            }
+            Connection fresh = connect();
+            try {
+                return fresh.exchange(request, method, false);
+            } catch (Stale cannotBe) {
+                throw (IOException) cannotBe.getCause();
+            }
+        }
+    }
+
     /** Connections opened so far (tests: keep-alive reuse). */
     synchronized long opened() {
         return opened;
@@ -269,11 +335,29 @@ final class QdrantTransport implements AutoCloseable {
         }
 
         Response exchange(byte[] request, String method, boolean reused) throws IOException {
+            begin(request, reused);
+            return finish(method, reused);
+        }
+
+        /** Starts the exchange's deadline and writes the request; a failure closes the connection. */
+        void begin(byte[] request, boolean reused) throws IOException {
             deadline = System.nanoTime() + requestTimeoutNanos;
             received = 0;
-            boolean keep = false;
+            boolean written = false;
             try {
                 write(request, reused);
+                written = true;
+            } finally {
+                if (!written) {
+                    close();
+                }
+            }
+        }
+
+        /** Reads the answer to the request {@link #begin} wrote; then pools the connection or closes it. */
+        Response finish(String method, boolean reused) throws IOException {
+            boolean keep = false;
+            try {
                 Response response;
                 boolean keepAlive;
                 while (true) {
