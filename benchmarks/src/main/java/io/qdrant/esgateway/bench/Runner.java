@@ -280,6 +280,11 @@ public final class Runner {
             Double cpuMsPerDoc = ingested.cpuNanos() < 0 ? null : ingested.cpuNanos() / 1e6 / corpus.size();
             say("trial %d %-14s %-20s %,.0f docs/s (%.2f s%s)", trial, name, w.name(), docsPerSecond, ns / 1e9,
                     cpuMsPerDoc == null ? "" : String.format(Locale.ROOT, ", %.1f µs CPU per doc", cpuMsPerDoc * 1000));
+            Settle.Outcome settled = Settle.await(cpu(engine), Runner::sleep);
+            if (settled.waitedMillis() > 0) {
+                say("trial %d %-14s %s %.1f s after the ingest", trial, name,
+                        settled.quiet() ? "quiet" : "still busy", settled.waitedMillis() / 1e3);
+            }
             return new Results.Trial(trial, position, name, w.name(), 1, Status.VALID, "", corpus.size(), ns / 1e6,
                     ns / 1e6, docsPerSecond, docsPerSecond).withCpu(cpuMsPerDoc);
         } catch (CellFailure f) {
