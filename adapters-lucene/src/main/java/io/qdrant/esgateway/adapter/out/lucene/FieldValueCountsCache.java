@@ -1,14 +1,9 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
 import java.io.IOException;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.search.IndexSearcher;
@@ -43,14 +38,13 @@ final class FieldValueCountsCache {
     }
 
     private final long maxBytes;
-    private final LinkedHashMap<Key, FieldValueCounts> entries = new LinkedHashMap<>(64, 0.75f, true);
+    private final HeldEntries<Key, FieldValueCounts> entries;
     private final Map<Key, Integer> asked = new HashMap<>();
-    private final Set<IndexReader.CacheKey> listening = Collections.newSetFromMap(new IdentityHashMap<>());
-    private long bytes;
     private long builds;
 
     FieldValueCountsCache(long maxBytes) {
         this.maxBytes = maxBytes;
+        this.entries = new HeldEntries<>(maxBytes, Key::core, FieldValueCounts::bytes);
     }
 
     long maxBytes() {
@@ -97,21 +91,11 @@ final class FieldValueCountsCache {
         synchronized (this) {
             builds++;
             asked.remove(key);
-            FieldValueCounts raced = entries.get(key);
-            if (raced != null) {
-                return raced;
+            FieldValueCounts held = entries.admit(key, built);
+            if (held != built) {
+                return held; // another request's, or null: over the budget
             }
-            if (built.bytes() > maxBytes) {
-                return null;
-            }
-            entries.put(key, built);
-            bytes += built.bytes();
-            Iterator<FieldValueCounts> eldest = entries.values().iterator();
-            while (bytes > maxBytes && eldest.hasNext()) {
-                bytes -= eldest.next().bytes();
-                eldest.remove();
-            }
-            listen = listening.add(key.core());
+            listen = entries.firstOf(key.core());
         }
         if (listen) {
             helper.addClosedListener(this::release);
@@ -121,9 +105,8 @@ final class FieldValueCountsCache {
 
     /** Drops every entry of a closed segment core. */
     private synchronized void release(IndexReader.CacheKey core) {
-        listening.remove(core);
         asked.keySet().removeIf(k -> k.core() == core);
-        bytes -= CoreEntries.remove(entries, core, Key::core, FieldValueCounts::bytes);
+        entries.release(core);
     }
 
     /** Entries held now. */
@@ -133,7 +116,7 @@ final class FieldValueCountsCache {
 
     /** Bytes held now. */
     synchronized long bytes() {
-        return bytes;
+        return entries.bytes();
     }
 
     /** Entries built so far (held or not). */

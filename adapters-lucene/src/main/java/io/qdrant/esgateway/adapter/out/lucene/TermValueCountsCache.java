@@ -1,11 +1,6 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
 import java.io.IOException;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Set;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReader;
 
@@ -34,13 +29,12 @@ final class TermValueCountsCache {
     }
 
     private final long maxBytes;
-    private final LinkedHashMap<Key, TermValueCounts> entries = new LinkedHashMap<>(64, 0.75f, true);
-    private final Set<IndexReader.CacheKey> listening = Collections.newSetFromMap(new IdentityHashMap<>());
-    private long bytes;
+    private final HeldEntries<Key, TermValueCounts> entries;
     private long builds;
 
     TermValueCountsCache(long maxBytes) {
         this.maxBytes = maxBytes;
+        this.entries = new HeldEntries<>(maxBytes, Key::core, TermValueCounts::bytes);
     }
 
     long maxBytes() {
@@ -69,21 +63,11 @@ final class TermValueCountsCache {
         boolean listen;
         synchronized (this) {
             builds++;
-            TermValueCounts raced = entries.get(key);
-            if (raced != null) {
-                return raced;
+            TermValueCounts held = entries.admit(key, built);
+            if (held != built) {
+                return held; // another request's, or null: over the budget
             }
-            if (built.bytes() > maxBytes) {
-                return null;
-            }
-            entries.put(key, built);
-            bytes += built.bytes();
-            Iterator<TermValueCounts> eldest = entries.values().iterator();
-            while (bytes > maxBytes && eldest.hasNext()) {
-                bytes -= eldest.next().bytes();
-                eldest.remove();
-            }
-            listen = listening.add(key.core());
+            listen = entries.firstOf(key.core());
         }
         if (listen) {
             helper.addClosedListener(this::release);
@@ -93,8 +77,7 @@ final class TermValueCountsCache {
 
     /** Drops every entry of a closed segment core. */
     private synchronized void release(IndexReader.CacheKey core) {
-        listening.remove(core);
-        bytes -= CoreEntries.remove(entries, core, Key::core, TermValueCounts::bytes);
+        entries.release(core);
     }
 
     /** Entries held now. */
@@ -104,7 +87,7 @@ final class TermValueCountsCache {
 
     /** Bytes held now. */
     synchronized long bytes() {
-        return bytes;
+        return entries.bytes();
     }
 
     /** Entries built so far (held or not). */
