@@ -100,31 +100,13 @@ final class FieldValueCounts implements SegmentRangeCount {
 
     /** Documents with a value {@code <= value}. */
     private int atMostCount(long value) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) { // the first distinct value > value
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] <= value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        int lo = SortedLongs.firstAbove(values, value);
         return lo == 0 ? 0 : atMost[lo - 1];
     }
 
     /** Documents with a value {@code < value}. */
     private int belowCount(long value) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) { // the first distinct value >= value
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        int lo = SortedLongs.firstAtLeast(values, value);
         return lo == 0 ? 0 : atMost[lo - 1];
     }
 

@@ -198,32 +198,12 @@ final class SortedTermValues implements SegmentRangeCount {
 
     /** The first position whose value is {@code >= value} ({@link #size()} when none). */
     int lowerBound(long value) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return SortedLongs.firstAtLeast(values, value);
     }
 
     /** The first position whose value is {@code > value} ({@link #size()} when none). */
     int upperBound(long value) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] <= value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return SortedLongs.firstAbove(values, value);
     }
 
     /** How many documents have a value in {@code [lower, upper]} (empty when {@code lower > upper}). */

@@ -161,32 +161,12 @@ final class TermValueCounts {
 
     /** The number of distinct values {@code < value}: the position of the first one {@code >= value}. */
     int below(long value) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return SortedLongs.firstAtLeast(values, value);
     }
 
     /** The number of distinct values {@code <= value}: the position of the first one {@code > value}. */
     int atMost(long value) {
-        int lo = 0;
-        int hi = values.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (values[mid] <= value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return SortedLongs.firstAbove(values, value);
     }
 
     /** The distinct values seen while building: an open-addressing table of at most the capacity it was made for. */
