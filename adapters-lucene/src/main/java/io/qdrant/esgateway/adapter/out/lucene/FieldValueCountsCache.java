@@ -37,18 +37,16 @@ final class FieldValueCountsCache {
     private record Key(IndexReader.CacheKey core, String field) {
     }
 
-    private final long maxBytes;
     private final HeldEntries<Key, FieldValueCounts> entries;
     private final Map<Key, Integer> asked = new HashMap<>();
     private long builds;
 
     FieldValueCountsCache(long maxBytes) {
-        this.maxBytes = maxBytes;
         this.entries = new HeldEntries<>(maxBytes, Key::core, FieldValueCounts::bytes);
     }
 
     long maxBytes() {
-        return maxBytes;
+        return entries.maxBytes();
     }
 
     /**

@@ -70,6 +70,11 @@ final class HeldEntries<K, V> {
         bytes -= CoreEntries.remove(entries, core, coreOf, bytesOf);
     }
 
+    /** The budget: the most bytes held at once. */
+    long maxBytes() {
+        return maxBytes;
+    }
+
     /** Entries held now. */
     int size() {
         return entries.size();

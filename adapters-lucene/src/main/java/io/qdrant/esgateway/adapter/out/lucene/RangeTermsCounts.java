@@ -121,56 +121,30 @@ final class RangeTermsCounts {
         for (int f = 0; f < fields.size(); f++) {
             String field = fields.get(f);
             Map<String, Long> counts = new HashMap<>();
+            long inBuckets;
+            long docsWithValue;
             TermValueCounts all = slices.get(reader, field, range.field());
             if (all != null && all.usable()) {
-                int from = all.below(range.lower());
-                int to = range.lower() > range.upper() ? from : all.atMost(range.upper());
-                long inBuckets = 0;
-                for (int ord = 0; ord < all.termCount(); ord++) {
-                    int count = all.count(ord, from, to);
-                    if (count > 0) {
-                        counts.put(all.term(ord), (long) count);
-                        inBuckets += count;
-                    }
-                }
-                if (all.docsWithTerm() == reader.maxDoc()) {
-                    without[f] = 0; // every document has its one value: every match is in a bucket
-                } else if (total.get() < 0) {
+                inBuckets = countFromRows(all, range, counts);
+                docsWithValue = all.docsWithTerm();
+            } else {
+                SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
+                Terms terms = reader.terms(field);
+                if (docValues == null) {
+                    inBuckets = 0;
+                    docsWithValue = 0;
+                } else if (DocValues.unwrapSingleton(docValues) == null || terms == null || terms.size() < 0
+                        || terms.size() > MAX_TERMS) {
                     return null;
                 } else {
-                    without[f] = total.get() - inBuckets;
-                }
-                values.add(counts);
-                continue;
-            }
-            SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
-            if (docValues == null) {
-                if (total.get() < 0) {
-                    return null;
-                }
-                without[f] = total.get();
-                values.add(counts);
-                continue;
-            }
-            Terms terms = reader.terms(field);
-            if (DocValues.unwrapSingleton(docValues) == null || terms == null || terms.size() < 0
-                    || terms.size() > MAX_TERMS) {
-                return null;
-            }
-            long inBuckets = 0;
-            TermsEnum each = terms.iterator();
-            for (BytesRef term = each.next(); term != null; term = each.next()) {
-                SortedTermValues entry = cache.get(reader, new Term(field, term), range.field()); // the cache copies a key it keeps
-                if (entry == null || !entry.usable()) {
-                    return null;
-                }
-                int count = entry.count(range.lower(), range.upper());
-                if (count > 0) {
-                    counts.put(term.utf8ToString(), (long) count);
-                    inBuckets += count;
+                    inBuckets = countPerValue(reader, field, terms, range, cache, counts);
+                    if (inBuckets < 0) {
+                        return null;
+                    }
+                    docsWithValue = terms.getDocCount();
                 }
             }
-            if (terms.getDocCount() == reader.maxDoc()) {
+            if (docsWithValue == reader.maxDoc()) {
                 without[f] = 0; // every document has its one value: every match is in a bucket
             } else if (total.get() < 0) {
                 return null;
@@ -180,5 +154,42 @@ final class RangeTermsCounts {
             values.add(counts);
         }
         return new SegmentCounts(values, without);
+    }
+
+    /** Counts every keyword value of {@code rows} in {@code range} into {@code counts}; returns their sum. */
+    private static long countFromRows(TermValueCounts rows, TermRangePages.Shape range, Map<String, Long> counts) {
+        int from = rows.below(range.lower());
+        int to = range.lower() > range.upper() ? from : rows.atMost(range.upper());
+        long inBuckets = 0;
+        for (int ord = 0; ord < rows.termCount(); ord++) {
+            int count = rows.count(ord, from, to);
+            if (count > 0) {
+                counts.put(rows.term(ord), (long) count);
+                inBuckets += count;
+            }
+        }
+        return inBuckets;
+    }
+
+    /**
+     * Counts every indexed value of {@code field} in {@code range} from its per-value entries into {@code counts};
+     * returns their sum, or -1 when some value has no usable entry.
+     */
+    private static long countPerValue(LeafReader reader, String field, Terms terms, TermRangePages.Shape range,
+                                      SortedTermValuesCache cache, Map<String, Long> counts) throws IOException {
+        long inBuckets = 0;
+        TermsEnum each = terms.iterator();
+        for (BytesRef term = each.next(); term != null; term = each.next()) {
+            SortedTermValues entry = cache.get(reader, new Term(field, term), range.field()); // the cache copies a key it keeps
+            if (entry == null || !entry.usable()) {
+                return -1;
+            }
+            int count = entry.count(range.lower(), range.upper());
+            if (count > 0) {
+                counts.put(term.utf8ToString(), (long) count);
+                inBuckets += count;
+            }
+        }
+        return inBuckets;
     }
 }

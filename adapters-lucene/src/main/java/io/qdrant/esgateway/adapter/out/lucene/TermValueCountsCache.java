@@ -28,17 +28,15 @@ final class TermValueCountsCache {
     private record Key(IndexReader.CacheKey core, String termField, String valueField) {
     }
 
-    private final long maxBytes;
     private final HeldEntries<Key, TermValueCounts> entries;
     private long builds;
 
     TermValueCountsCache(long maxBytes) {
-        this.maxBytes = maxBytes;
         this.entries = new HeldEntries<>(maxBytes, Key::core, TermValueCounts::bytes);
     }
 
     long maxBytes() {
-        return maxBytes;
+        return entries.maxBytes();
     }
 
     /**
