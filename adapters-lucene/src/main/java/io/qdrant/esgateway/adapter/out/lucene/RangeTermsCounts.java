@@ -129,7 +129,7 @@ final class RangeTermsCounts {
                 docsWithValue = all.docsWithTerm();
             } else {
                 SortedSetDocValues docValues = reader.getSortedSetDocValues(field);
-                Terms terms = reader.terms(field);
+                Terms terms = docValues == null ? null : reader.terms(field);
                 if (docValues == null) {
                     inBuckets = 0;
                     docsWithValue = 0;

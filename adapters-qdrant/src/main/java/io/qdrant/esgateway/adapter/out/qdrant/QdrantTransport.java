@@ -125,23 +125,7 @@ final class QdrantTransport implements AutoCloseable {
      */
     Response exchange(String method, String target, byte[] body, byte[] headers, boolean retryStale)
             throws IOException {
-        byte[] request = request(method, target, body, headers);
-        Connection reused = take();
-        if (reused != null) {
-            try {
-                return reused.exchange(request, method, true);
-            } catch (Stale stale) {
-                if (!retryStale) {
-                    throw (IOException) stale.getCause();
-                }
-            }
-        }
-        Connection fresh = connect();
-        try {
-            return fresh.exchange(request, method, false);
-        } catch (Stale cannotBe) {
-            throw (IOException) cannotBe.getCause();
-        }
+        return send(method, target, body, headers, retryStale).answer();
     }
 
     /**
