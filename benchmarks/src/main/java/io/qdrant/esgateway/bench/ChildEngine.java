@@ -117,12 +117,10 @@ public final class ChildEngine implements RunningEngine {
                     throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
                             + "Build from the repository root (./qeg bench builds it).");
                 }
-                aotCache(jar).ifPresent(aot -> command.add("-XX:AOTCache=" + aot));
                 command.addAll(gatewayJvmOptions(root, heap, System.getenv("QEG_JAVA_OPTS")));
-                // the jar's manifest Class-Path (libs/) holds on the class path too; ParentWatch runs the gateway's Main.
-                // The jar first: an AOT cache trained with `-jar bootstrap.jar` needs its class path as a prefix.
+                // the jar's manifest Class-Path (libs/) holds on the class path too; ParentWatch runs the gateway's Main
                 command.addAll(List.of("-Djava.io.tmpdir=" + tmp(home),
-                        "-cp", jar + File.pathSeparator + ownClasses(),
+                        "-cp", ownClasses() + File.pathSeparator + jar,
                         ParentWatch.class.getName(), Long.toString(ProcessHandle.current().pid()),
                         "io.qdrant.esgateway.bootstrap.Main",
                         "--port", "0", "--host", "127.0.0.1", "--data", home.resolve("data").toString()));
@@ -160,52 +158,10 @@ public final class ChildEngine implements RunningEngine {
         return options;
     }
 
-    /**
-     * The gateway's AOT cache as {@code ./qeg} trains it and {@code ./qeg run} uses it: {@code bootstrap.aot} beside
-     * the jar, if its {@code bootstrap.aot.sha256} (written by the training: {@code sha256sum bootstrap.jar libs/*.jar}
-     * in C order) still matches the jar and its libs — the JVM maps a cache's classes even when a jar changed since, so
-     * a stale cache would run old code. None with {@code QEG_AOT=off}.
-     */
-    static Optional<Path> aotCache(Path jar) {
-        Path aot = jar.resolveSibling("bootstrap.aot");
-        Path stamp = jar.resolveSibling("bootstrap.aot.sha256");
-        if ("off".equals(System.getenv("QEG_AOT")) || !Files.isRegularFile(aot) || !Files.isRegularFile(stamp)) {
-            return Optional.empty();
-        }
-        try {
-            return Files.readString(stamp).strip().equals(jarDigests(jar)) ? Optional.of(aot) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** {@code sha256sum bootstrap.jar libs/*.jar} run in the jar's directory, names in C (code point) order. */
-    static String jarDigests(Path jar) throws IOException {
-        Path dir = jar.getParent();
-        List<String> names = new ArrayList<>(List.of(jar.getFileName().toString()));
-        try (Stream<Path> libs = Files.list(dir.resolve("libs"))) {
-            libs.map(p -> "libs/" + p.getFileName()).filter(n -> n.endsWith(".jar")).sorted().forEach(names::add);
-        }
-        StringBuilder out = new StringBuilder();
-        for (String name : names) {
-            java.security.MessageDigest sha;
-            try {
-                sha = java.security.MessageDigest.getInstance("SHA-256");
-            } catch (java.security.NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-            out.append(java.util.HexFormat.of().formatHex(sha.digest(Files.readAllBytes(dir.resolve(name)))))
-                    .append("  ").append(name).append('\n');
-        }
-        return out.toString().strip();
-    }
-
     /** How the gateway's JVM was set up, for the report: the shipped settings, and QEG_JAVA_OPTS when given. */
     static String gatewaySettings() {
         String javaOpts = System.getenv("QEG_JAVA_OPTS");
         return "shipped JVM settings (" + JvmOptionsFile.PATH + ")"
-                + (aotCache(Path.of(System.getProperty("bench.root", ".")).resolve("bootstrap/target/bootstrap.jar"))
-                        .isPresent() ? " + AOT cache (bootstrap/target/bootstrap.aot)" : "")
                 + (javaOpts == null || javaOpts.isBlank() ? "" : " + QEG_JAVA_OPTS=" + javaOpts.trim());
     }
 

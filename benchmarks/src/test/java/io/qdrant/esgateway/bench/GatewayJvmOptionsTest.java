@@ -73,22 +73,4 @@ class GatewayJvmOptionsTest {
                 .resolve("bootstrap/target/bootstrap.jar") + " --port 9999");
         assertThat(Files.isRegularFile(Path.of(file))).isTrue();
     }
-
-    @Test
-    void theGatewayGetsTheAotCacheOnlyWhileItsJarsAreTheOnesItWasTrainedOn(@TempDir Path dir) throws Exception {
-        Path jar = Files.writeString(dir.resolve("bootstrap.jar"), "jar");
-        Files.createDirectories(dir.resolve("libs"));
-        Files.writeString(dir.resolve("libs/b.jar"), "b");
-        Files.writeString(dir.resolve("libs/HdrHistogram.jar"), "h");
-        assertThat(ChildEngine.aotCache(jar)).as("no cache").isEmpty();
-        Path aot = Files.writeString(dir.resolve("bootstrap.aot"), "aot");
-        assertThat(ChildEngine.aotCache(jar)).as("a cache without its stamp").isEmpty();
-        // what ./qeg writes: sha256sum bootstrap.jar libs/*.jar, in C order
-        Process sum = new ProcessBuilder("sh", "-c", "export LC_ALL=C; sha256sum bootstrap.jar libs/*.jar")
-                .directory(dir.toFile()).redirectOutput(dir.resolve("bootstrap.aot.sha256").toFile()).start();
-        assertThat(sum.waitFor()).isZero();
-        assertThat(ChildEngine.aotCache(jar)).contains(aot);
-        Files.writeString(dir.resolve("libs/b.jar"), "b, rebuilt");
-        assertThat(ChildEngine.aotCache(jar)).as("a lib changed since the training: a stale cache").isEmpty();
-    }
 }

@@ -11,13 +11,6 @@ public final class Main {
     /** A gateway without a collection for this long parks its heap ({@link IdleHeap}). */
     private static final long IDLE_HEAP_AFTER_NANOS = 7_500_000_000L;
 
-    /**
-     * With {@code -Dqeg.exitAfterWarmUp=true} the gateway runs its start-up warm-up in the foreground (none with
-     * {@code QEG_WARM_UP=off}) and then stops with exit code 0: the training run of the AOT cache ({@code ./qeg}
-     * starts it with {@code -XX:AOTCacheOutput}; the JVM writes the cache when it exits).
-     */
-    static final String EXIT_AFTER_WARM_UP = "qeg.exitAfterWarmUp";
-
     private Main() {
     }
 
@@ -57,12 +50,6 @@ public final class Main {
         System.out.printf("qeg: Elasticsearch %s API on http://%s:%d (data: %s, backend: %s, catalog: %s) ready in %d ms%n",
                 config.esVersion(), config.host(), gateway.port(), config.dataDir().toAbsolutePath().normalize(),
                 config.backend(), config.catalog(), (System.nanoTime() - t0) / 1_000_000);
-        if (Boolean.getBoolean(EXIT_AFTER_WARM_UP)) {
-            if (warmUp != null) {
-                warmUp.runInForeground();
-            }
-            System.exit(0); // the shutdown hook closes the gateway
-        }
         if (warmUp != null) {
             warmUp.startInBackground();
         }

@@ -77,23 +77,20 @@ final class WarmUp {
 
     /** Starts {@link #run} on a daemon thread; its outcome is printed to standard output. */
     WarmUp startInBackground() {
-        Thread t = Thread.ofPlatform().daemon(true).name("qeg-warm-up").unstarted(this::runInForeground);
+        Thread t = Thread.ofPlatform().daemon(true).name("qeg-warm-up").unstarted(() -> {
+            try {
+                Report r = run();
+                System.out.printf(Locale.ROOT, "qeg: JIT warm-up done: %,d requests, %,d documents in %d ms%n",
+                        r.requests(), r.documents(), r.millis());
+            } catch (Stopped e) {
+                System.out.println("qeg: JIT warm-up stopped");
+            } catch (RuntimeException e) {
+                log.log(System.Logger.Level.WARNING, "JIT warm-up stopped early (the gateway is not affected)", e);
+            }
+        });
         thread = t;
         t.start();
         return this;
-    }
-
-    /** Runs {@link #run} on the calling thread and prints its outcome to standard output; never throws. */
-    void runInForeground() {
-        try {
-            Report r = run();
-            System.out.printf(Locale.ROOT, "qeg: JIT warm-up done: %,d requests, %,d documents in %d ms%n",
-                    r.requests(), r.documents(), r.millis());
-        } catch (Stopped e) {
-            System.out.println("qeg: JIT warm-up stopped");
-        } catch (RuntimeException e) {
-            log.log(System.Logger.Level.WARNING, "JIT warm-up stopped early (the gateway is not affected)", e);
-        }
     }
 
     /**
