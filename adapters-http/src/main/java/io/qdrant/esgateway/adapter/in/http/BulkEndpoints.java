@@ -71,7 +71,7 @@ final class BulkEndpoints {
         List<Item> items = parse(request.rawBody(), defaultIndex, requireAlias,
                 sourceParamGiven ? Optional.of(defaultSource) : Optional.empty());
 
-        List<WriteCommand> runnable = new ArrayList<>();
+        List<WriteCommand> runnable = new ArrayList<>(items.size());
         for (Item item : items) {
             if (item.sourceError() == null) {
                 runnable.add(item.command());
@@ -201,7 +201,13 @@ final class BulkEndpoints {
     }
 
     private static List<Line> lines(byte[] body) {
-        List<Line> out = new ArrayList<>();
+        int newlines = 0;
+        for (byte b : body) {
+            if (b == '\n') {
+                newlines++;
+            }
+        }
+        List<Line> out = new ArrayList<>(newlines);
         int start = 0;
         for (int k = 0; k < body.length; k++) {
             if (body[k] == '\n') {
@@ -214,6 +220,10 @@ final class BulkEndpoints {
     }
 
     private JsonObject actionLine(byte[] body, Line line, int lineNumber) {
+        JsonObject simple = BulkActionLine.simple(body, line.start(), line.length());
+        if (simple != null) {
+            return simple;
+        }
         JsonValue parsed;
         try {
             parsed = codec.parse(body, line.start(), line.length());

@@ -13,7 +13,6 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -48,7 +47,11 @@ final class FieldEncoding {
     static final String VERSION = "_version";
     static final String SEQ_NO = "_seq_no";
     static final String PRIMARY_TERM = "_primary_term";
-    /** One exact term per field path that got at least one value: what {@code exists} queries look for. */
+    /**
+     * Indexes written before this field was dropped hold one exact term per field path that got at least one value
+     * here; no document gets it now ({@code exists} reads doc values, norms or vectors, see the package
+     * documentation), and nothing reads it.
+     */
     static final String FIELD_NAMES = "_field_names";
     /** The indexed terms of {@code true} and {@code false}, as Elasticsearch indexes booleans. */
     static final String TRUE = "T";
@@ -89,15 +92,14 @@ final class FieldEncoding {
      * As {@link #encode(Mappings, IndexableDocument)}, with {@code _source} already as its stored bytes.
      *
      * <p>The fields are collected in an array sized for the most a document can have (six of its own, and per value
-     * at most two fields and one {@code _field_names} term) and added to the Lucene document in one loop, in the
-     * order of the layout. Written so because this method runs for every indexed document and is compiled by the JIT
+     * at most two fields) and added to the Lucene document in one loop, in the order of the layout. Written so because this method runs for every indexed document and is compiled by the JIT
      * early in a process's life: with one {@code Document.add} per field kind the compiler inlined fifteen copies of
      * the list's add-and-grow path, and its compilation took most of a second of the first bulk load
      * (docs/benchmarks/README.md, "Write path").
      */
     static Document encode(Mappings mappings, String id, DocumentVersion version, byte[] source,
                            List<IndexedValue> values) {
-        IndexableField[] fields = new IndexableField[6 + 3 * values.size()];
+        IndexableField[] fields = new IndexableField[6 + 2 * values.size()];
         int n = 0;
         fields[n++] = new StringField(ID, id, Field.Store.YES);
         fields[n++] = new StoredField(SOURCE, source);
@@ -106,7 +108,6 @@ final class FieldEncoding {
         fields[n++] = new NumericDocValuesField(SEQ_NO, version.seqNo());
         fields[n++] = new StoredField(PRIMARY_TERM, version.primaryTerm());
 
-        Set<String> present = new LinkedHashSet<>();
         Set<String> vectors = null;
         for (IndexedValue value : values) {
             String field = value.field();
@@ -148,10 +149,6 @@ final class FieldEncoding {
                     fields[n++] = vectorField(mappings, id, v);
                 }
             }
-            present.add(field);
-        }
-        for (String field : present) {
-            fields[n++] = new StringField(FIELD_NAMES, field, Field.Store.NO);
         }
         Document lucene = new Document();
         for (int i = 0; i < n; i++) {
@@ -180,6 +177,15 @@ final class FieldEncoding {
         DocumentVersion version = new DocumentVersion(longOf(stored, VERSION), longOf(stored, SEQ_NO),
                 longOf(stored, PRIMARY_TERM));
         return new StoredDocument(stored.get(ID), version, (JsonObject) json);
+    }
+
+    /**
+     * As {@link #decodeForAnswer(Document)}, for a document given by what its stored fields would hold: its id,
+     * version and {@code _source} bytes ({@link #sourceBytes}; not copied, must not change).
+     */
+    static StoredDocument decodeForAnswer(String id, DocumentVersion version, byte[] source) {
+        String text = new String(source, StandardCharsets.UTF_8);
+        return new StoredDocument(id, version, (JsonObject) Json.compactObject(text, source));
     }
 
     /** The bytes of {@code ref} as an array of their own length (the stored field's own array when it is one). */

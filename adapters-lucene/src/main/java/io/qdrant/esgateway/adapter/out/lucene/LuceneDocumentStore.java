@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.BrokenInvariant;
 import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.RejectedValue;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
@@ -171,8 +172,19 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** The last write of an id not yet in the searcher: its Lucene document, or null for a delete. */
-    private record Recent(Document document) {
+    /**
+     * The last write of an id not yet in the searcher: what a GET answers for it (its version and stored
+     * {@code _source} bytes), both null for a delete. Not the Lucene document: an ingest keeps up to
+     * {@link #RECENT_LIMIT} of these alive until the next refresh, and a Lucene document with its fields and terms is
+     * several times larger, live data every young collection of the ingest copied again (docs/benchmarks/README.md,
+     * "Write path").
+     */
+    private record Recent(DocumentVersion version, byte[] source) {
+        static final Recent DELETED = new Recent(null, null);
+
+        static Recent of(Translog.Op op) {
+            return op instanceof Translog.Op.Upsert u ? new Recent(u.version(), u.source()) : DELETED;
+        }
     }
 
     /** What {@link #recover} leaves: the writer holds every logged write, committed, and a fresh translog. */
@@ -488,7 +500,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 try {
                     slot.maxSeqNo = recorded;
                     for (int i = 0; i < writes.size(); i++) {
-                        slot.recent.put(writes.get(i).id(), new Recent(documents.get(i)));
+                        slot.recent.put(writes.get(i).id(), Recent.of(ops.get(i)));
                     }
                     slot.dirty = true;
                 } finally {
@@ -651,7 +663,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     for (String id : wanted) {
                         Recent recent = fromRecent.get(id);
                         StoredDocument document = recent == null ? found.get(id)
-                                : recent.document() == null ? null : FieldEncoding.decodeForAnswer(recent.document());
+                                : recent.source() == null ? null
+                                : FieldEncoding.decodeForAnswer(id, recent.version(), recent.source());
                         if (document != null) {
                             ordered.put(id, document);
                         }

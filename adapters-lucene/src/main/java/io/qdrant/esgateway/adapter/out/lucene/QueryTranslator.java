@@ -49,6 +49,7 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.queries.function.FunctionScoreQuery;
 import org.apache.lucene.search.AutomatonQuery;
 import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.FieldExistsQuery;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.ConstantScoreQuery;
@@ -439,7 +440,12 @@ final class QueryTranslator {
                 range.get().to().orElse(Long.MAX_VALUE));
     }
 
-    /** {@code _field_names} holds every leaf path with a value; an object exists when one of its leaves does. */
+    /**
+     * A leaf path exists in the documents where it has doc values, norms (text) or a vector: every value the layout
+     * indexes has one of them ({@link FieldEncoding}), also a text value without tokens ({@code ""}, a norm of 0),
+     * as Elasticsearch answers {@code exists} for fields with doc values or norms; an object exists when one of its
+     * leaves does.
+     */
     private org.apache.lucene.search.Query exists(String field) {
         if (field.equals(FieldEncoding.ID)) {
             return new MatchAllDocsQuery();
@@ -467,10 +473,13 @@ final class QueryTranslator {
             return new MatchNoDocsQuery();
         }
         if (paths.size() == 1) {
-            return new ConstantScoreQuery(new TermQuery(new Term(FieldEncoding.FIELD_NAMES, paths.iterator().next())));
+            return new ConstantScoreQuery(new FieldExistsQuery(paths.iterator().next()));
         }
-        return new ConstantScoreQuery(new TermInSetQuery(FieldEncoding.FIELD_NAMES,
-                paths.stream().map(BytesRef::new).toList()));
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        for (String path : paths) {
+            any.add(new FieldExistsQuery(path), Occur.SHOULD);
+        }
+        return new ConstantScoreQuery(any.build());
     }
 
     /** The field when prefix/wildcard/regexp/fuzzy may run on it (keyword, text, {@code _id}), else a 400. */

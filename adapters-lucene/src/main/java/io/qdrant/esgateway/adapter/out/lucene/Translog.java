@@ -2,9 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexedValue;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -215,17 +213,10 @@ final class Translog implements AutoCloseable {
      * A batch's operations encoded: {@link #append} adds the sequence number and the checksum (CRC32C runs at
      * memory speed). Encoding needs no lock, so writers do it before they queue for the index.
      */
-    record Prepared(byte[] ops, int length) {
-    }
-
-    /** The encoding buffer, handed over as it is: a bulk's record is hundreds of KiB, worth not copying again. */
-    private static final class Buffer extends ByteArrayOutputStream {
-        Buffer(int size) {
-            super(size);
-        }
-
-        Prepared prepared() {
-            return new Prepared(buf, count);
+    record Prepared(RecordBytes ops) {
+        /** The operations' bytes. */
+        long length() {
+            return ops.length();
         }
     }
 
@@ -233,7 +224,11 @@ final class Translog implements AutoCloseable {
     static byte[] encode(Batch batch) {
         Prepared prepared = prepare(batch.ops());
         ByteBuffer[] parts = finish(prepared, batch.maxSeqNo());
-        ByteBuffer all = ByteBuffer.allocate(parts[0].remaining() + parts[1].remaining() + parts[2].remaining());
+        int length = 0;
+        for (ByteBuffer part : parts) {
+            length += part.remaining();
+        }
+        ByteBuffer all = ByteBuffer.allocate(length);
         for (ByteBuffer part : parts) {
             all.put(part);
         }
@@ -247,34 +242,30 @@ final class Translog implements AutoCloseable {
             estimate += op instanceof Op.Upsert u ? 96 + u.id().length() + u.source().length + estimate(u.values())
                     : 32 + op.id().length();
         }
-        Buffer payload = new Buffer(estimate);
-        try (DataOutputStream out = new DataOutputStream(payload)) {
-            out.writeInt(batchOps.size());
-            for (Op op : batchOps) {
-                switch (op) {
-                    case Op.Upsert u -> {
-                        out.writeByte(UPSERT);
-                        writeString(out, u.id());
-                        out.writeLong(u.version().version());
-                        out.writeLong(u.version().seqNo());
-                        out.writeLong(u.version().primaryTerm());
-                        out.writeInt(u.source().length);
-                        out.write(u.source());
-                        out.writeInt(u.values().size());
-                        for (IndexedValue value : u.values()) {
-                            writeValue(out, value);
-                        }
-                    }
-                    case Op.Delete d -> {
-                        out.writeByte(DELETE);
-                        writeString(out, d.id());
+        RecordBytes out = new RecordBytes(estimate);
+        out.writeInt(batchOps.size());
+        for (Op op : batchOps) {
+            switch (op) {
+                case Op.Upsert u -> {
+                    out.writeByte(UPSERT);
+                    out.writeString(u.id());
+                    out.writeLong(u.version().version());
+                    out.writeLong(u.version().seqNo());
+                    out.writeLong(u.version().primaryTerm());
+                    out.writeInt(u.source().length);
+                    out.write(u.source());
+                    out.writeInt(u.values().size());
+                    for (IndexedValue value : u.values()) {
+                        writeValue(out, value);
                     }
                 }
+                case Op.Delete d -> {
+                    out.writeByte(DELETE);
+                    out.writeString(d.id());
+                }
             }
-        } catch (IOException e) {
-            throw new IllegalStateException("writing to memory failed", e);
         }
-        return payload.prepared();
+        return new Prepared(out);
     }
 
     /** About the bytes {@link #writeValue} writes for {@code values} (ASCII text assumed; the buffer grows if not). */
@@ -295,53 +286,60 @@ final class Translog implements AutoCloseable {
     private static ByteBuffer[] finish(Prepared prepared, long maxSeqNo) {
         ByteBuffer trailer = ByteBuffer.allocate(Long.BYTES).putLong(maxSeqNo).flip();
         CRC32C crc = new CRC32C();
-        crc.update(prepared.ops(), 0, prepared.length());
+        prepared.ops().checksum(crc);
         crc.update(trailer.duplicate());
-        ByteBuffer header = ByteBuffer.allocate(8).putInt(prepared.length() + Long.BYTES)
+        ByteBuffer header = ByteBuffer.allocate(8).putInt(Math.toIntExact(prepared.length() + Long.BYTES))
                 .putInt((int) crc.getValue()).flip();
-        return new ByteBuffer[] {header, ByteBuffer.wrap(prepared.ops(), 0, prepared.length()), trailer};
+        List<ByteBuffer> ops = prepared.ops().buffers();
+        ByteBuffer[] parts = new ByteBuffer[ops.size() + 2];
+        parts[0] = header;
+        for (int i = 0; i < ops.size(); i++) {
+            parts[i + 1] = ops.get(i);
+        }
+        parts[parts.length - 1] = trailer;
+        return parts;
     }
 
-    private static void writeValue(DataOutputStream out, IndexedValue value) throws IOException {
+    private static void writeValue(RecordBytes out, IndexedValue value) {
         switch (value) {
             case IndexedValue.Keyword k -> {
                 out.writeByte(1);
-                writeString(out, k.field());
-                writeString(out, k.value());
+                out.writeString(k.field());
+                out.writeString(k.value());
             }
             case IndexedValue.Text t -> {
                 out.writeByte(2);
-                writeString(out, t.field());
-                writeString(out, t.value());
+                out.writeString(t.field());
+                out.writeString(t.value());
             }
             case IndexedValue.LongValue l -> {
                 out.writeByte(3);
-                writeString(out, l.field());
+                out.writeString(l.field());
                 out.writeLong(l.value());
             }
             case IndexedValue.DoubleValue d -> {
                 out.writeByte(4);
-                writeString(out, d.field());
+                out.writeString(d.field());
                 out.writeDouble(d.value());
             }
             case IndexedValue.FloatValue f -> {
                 out.writeByte(5);
-                writeString(out, f.field());
+                out.writeString(f.field());
                 out.writeFloat(f.value());
             }
             case IndexedValue.BooleanValue b -> {
                 out.writeByte(6);
-                writeString(out, b.field());
+                out.writeString(b.field());
                 out.writeBoolean(b.value());
             }
             case IndexedValue.DateValue d -> {
                 out.writeByte(7);
-                writeString(out, d.field());
+                out.writeString(d.field());
                 out.writeLong(d.epochMillis());
             }
             case IndexedValue.Vector v -> {
                 out.writeByte(8);
-                writeString(out, v.field());
+                out.writeString(v.field());
                 out.writeInt(v.values().length);
                 for (float f : v.values()) {
                     out.writeFloat(f);
@@ -404,12 +402,6 @@ final class Translog implements AutoCloseable {
         };
     }
 
-    private static void writeString(DataOutputStream out, String value) throws IOException {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
-    }
-
     private static String readString(DataInputStream in) throws IOException {
         int length = in.readInt();
         if (length < 0) {
@@ -434,7 +426,7 @@ final class Translog implements AutoCloseable {
             length += part.remaining();
         }
         try {
-            while (parts[2].hasRemaining()) {
+            while (parts[parts.length - 1].hasRemaining()) {
                 channel.write(parts);
             }
         } catch (IOException | RuntimeException e) {

@@ -39,18 +39,17 @@
  *       {@code EUCLIDEAN}, {@code max_inner_product} → {@code MAXIMUM_INNER_PRODUCT}; HNSW with Lucene's (and
  *       Elasticsearch's) defaults m=16, ef_construction=100; up to 4096 dimensions</td>
  *       <td>{@code KnnFloatVectorQuery}; Lucene's score for the similarity</td></tr>
- *   <tr><td>every field path with at least one value</td><td>{@code _field_names}: one {@code StringField} term per
- *       path (not stored)</td><td>{@code exists}: {@code TermQuery(_field_names, path)}; an object path is the
- *       disjunction over its leaf paths</td></tr>
  * </table>
  *
  * <p>A field with several values (a JSON array) gets one point and one term per value, and its doc values hold all
  * of them (sorted, duplicates kept for numbers). A field that appears in {@code _source} without an indexed value
  * ({@code null}, {@code []}, a keyword past {@code ignore_above}, an unmapped field under {@code dynamic: false}) gets
- * no Lucene field and no {@code _field_names} term. {@code _field_names} is the one answer to {@code exists} for
- * every type; Lucene's {@code FieldExistsQuery} would also work per field (doc values, norms or vectors exist for
- * every type) but differs at the edges, e.g. a text value without tokens ({@code ""}) has a {@code _field_names}
- * term, as Elasticsearch's {@code exists} matches it. A {@code dense_vector} mapped with {@code index: false} is
+ * no Lucene field. Every value above has doc values, norms (text) or a vector, so {@code exists} is Lucene's
+ * {@code FieldExistsQuery} per leaf path (an object path: the disjunction over its leaf paths), as Elasticsearch
+ * answers it for fields with doc values or norms; a text value without tokens ({@code ""}) gets a norm of 0 and
+ * exists, as in Elasticsearch. No {@code _field_names} terms are indexed (Elasticsearch indexes them only for fields
+ * with neither doc values nor norms, which the mappings here cannot declare); indexes written before hold one term
+ * per path with a value, which nothing reads. A {@code dense_vector} mapped with {@code index: false} is
  * still indexed for kNN; search refuses kNN on it by the mapping.
  *
  * <h2>Search</h2>

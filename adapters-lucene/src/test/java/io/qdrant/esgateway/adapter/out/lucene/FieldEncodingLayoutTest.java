@@ -86,10 +86,6 @@ class FieldEncodingLayoutTest {
         expected.add(new LongPoint("published", 1_714_979_289_123L));
         expected.add(new SortedNumericDocValuesField("published", 1_714_979_289_123L));
         expected.add(new KnnFloatVectorField("v", new float[] {1f, 2f}, VectorSimilarityFunction.EUCLIDEAN));
-        for (String field : List.of("title", "title.raw", "tag", "count", "price", "ratio", "active", "published",
-                "v")) {
-            expected.add(new StringField(FieldEncoding.FIELD_NAMES, field, Field.Store.NO));
-        }
 
         Document actual = FieldEncoding.encode(MAPPINGS, "doc-1", version, source, values);
 

@@ -199,7 +199,7 @@ class LuceneSearchTest {
         }
 
         @Test
-        void existsFollowsFieldNames() {
+        void existsFollowsDocValuesNormsOrVectors() {
             assertThat(query("{\"exists\":{\"field\":\"tag\"}}")).containsExactlyInAnyOrder("1", "2");
             assertThat(query("{\"exists\":{\"field\":\"n\"}}")).containsExactlyInAnyOrder("1", "2");
             assertThat(query("{\"exists\":{\"field\":\"title\"}}")).containsExactlyInAnyOrder("1", "2", "3");

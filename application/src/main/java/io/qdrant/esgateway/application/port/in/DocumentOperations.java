@@ -56,8 +56,11 @@ public interface DocumentOperations {
     enum Result {
         CREATED, UPDATED, DELETED, NOT_FOUND, NOOP;
 
+        /** Computed once: every item of a {@code _bulk} answer writes it. */
+        private final String esName = name().toLowerCase(java.util.Locale.ROOT);
+
         public String esName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return esName;
         }
     }
 
