@@ -859,6 +859,11 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                             throw failure("cannot read", index, directory, e);
                         } catch (GatewayException e) {
                             throw e;
+                        } catch (org.apache.lucene.search.IndexSearcher.TooManyClauses e) {
+                            // the request's query is too large, not the index: a 400 as in Elasticsearch
+                            throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT,
+                                    "Query contains too many nested clauses; maxClauseCount is set to "
+                                            + org.apache.lucene.search.IndexSearcher.getMaxClauseCount());
                         } catch (RuntimeException e) {
                             // e.g. a stored document that does not decode: a damaged index or our bug
                             throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot read the Lucene index of ["

@@ -475,12 +475,19 @@ final class QueryTranslator {
         if (paths.size() == 1) {
             return new ConstantScoreQuery(new FieldExistsQuery(paths.iterator().next()));
         }
+        if (paths.size() > EXISTS_CLAUSES) {
+            // one leaf query, not a clause per path: a wide object or wildcard stays under Lucene's clause limit
+            return new ConstantScoreQuery(new AnyFieldExistsQuery(List.copyOf(paths)));
+        }
         BooleanQuery.Builder any = new BooleanQuery.Builder();
         for (String path : paths) {
             any.add(new FieldExistsQuery(path), Occur.SHOULD);
         }
         return new ConstantScoreQuery(any.build());
     }
+
+    /** Above this many leaf paths an {@code exists} is one {@link AnyFieldExistsQuery} instead of a clause each. */
+    static final int EXISTS_CLAUSES = 64;
 
     /** The field when prefix/wildcard/regexp/fuzzy may run on it (keyword, text, {@code _id}), else a 400. */
     private Optional<FieldMapping> stringField(String field, String queryType) {

@@ -231,6 +231,70 @@ class LuceneSearchTest {
         }
     }
 
+    /** An {@code exists} over more leaves than Lucene's clause limit (1,024): one leaf query, the same matches. */
+    @Nested
+    class WideExists {
+        private static final int FIELDS = 1_500;
+
+        @BeforeEach
+        void corpus() {
+            StringBuilder mapping = new StringBuilder("{\"properties\":{\"other\":{\"type\":\"keyword\"},");
+            mapping.append("\"wide\":{\"properties\":{");
+            for (int i = 0; i < FIELDS; i++) {
+                mapping.append(i == 0 ? "" : ",").append("\"w").append(i).append("\":{\"type\":")
+                        .append(i % 3 == 0 ? "\"keyword\"" : i % 3 == 1 ? "\"long\"" : "\"text\"").append('}');
+            }
+            mapping.append("}},");
+            for (int i = 0; i < FIELDS; i++) {
+                mapping.append(i == 0 ? "" : ",").append("\"f").append(i).append("\":{\"type\":\"keyword\"}");
+            }
+            create(mapping.append("}}").toString());
+            docs("1", "{\"f1499\":\"x\",\"wide\":{\"w1499\":\"\"}}",
+                    "2", "{\"f3\":\"y\",\"other\":\"o\"}",
+                    "3", "{\"other\":\"o\",\"wide\":{\"w1\":null}}",
+                    "4", "{\"wide\":{\"w700\":7}}");
+        }
+
+        @Test
+        void aWildcardOverMoreFieldsThanTheClauseLimit() {
+            assertThat(query("{\"exists\":{\"field\":\"f*\"}}")).containsExactlyInAnyOrder("1", "2");
+            assertThat(query("{\"exists\":{\"field\":\"f14*\"}}")).containsExactly("1");
+            assertThat(query("{\"exists\":{\"field\":\"*\"}}")).containsExactlyInAnyOrder("1", "2", "3", "4");
+        }
+
+        @Test
+        void anObjectWithMoreLeavesThanTheClauseLimit() {
+            // an empty text has a norm and exists (as in Elasticsearch); a null does not
+            assertThat(query("{\"exists\":{\"field\":\"wide\"}}")).containsExactlyInAnyOrder("1", "4");
+            assertThat(query("{\"bool\":{\"must_not\":{\"exists\":{\"field\":\"wide\"}}}}"))
+                    .containsExactlyInAnyOrder("2", "3");
+            assertThat(query("{\"bool\":{\"filter\":[{\"exists\":{\"field\":\"wide\"}},"
+                    + "{\"exists\":{\"field\":\"f*\"}}]}}")).containsExactly("1");
+        }
+
+        @Test
+        void aBoolWithMoreClausesThanTheLimitIsA400NamingIt() {
+            StringBuilder bool = new StringBuilder("{\"bool\":{\"should\":[");
+            for (int i = 0; i < 1_100; i++) {
+                bool.append(i == 0 ? "" : ",").append("{\"term\":{\"f").append(i).append("\":\"x\"}}");
+            }
+            GatewayException e = failure(() -> query(bool.append("]}}").toString()));
+            assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+            assertThat(e.reason()).isEqualTo("Query contains too many nested clauses; maxClauseCount is set to 1024");
+        }
+
+        @Test
+        void theSameMatchesAsOneClauseEach() {
+            for (String field : List.of("f1*", "f*9", "wide.w1*", "wide.w7*")) {
+                String wide = "{\"exists\":{\"field\":\"" + field + "\"}}";
+                assertThat(query(wide)).as(field).containsExactlyInAnyOrderElementsOf(
+                        query("{\"bool\":{\"should\":[" + wide + ",{\"match_none\":{}}]}}"));
+            }
+            assertThat(query("{\"exists\":{\"field\":\"wide.w1*\"}}")).containsExactly("1"); // w1499: text ""
+            assertThat(query("{\"exists\":{\"field\":\"wide.w7*\"}}")).containsExactly("4");
+        }
+    }
+
     @Nested
     class Compound {
         @BeforeEach
