@@ -12,8 +12,9 @@ import java.util.function.LongSupplier;
  * for the next burst committed — committed memory that was never touched is not resident.
  *
  * <p>When no collection has run for {@code idleNanos} (as G1's own periodic collection decides idleness, JEP 346),
- * it <em>parks</em> the heap with two full collections: the first one with the JVM's heap free ratios, which shrinks
- * the heap to what the live set needs and unmaps the rest (the pages the burst touched leave the resident set); the
+ * it <em>parks</em> the heap with two full collections: the first one with the maximum heap free ratio lowered to the
+ * minimum, which shrinks the heap to the live set plus the minimum's headroom (not below the JVM's minimum heap size,
+ * {@code -XX:MinHeapSize}) and unmaps the rest (the pages the burst touched leave the resident set); the
  * second one with the minimum free ratio raised for a moment, so that G1 grows the heap again to the live set plus
  * one young generation — freshly mapped pages, not resident until the next burst allocates into them. Then the
  * ratios are put back. The next burst starts with its young generation already in place, instead of growing the
@@ -107,7 +108,7 @@ final class IdleHeap {
 
     /** Shrinks the heap to its live set, then commits (without touching) the room of one young generation again. */
     void park() {
-        jvm.fullCollection();
+        shrinkToLiveSet();
         long used = jvm.heapUsed();
         long young = jvm.youngSize().orElse(jvm.maxHeap() / 4);
         long target = Math.min(jvm.maxHeap(), used + young);
@@ -130,6 +131,26 @@ final class IdleHeap {
             } finally {
                 jvm.setFlag(MIN_FREE, oldMin);
             }
+        } finally {
+            jvm.setFlag(MAX_FREE, oldMax);
+        }
+    }
+
+    /**
+     * The first collection of a parking, with the maximum free ratio lowered to the minimum for it: G1 then shrinks
+     * the heap to the live set plus the minimum's headroom (down to the JVM's minimum heap size) instead of keeping up
+     * to the maximum's 40 % free — regions that stay committed after a burst keep their touched pages resident.
+     */
+    private void shrinkToLiveSet() {
+        int oldMin = jvm.flag(MIN_FREE);
+        int oldMax = jvm.flag(MAX_FREE);
+        if (oldMin >= oldMax) {
+            jvm.fullCollection();
+            return;
+        }
+        jvm.setFlag(MAX_FREE, oldMin);
+        try {
+            jvm.fullCollection();
         } finally {
             jvm.setFlag(MAX_FREE, oldMax);
         }

@@ -170,6 +170,10 @@ final class CompactUtf8 {
         }
         pos++;
         while (pos < b.length) {
+            pos = plain(pos);
+            if (pos >= b.length) {
+                return false; // no closing quote
+            }
             int c = b[pos++];
             if (c >= 0) { // ASCII
                 if (c == '"') {
@@ -199,6 +203,34 @@ final class CompactUtf8 {
             }
         }
         return false;
+    }
+
+    /** Eight bytes at a time, for the runs of a string's text that need no attention. */
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+
+    /**
+     * From {@code i}, past the string bytes that need no attention (ASCII from space on, other than a quote, a
+     * backslash and {@code ?}), eight at a time; where the first one that needs it is (near the end: where the last
+     * eight bytes start).
+     */
+    private int plain(int i) {
+        int last = b.length - 8;
+        while (i <= last) {
+            long x = (long) LONGS.get(b, i);
+            long quote = x ^ 0x2222222222222222L;
+            long slash = x ^ 0x5C5C5C5C5C5C5C5CL;
+            long question = x ^ 0x3F3F3F3F3F3F3F3FL;
+            long special = ((quote - ONES) & ~quote | (slash - ONES) & ~slash | (question - ONES) & ~question
+                    | (x - 0x2020202020202020L) & ~x | x) & 0x8080808080808080L;
+            if (special != 0) {
+                // the lowest flag is a true one (a borrow only flags bytes above the byte it came from)
+                return i + (Long.numberOfTrailingZeros(special) >>> 3);
+            }
+            i += 8;
+        }
+        return i;
     }
 
     private boolean continuation(int low, int high) {
