@@ -13,12 +13,31 @@ import java.util.concurrent.Semaphore;
  * The backend reads of one request, run concurrently on virtual threads with at most {@code maxInFlight} of them
  * running at once (a bound per request, so that one request with many indices and aggregations cannot flood the
  * backend). A single read runs on the caller's thread; of several, the first runs there and the others on new threads.
+ * A task that makes several reads at once ({@link Several}) holds as many permits while it runs.
  */
 final class Reads {
     private final Semaphore permits;
+    private final int bound;
 
     Reads(int maxInFlight) {
-        this.permits = new Semaphore(Math.max(1, maxInFlight));
+        this.bound = Math.max(1, maxInFlight);
+        this.permits = new Semaphore(bound);
+    }
+
+    /** The most reads running at once. */
+    int bound() {
+        return bound;
+    }
+
+    /**
+     * A task of {@code reads} backend reads in flight at once (sent side by side on one thread): it holds that many
+     * permits (at most {@link #bound}) while it runs.
+     */
+    record Several(int reads, Callable<Object> task) implements Callable<Object> {
+        @Override
+        public Object call() throws Exception {
+            return task.call();
+        }
     }
 
     /** A task's value or its failure. */
@@ -81,8 +100,9 @@ final class Reads {
     }
 
     private Outcome<Object> bounded(Callable<Object> task) {
+        int held = task instanceof Several several ? Math.clamp(several.reads(), 1, bound) : 1;
         try {
-            permits.acquire();
+            permits.acquire(held);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome<>(null, new IllegalStateException("interrupted while waiting to read", e));
@@ -90,7 +110,7 @@ final class Reads {
         try {
             return outcome(task);
         } finally {
-            permits.release();
+            permits.release(held);
         }
     }
 

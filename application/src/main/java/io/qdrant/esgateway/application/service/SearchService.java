@@ -42,7 +42,8 @@ import java.util.concurrent.Callable;
  * <p>Per index, the {@link CoverageRules} decide for the page, the total and each top-level aggregation whether the
  * backend's native answer is exact ({@link BackendCapabilities}) or the gateway computes it over a complete scan
  * ({@link CompleteScan}); the {@link PlanObserver} is told. The reads of one request run concurrently, at most
- * {@code maxInFlight} at a time.
+ * {@code maxInFlight} at a time; an index's native page and native aggregations go to the store as one
+ * {@link DocumentStore#readTogether} when it sends reads side by side on one thread.
  */
 public final class SearchService implements SearchOperations {
     private static final System.Logger LOG = System.getLogger(SearchService.class.getName());
@@ -282,15 +283,25 @@ public final class SearchService implements SearchOperations {
         List<Callable<Object>> tasks = new ArrayList<>();
         boolean hitsNative = plan.hits() instanceof ExecutionPath.Native;
         boolean totalNative = plan.total() instanceof ExecutionPath.Native;
-        tasks.add(() -> hitsNative
-                ? store.search(index, totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled()),
-                window)
-                : scan.hits(index, request, window));
+        // the native page and the native aggregations (one port call each) as one task of two reads, when the store
+        // sends reads side by side on one thread: no thread for the second (it holds two of the request's permits)
+        boolean together = hitsNative && nativePlan != null && nativePlan.allDocuments().isEmpty()
+                && reads.bound() >= 2 && store.readsTogetherOnOneThread();
+        if (together) {
+            tasks.add(new Reads.Several(2, () -> store.readTogether(List.of(new DocumentStore.Read.Search(index,
+                    totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled()), window),
+                    new DocumentStore.Read.Aggregate(index, request, nativePlan)))));
+        } else {
+            tasks.add(() -> hitsNative
+                    ? store.search(index, totalNative ? request
+                    : request.withTrackTotalHits(new TrackTotalHits.Disabled()), window)
+                    : scan.hits(index, request, window));
+        }
         boolean separateTotal = hitsNative && !totalNative;
         if (separateTotal) {
             tasks.add(() -> scan.total(index, request));
         }
-        if (nativePlan != null) {
+        if (nativePlan != null && !together) {
             tasks.add(() -> AggregationRunner.aggregate(store::aggregate, index, request, nativePlan));
         }
         if (scanPlan != null) {
@@ -298,7 +309,9 @@ public final class SearchService implements SearchOperations {
         }
         List<Object> results = reads.run(tasks);
         int at = 0;
-        IndexHits hits = (IndexHits) results.get(at++);
+        List<?> pair = together ? (List<?>) results.get(0) : null;
+        IndexHits hits = (IndexHits) (together ? pair.get(0) : results.get(0));
+        at++;
         if (separateTotal) {
             @SuppressWarnings("unchecked")
             Optional<IndexHits.Total> total = (Optional<IndexHits.Total>) results.get(at++);
@@ -307,7 +320,8 @@ public final class SearchService implements SearchOperations {
         if (request.aggregations().isEmpty()) {
             return new IndexAnswer(hits, Optional.empty());
         }
-        NamedPartials nativeParts = nativePlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at++);
+        NamedPartials nativeParts = nativePlan == null ? NamedPartials.EMPTY
+                : together ? (NamedPartials) pair.get(1) : (NamedPartials) results.get(at++);
         NamedPartials scannedParts = scanPlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at);
         Map<String, Partial> ordered = new LinkedHashMap<>();
         for (String name : request.aggregations().keySet()) {

@@ -38,6 +38,37 @@ class ReadsTest {
     }
 
     @Test
+    void aTaskOfSeveralReadsHoldsAsManyPermits() {
+        // a bound of 2: a task of two reads and a task of one never run at once (each waits a while for the other:
+        // had the pair held one permit, both would start and see each other)
+        Reads reads = new Reads(2);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        CountDownLatch both = new CountDownLatch(2);
+        Callable<Object> meet = () -> {
+            both.countDown();
+            both.await(300, TimeUnit.MILLISECONDS);
+            return null;
+        };
+        List<Callable<Object>> tasks = List.of(new Reads.Several(2, () -> {
+            peak.accumulateAndGet(running.addAndGet(2), Math::max);
+            meet.call();
+            running.addAndGet(-2);
+            return "pair";
+        }), () -> {
+            peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+            meet.call();
+            running.decrementAndGet();
+            return "single";
+        });
+        assertThat(reads.run(tasks)).containsExactly("pair", "single");
+        assertThat(peak.get()).isEqualTo(2);
+        // more reads than the bound hold the whole bound, and still run
+        assertThat(new Reads(1).run(List.of(new Reads.Several(3, () -> "three"), () -> "one")))
+                .containsExactly("three", "one");
+    }
+
+    @Test
     void theFirstFailureInTaskOrderIsRethrownAfterAllFinished() {
         Reads reads = new Reads(2);
         AtomicInteger finished = new AtomicInteger();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
+import io.qdrant.esgateway.application.port.out.DocumentStore.Read;
 import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
@@ -632,6 +633,55 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     @Override
+    public boolean readsTogetherOnOneThread() {
+        return true;
+    }
+
+    /** See {@link TogetherReads}: a count-only search goes beside a {@code terms} aggregation's facet call. */
+    @Override
+    public List<Object> readTogether(List<Read> reads) {
+        return TogetherReads.run(reads, this::step);
+    }
+
+    /**
+     * A read of {@link #readTogether}: a search that is only its exact count (no page, a plain filter) is that count
+     * prepared to go beside another call, after the checks {@link #search} makes first (their 400s thrown here); an
+     * aggregation is its own calls, its facet's first call carrying a beside; anything else {@link #search}.
+     */
+    private TogetherReads.Step step(Read read) {
+        return switch (read) {
+            case Read.Aggregate a -> new TogetherReads.Step.Own(carried -> aggregate(a.index(), a.request(), a.plan(),
+                    carried));
+            case Read.Search s when s.topN() > 0 || (s.request().highlight().isPresent() && scorer == null)
+                    || QdrantKnnSearch.applies(s.request()) || (scoring != null && GatewayScoring.needed(s.index(),
+                    s.request(), s.request().needsScores(), Optional.empty(), true)) ->
+                    new TogetherReads.Step.Own(carried -> search(s.index(), s.request(), s.topN()));
+            case Read.Search s -> {
+                IndexMetadata index = s.index();
+                SearchRequest request = s.request();
+                // as search() before its count: translation, the score, the sort and search_after (their 400s)
+                Translated matches = matches(index, request, true, Optional.empty(),
+                        new FilterTranslator(index, now()));
+                if (request.needsScores()) {
+                    ConstantScores.of(request.query());
+                }
+                GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+                request.searchAfter().ifPresent(sort::parseAfter);
+                if (request.trackTotalHits() instanceof TrackTotalHits.Disabled) {
+                    yield new TogetherReads.Step.Done(new IndexHits(Optional.empty(), List.of(), Float.NaN));
+                }
+                if (matches instanceof FilterTranslator.Never) {
+                    yield new TogetherReads.Step.Done(new IndexHits(IndexHits.Total.of(request.trackTotalHits(), 0),
+                            List.of(), Float.NaN));
+                }
+                QdrantHttp.Beside<Long> count = countBeside(index, matches);
+                yield new TogetherReads.Step.Beside(count, () -> new IndexHits(IndexHits.Total.of(
+                        request.trackTotalHits(), besideResult(index, count)), List.of(), Float.NaN));
+            }
+        };
+    }
+
+    @Override
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
         if (request.highlight().isPresent() && scorer == null) {
             throw FilterTranslator.unsupported("[highlight]");
@@ -801,15 +851,25 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
      */
     @Override
     public NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan) {
+        return aggregate(index, request, plan, null);
+    }
+
+    /** {@link #aggregate}, with a read sent beside the facet's first call ({@link QdrantHttp.Beside}; null: none). */
+    private NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan,
+                                    QdrantHttp.Beside<?> beside) {
         // facets count what a Qdrant filter matches: not kNN neighbours, not the gateway's full-text matching
         if (QdrantFacets.covers(index, plan) && !QdrantKnnSearch.applies(request)
                 && (scoring == null || !GatewayScoring.needed(index, request, false, Optional.empty(), false))) {
             Translated matches = matches(index, request, false, Optional.empty(), new FilterTranslator(index, now()));
             String collection = collection(index);
             Optional<NamedPartials> counted = QdrantFacets.aggregate(index, plan, matches, new QdrantFacets.Reads() {
+                private QdrantHttp.Beside<?> first = beside; // goes with the first call only
+
                 @Override
                 public <T> T post(String rest, ObjectNode body, String what, QdrantHttp.ResultDecoder<T> decoder) {
-                    return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder);
+                    QdrantHttp.Beside<?> carried = first;
+                    first = null;
+                    return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder, carried);
                 }
             });
             if (counted.isPresent()) {

@@ -90,6 +90,44 @@ public interface DocumentStore {
      */
     NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan);
 
+    /** One read of {@link #readTogether}: the arguments of {@link #search} or {@link #aggregate}. */
+    sealed interface Read {
+        /** {@link #search}; its value is the {@link IndexHits}. */
+        record Search(IndexMetadata index, SearchRequest request, int topN) implements Read {
+        }
+
+        /** {@link #aggregate}; its value is the {@link NamedPartials}. */
+        record Aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan) implements Read {
+        }
+    }
+
+    /**
+     * Whether {@link #readTogether} overlaps the backend work of several reads on the calling thread (their requests
+     * sent side by side, no thread per read). When false, a caller that wants several reads to overlap runs them on
+     * threads of its own.
+     */
+    default boolean readsTogetherOnOneThread() {
+        return false;
+    }
+
+    /**
+     * Several reads of one request: their values in order ({@link Read.Search}: what {@link #search} returns,
+     * {@link Read.Aggregate}: what {@link #aggregate} returns), and on failure the failure of the first read in order
+     * that fails — the same values and the same failure as calling them one by one in order (a later read's failure
+     * never hides an earlier one's). A store whose {@link #readsTogetherOnOneThread} holds sends their backend calls
+     * side by side from the calling thread; the default runs them in order.
+     */
+    default List<Object> readTogether(List<Read> reads) {
+        List<Object> values = new java.util.ArrayList<>(reads.size());
+        for (Read read : reads) {
+            values.add(switch (read) {
+                case Read.Search s -> search(s.index(), s.request(), s.topN());
+                case Read.Aggregate a -> aggregate(a.index(), a.request(), a.plan());
+            });
+        }
+        return values;
+    }
+
     /**
      * What this backend computes natively with Elasticsearch's exact semantics; the coverage rules send everything
      * else down the complete-scan path ({@link #scan}).

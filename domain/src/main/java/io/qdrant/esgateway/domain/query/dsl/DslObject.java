@@ -34,6 +34,12 @@ final class DslObject {
         IGNORED.forEach(remaining::remove);
     }
 
+    /** Over {@code remaining}, which it owns (no copy) and from which {@link #IGNORED} keys were removed. */
+    private DslObject(String type, Map<String, JsonValue> remaining) {
+        this.type = type;
+        this.remaining = remaining;
+    }
+
     static GatewayException malformed(String type) {
         return parsing("[" + type + "] query malformed, no start_object after query name");
     }
@@ -117,22 +123,37 @@ final class DslObject {
         if (!(value instanceof JsonObject object)) {
             throw malformed(type);
         }
-        Map<String, JsonValue> members = new LinkedHashMap<>(object.members());
-        IGNORED.forEach(members::remove);
-        Optional<JsonValue> boost = Optional.ofNullable(members.remove("boost"));
-        if (members.size() != 1) {
-            throw parsing(members.isEmpty() ? "[" + type + "] query doesn't support multiple fields, found []"
-                    : "[" + type + "] query doesn't support multiple fields, found [" + String.join("] and [",
-                    members.keySet()) + "]");
+        // the one member besides boost and the ignored keys, read in place (one map: the parameters)
+        Map.Entry<String, JsonValue> only = null;
+        JsonValue boost = null;
+        int fields = 0;
+        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
+            if (IGNORED.contains(member.getKey())) {
+                continue;
+            }
+            if (member.getKey().equals("boost")) {
+                boost = member.getValue();
+            } else if (fields++ == 0) {
+                only = member;
+            }
         }
-        Map.Entry<String, JsonValue> only = members.entrySet().iterator().next();
+        if (fields != 1) {
+            List<String> names = new ArrayList<>();
+            object.members().keySet().stream().filter(k -> !IGNORED.contains(k) && !k.equals("boost"))
+                    .forEach(names::add);
+            throw parsing("[" + type + "] query doesn't support multiple fields, found [" + String.join("] and [",
+                    names) + "]");
+        }
         Map<String, JsonValue> params = new LinkedHashMap<>();
         if (only.getValue() instanceof JsonObject inner) {
             params.putAll(inner.members());
         } else {
             params.put(shortKey, only.getValue());
         }
-        boost.ifPresent(b -> params.putIfAbsent("boost", b));
-        return Map.entry(only.getKey(), new DslObject(type, new JsonObject(params)));
+        if (boost != null) {
+            params.putIfAbsent("boost", boost);
+        }
+        IGNORED.forEach(params::remove);
+        return Map.entry(only.getKey(), new DslObject(type, params));
     }
 }

@@ -82,6 +82,29 @@ class QueryDslTest {
         }
 
         @Test
+        void aOneFieldQuerysNameAndBoostAroundTheFieldAndInsideIt() {
+            // _name is ignored at both levels; a boost beside the field applies unless the field's own object has one
+            assertThat(q("{'term':{'_name':'n','tag':'x','boost':2}}")).isEqualTo(new Query.Term("tag", v("'x'"),
+                    false, 2f));
+            assertThat(q("{'term':{'boost':2,'tag':{'value':'x','_name':'n','boost':3}}}"))
+                    .isEqualTo(new Query.Term("tag", v("'x'"), false, 3f));
+            assertThat(q("{'term':{'tag':{'value':'x','_name':'n'},'_name':'m'}}"))
+                    .isEqualTo(new Query.Term("tag", v("'x'"), false, 1f));
+            // the fields named in a failure leave out _name and boost, in the body's order
+            assertThat(failure("{'term':{'b':1,'_name':'n','boost':2,'a':2}}").reason())
+                    .isEqualTo("[term] query doesn't support multiple fields, found [b] and [a]");
+            assertThat(failure("{'term':{'_name':'n','boost':2}}").reason())
+                    .isEqualTo("[term] query doesn't support multiple fields, found []");
+            assertThat(failure("{'term':{}}").reason())
+                    .isEqualTo("[term] query doesn't support multiple fields, found []");
+            assertThat(failure("{'term':'x'}").reason())
+                    .isEqualTo("[term] query malformed, no start_object after query name");
+            // a boost beside the field is taken by the field's parameters: a query without boost refuses it there
+            assertThat(failure("{'term':{'tag':{'value':'x','foo':1},'boost':2}}").reason())
+                    .isEqualTo("[term] query does not support [foo]");
+        }
+
+        @Test
         void termsTakesAListAndRejectsTheLookupForm() {
             assertThat(q("{'terms':{'tag':['a','b'],'boost':2}}"))
                     .isEqualTo(new Query.Terms("tag", List.of(v("'a'"), v("'b'")), 2f));
