@@ -15,14 +15,17 @@ import java.nio.charset.StandardCharsets;
  * @param gatewayRequests  {@code es_requests_seconds_count} of the same
  * @param own              {@code qeg_request_own_seconds_bucket} of the same: per request, the gateway's time minus
  *                         the wall time inside its backend calls (empty from a gateway without that metric)
+ * @param ownSeconds       {@code qeg_request_own_seconds_sum} of the same
+ * @param ownRequests      {@code qeg_request_own_seconds_count} of the same (0 from a gateway without that metric)
  */
 public record GatewayMetrics(double backendCalls, double bytesReceived, double bytesSent, double backendSeconds,
-                             double gatewaySeconds, double gatewayRequests, OwnTimeHistogram own) {
+                             double gatewaySeconds, double gatewayRequests, OwnTimeHistogram own, double ownSeconds,
+                             double ownRequests) {
 
     public GatewayMetrics(double backendCalls, double bytesReceived, double bytesSent, double backendSeconds,
                           double gatewaySeconds, double gatewayRequests) {
         this(backendCalls, bytesReceived, bytesSent, backendSeconds, gatewaySeconds, gatewayRequests,
-                OwnTimeHistogram.EMPTY);
+                OwnTimeHistogram.EMPTY, 0, 0);
     }
 
     public static GatewayMetrics scrape(Http http) {
@@ -40,6 +43,8 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
         double backend = 0;
         double gateway = 0;
         double requests = 0;
+        double ownSum = 0;
+        double ownCount = 0;
         java.util.SortedMap<Double, Double> own = new java.util.TreeMap<>();
         for (String line : text.split("\n")) {
             if (line.startsWith("#") || line.isBlank()) {
@@ -62,6 +67,8 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
                 case "qeg_backend_request_seconds_sum" -> backend += value;
                 case "es_requests_seconds_sum" -> gateway += ownScrape ? 0 : value;
                 case "es_requests_seconds_count" -> requests += ownScrape ? 0 : value;
+                case "qeg_request_own_seconds_sum" -> ownSum += ownScrape ? 0 : value;
+                case "qeg_request_own_seconds_count" -> ownCount += ownScrape ? 0 : value;
                 case "qeg_request_own_seconds_bucket" -> {
                     int le = line.indexOf("le=\"");
                     if (!ownScrape && le >= 0) {
@@ -73,17 +80,25 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
                 }
             }
         }
-        return new GatewayMetrics(calls, received, sent, backend, gateway, requests, new OwnTimeHistogram(own));
+        return new GatewayMetrics(calls, received, sent, backend, gateway, requests, new OwnTimeHistogram(own), ownSum,
+                ownCount);
     }
 
-    /** What happened between {@code before} and this, per request of a cell of {@code requests} requests. */
+    /**
+     * What happened between {@code before} and this, per request of a cell of {@code requests} requests. The mean own
+     * time is the own-time metric's mean when the gateway has it: the backend time summed over calls counts a call
+     * that overlaps another (a count sent beside a query) twice, so the gateway's time minus it understates the own
+     * time; only a gateway without the metric gets that difference.
+     */
     public Results.BackendUse perRequestSince(GatewayMetrics before, long requests) {
         double n = Math.max(1, requests);
         double gatewayMs = (gatewaySeconds - before.gatewaySeconds) * 1000 / n;
         double backendMs = (backendSeconds - before.backendSeconds) * 1000 / n;
+        double ownCounted = ownRequests - before.ownRequests;
+        double ownMs = ownCounted > 0 ? (ownSeconds - before.ownSeconds) * 1000 / ownCounted : gatewayMs - backendMs;
         OwnTimeHistogram ownSince = own.since(before.own);
         return new Results.BackendUse(requests, (backendCalls - before.backendCalls) / n,
                 (bytesReceived - before.bytesReceived) / n, (bytesSent - before.bytesSent) / n, gatewayMs, backendMs,
-                gatewayMs - backendMs, ownSince.quantileMs(0.50), ownSince.quantileMs(0.95));
+                ownMs, ownSince.quantileMs(0.50), ownSince.quantileMs(0.95));
     }
 }

@@ -135,9 +135,10 @@ public final class MarkdownReport {
             md.append("\n## Gateway overhead on the Qdrant adapter (").append(engine).append(")\n\n")
                     .append("The gateway on its Qdrant adapter against the canned responder (every Qdrant call answered "
                             + "at once from recorded bodies). p50 / p95: at the client, in ms. From the gateway's "
-                            + "`/metrics` per request (means, warm-up included): its own time serving the request, the "
-                            + "time in Qdrant calls, the difference (the gateway's overhead), Qdrant calls, and body "
-                            + "bytes read from / sent to Qdrant. Own p50 / p95: the percentiles of the per-request own "
+                            + "`/metrics` per request (means): its time serving the request, the time in Qdrant calls "
+                            + "(summed over calls: a call sent beside another counts whole), its own time (the mean of "
+                            + "`qeg_request_own_seconds`: the gateway's overhead), Qdrant calls, and body bytes read from "
+                            + "/ sent to Qdrant. Own p50 / p95: the percentiles of the per-request own "
                             + "time (`qeg_request_own_seconds`: each request's time minus the wall time inside its "
                             + "Qdrant calls, overlapping calls counted once; warm-up included; the upper bound of the "
                             + "histogram bucket, 5 µs wide up to 0.2 ms).\n\n")

@@ -102,4 +102,22 @@ class CannedQdrantTest {
         assertThat(use.gatewayMsPerRequest()).isEqualTo(2.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(use.ownMsPerRequest()).isEqualTo(1.2, org.assertj.core.data.Offset.offset(1e-9));
     }
+    @Test
+    void theMeanOwnTimeIsTheOwnMetricsMeanWhenCallsOverlap() {
+        // two calls per request sent side by side: their summed time (0.012 s) exceeds the requests' time (0.010 s)
+        String text = """
+                qeg_backend_requests_total{backend="qdrant",operation="a",status="200"} 10.0
+                qeg_backend_request_seconds_sum{backend="qdrant",operation="a",status="200"} 0.012
+                es_requests_seconds_sum{api="search",method="POST",status="200"} 0.010
+                es_requests_seconds_count{api="search",method="POST",status="200"} 5
+                qeg_request_own_seconds_bucket{api="search",le="+Inf"} 5
+                qeg_request_own_seconds_sum{api="search"} 0.0015
+                qeg_request_own_seconds_count{api="search"} 5
+                qeg_request_own_seconds_sum{api="gateway.metrics"} 3.0
+                qeg_request_own_seconds_count{api="gateway.metrics"} 9
+                """;
+        Results.BackendUse use = GatewayMetrics.parse(text).perRequestSince(new GatewayMetrics(0, 0, 0, 0, 0, 0), 5);
+        assertThat(use.backendMsPerRequest()).isEqualTo(2.4, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(use.ownMsPerRequest()).isEqualTo(0.3, org.assertj.core.data.Offset.offset(1e-9));
+    }
 }
