@@ -287,15 +287,13 @@ public final class SearchService implements SearchOperations {
         // sends reads side by side on one thread: no thread for the second (it holds two of the request's permits)
         boolean together = hitsNative && nativePlan != null && nativePlan.allDocuments().isEmpty()
                 && reads.bound() >= 2 && store.readsTogetherOnOneThread();
+        SearchRequest pageRequest = totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled());
         if (together) {
-            tasks.add(new Reads.Several(2, () -> store.readTogether(List.of(new DocumentStore.Read.Search(index,
-                    totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled()), window),
+            tasks.add(new Reads.Several(2, () -> store.readTogether(List.of(
+                    new DocumentStore.Read.Search(index, pageRequest, window),
                     new DocumentStore.Read.Aggregate(index, request, nativePlan)))));
         } else {
-            tasks.add(() -> hitsNative
-                    ? store.search(index, totalNative ? request
-                    : request.withTrackTotalHits(new TrackTotalHits.Disabled()), window)
-                    : scan.hits(index, request, window));
+            tasks.add(() -> hitsNative ? store.search(index, pageRequest, window) : scan.hits(index, request, window));
         }
         boolean separateTotal = hitsNative && !totalNative;
         if (separateTotal) {

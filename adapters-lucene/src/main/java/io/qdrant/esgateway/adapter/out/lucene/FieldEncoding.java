@@ -8,7 +8,6 @@ import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.FieldMapping.DenseVectorField;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
-import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -172,11 +171,13 @@ final class FieldEncoding {
 
     private static StoredDocument decode(Document stored, boolean compact) {
         BytesRef source = stored.getBinaryValue(SOURCE);
-        String text = new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8);
-        JsonValue json = compact ? Json.compactObject(text, exactBytes(source)) : Json.parse(text);
         DocumentVersion version = new DocumentVersion(longOf(stored, VERSION), longOf(stored, SEQ_NO),
                 longOf(stored, PRIMARY_TERM));
-        return new StoredDocument(stored.get(ID), version, (JsonObject) json);
+        if (compact) {
+            return decodeForAnswer(stored.get(ID), version, exactBytes(source));
+        }
+        String text = new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8);
+        return new StoredDocument(stored.get(ID), version, (JsonObject) Json.parse(text));
     }
 
     /**

@@ -652,21 +652,13 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return switch (read) {
             case Read.Aggregate a -> new TogetherReads.Step.Own(carried -> aggregate(a.index(), a.request(), a.plan(),
                     carried));
-            case Read.Search s when s.topN() > 0 || (s.request().highlight().isPresent() && scorer == null)
-                    || QdrantKnnSearch.applies(s.request()) || (scoring != null && GatewayScoring.needed(s.index(),
-                    s.request(), s.request().needsScores(), Optional.empty(), true)) ->
+            case Read.Search s when s.topN() > 0 || !onFilterPath(s.index(), s.request()) ->
                     new TogetherReads.Step.Own(carried -> search(s.index(), s.request(), s.topN()));
             case Read.Search s -> {
                 IndexMetadata index = s.index();
                 SearchRequest request = s.request();
                 // as search() before its count: translation, the score, the sort and search_after (their 400s)
-                Translated matches = matches(index, request, true, Optional.empty(),
-                        new FilterTranslator(index, now()));
-                if (request.needsScores()) {
-                    ConstantScores.of(request.query());
-                }
-                GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
-                request.searchAfter().ifPresent(sort::parseAfter);
+                Translated matches = filterSearch(index, request).matches();
                 if (request.trackTotalHits() instanceof TrackTotalHits.Disabled) {
                     yield new TogetherReads.Step.Done(new IndexHits(Optional.empty(), List.of(), Float.NaN));
                 }
@@ -681,26 +673,45 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         };
     }
 
-    @Override
-    public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
-        if (request.highlight().isPresent() && scorer == null) {
-            throw FilterTranslator.unsupported("[highlight]");
-        }
-        if (QdrantKnnSearch.applies(request)) {
-            return knn.search(index, request, topN);
-        }
-        if (scoring != null && GatewayScoring.needed(index, request, request.needsScores(), Optional.empty(),
-                true)) {
-            return scoring.search(index, request, topN);
-        }
-        FilterTranslator translator = new FilterTranslator(index, now());
-        Translated matches = matches(index, request, true, Optional.empty(), translator);
+    /**
+     * Whether {@link #search} answers from a translated Qdrant filter: not a kNN search, not one the gateway scores,
+     * and not a highlight without a scorer (a 400).
+     */
+    private boolean onFilterPath(IndexMetadata index, SearchRequest request) {
+        return !(request.highlight().isPresent() && scorer == null) && !QdrantKnnSearch.applies(request)
+                && !(scoring != null && GatewayScoring.needed(index, request, request.needsScores(), Optional.empty(),
+                true));
+    }
+
+    /** What a search on the filter path settles before any call: its matches, score and sort. */
+    private record FilterSearch(Translated matches, float score, GatewaySort sort) {
+    }
+
+    /** The filter path's translation, constant score, sort and {@code search_after} (their 400s thrown here). */
+    private FilterSearch filterSearch(IndexMetadata index, SearchRequest request) {
+        Translated matches = matches(index, request, true, Optional.empty(), new FilterTranslator(index, now()));
         float score = request.needsScores() ? ConstantScores.of(request.query()) : Float.NaN;
         GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        request.searchAfter().ifPresent(sort::parseAfter); // a bad value is a 400 before any call
+        return new FilterSearch(matches, score, sort);
+    }
+
+    @Override
+    public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
+        if (!onFilterPath(index, request)) {
+            if (request.highlight().isPresent() && scorer == null) {
+                throw FilterTranslator.unsupported("[highlight]");
+            }
+            return QdrantKnnSearch.applies(request) ? knn.search(index, request, topN)
+                    : scoring.search(index, request, topN);
+        }
+        FilterSearch prepared = filterSearch(index, request);
+        Translated matches = prepared.matches();
+        float score = prepared.score();
+        GatewaySort sort = prepared.sort();
         // every match scores the same, so relevance order is index order
         boolean indexOrder = request.searchAfter().isEmpty()
                 && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
-        request.searchAfter().ifPresent(sort::parseAfter); // a bad value is a 400 before any call
         Optional<IndexHits.Total> total = Optional.empty();
         boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         if (topN <= 0 || matches instanceof FilterTranslator.Never) {
