@@ -24,8 +24,6 @@ import io.qdrant.esgateway.domain.search.IndexHits;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -277,15 +275,6 @@ class QdrantTogetherReadsTest {
         assertThat(callers).allSatisfy(t -> assertThat(t).isSameAs(Thread.currentThread()));
     }
 
-    private static boolean answer(OutputStream out, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + bytes.length
-                + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        out.write(bytes);
-        out.flush();
-        return true;
-    }
-
     private static final String FACET_ANSWER = "{\"result\":{\"hits\":[{\"value\":\"a\",\"count\":4},"
             + "{\"value\":\"b\",\"count\":3}]},\"status\":\"ok\",\"time\":0.0}";
 
@@ -297,14 +286,14 @@ class QdrantTogetherReadsTest {
         server = new Scripted((n, head, body, out) -> {
             if (head.contains("/points/count ")) {
                 countArrived.countDown();
-                return answer(out, "{\"result\":{\"count\":7},\"status\":\"ok\",\"time\":0.0}");
+                return QdrantTransportTest.json(out, "{\"result\":{\"count\":7},\"status\":\"ok\",\"time\":0.0}");
             }
             try {
                 overlapped.set(countArrived.await(20, TimeUnit.SECONDS));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return answer(out, FACET_ANSWER);
+            return QdrantTransportTest.json(out, FACET_ANSWER);
         });
         try (QdrantDocumentStore scripted = store(server.uri(), 4, Duration.ofSeconds(30))) {
             List<Object> values = scripted.readTogether(reads(TERMS));
@@ -329,9 +318,9 @@ class QdrantTogetherReadsTest {
                     }
                     return false;
                 }
-                return answer(out, "{\"result\":{\"count\":7},\"status\":\"ok\",\"time\":0.0}");
+                return QdrantTransportTest.json(out, "{\"result\":{\"count\":7},\"status\":\"ok\",\"time\":0.0}");
             }
-            return answer(out, FACET_ANSWER);
+            return QdrantTransportTest.json(out, FACET_ANSWER);
         });
         try (QdrantDocumentStore scripted = store(server.uri(), 4, Duration.ofMillis(300))) {
             GatewayException e = failure(scripted, TERMS);
