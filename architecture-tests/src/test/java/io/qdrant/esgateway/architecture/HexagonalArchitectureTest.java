@@ -3,6 +3,7 @@ package io.qdrant.esgateway.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.onionArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -30,6 +31,12 @@ class HexagonalArchitectureTest {
             .that().resideInAPackage(DOMAIN)
             .should().onlyDependOnClassesThat().resideInAnyPackage(DOMAIN, "java..")
             .because("the model must stay framework-free");
+
+    @ArchTest
+    static final ArchRule the_domain_packages_have_no_cycles = slices()
+            .matching(BASE + ".domain.(**)")
+            .should().beFreeOfCycles()
+            .because("each domain package can be read (and tested) knowing only the packages below it");
 
     @ArchTest
     static final ArchRule the_application_depends_only_on_the_domain_and_the_jdk = classes()

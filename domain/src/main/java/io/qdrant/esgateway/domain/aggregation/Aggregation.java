@@ -184,7 +184,7 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
      * (empty: by score), rendered as search hits with their {@code _source} filtered by {@code source};
      * {@code trackScores} renders scores under a field sort too.
      */
-    record TopHits(String name, int from, int size, java.util.List<io.qdrant.esgateway.domain.search.SortSpec> sort,
+    record TopHits(String name, int from, int size, java.util.List<io.qdrant.esgateway.domain.sort.SortSpec> sort,
                    io.qdrant.esgateway.domain.document.SourceFilter source, boolean trackScores)
             implements Aggregation {
         public TopHits {

@@ -10,7 +10,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
-import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

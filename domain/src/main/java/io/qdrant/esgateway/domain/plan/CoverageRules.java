@@ -11,8 +11,8 @@ import io.qdrant.esgateway.domain.aggregation.TermsCounts;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.search.SearchRequest;
-import io.qdrant.esgateway.domain.search.SortSpec;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -158,7 +158,7 @@ public final class CoverageRules {
             case Aggregation.Percentiles p -> out.add(p.field());
             // top_hits sorts in the domain from the values of its sort fields, whatever the backend sorts natively
             case Aggregation.TopHits t -> t.sort().forEach(s -> {
-                if (s instanceof io.qdrant.esgateway.domain.search.SortSpec.Field f) {
+                if (s instanceof io.qdrant.esgateway.domain.sort.SortSpec.Field f) {
                     out.add(f.field());
                 }
             });

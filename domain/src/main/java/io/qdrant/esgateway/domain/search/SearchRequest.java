@@ -4,6 +4,7 @@ import io.qdrant.esgateway.domain.aggregation.Aggregation;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

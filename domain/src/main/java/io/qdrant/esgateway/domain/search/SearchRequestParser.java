@@ -14,6 +14,8 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import io.qdrant.esgateway.domain.query.dsl.VectorQueries;
+import io.qdrant.esgateway.domain.sort.SortParser;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

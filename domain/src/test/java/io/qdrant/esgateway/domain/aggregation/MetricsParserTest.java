@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.Json;
-import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,7 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.sort.SortParser;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

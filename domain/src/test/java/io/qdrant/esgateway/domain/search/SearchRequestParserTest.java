@@ -9,6 +9,7 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -18,7 +18,7 @@ import io.qdrant.esgateway.domain.search.FieldValues;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
-import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
-import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.lucene.index.DocValues;

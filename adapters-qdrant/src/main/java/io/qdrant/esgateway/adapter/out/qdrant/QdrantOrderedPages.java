@@ -13,7 +13,7 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.search.GatewaySort;
 import io.qdrant.esgateway.domain.search.SearchRequest;
-import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

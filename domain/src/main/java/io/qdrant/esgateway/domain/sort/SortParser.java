@@ -1,16 +1,18 @@
-package io.qdrant.esgateway.domain.search;
+package io.qdrant.esgateway.domain.sort;
 
+import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
-import io.qdrant.esgateway.domain.search.SortSpec.Missing;
-import io.qdrant.esgateway.domain.search.SortSpec.Mode;
-import io.qdrant.esgateway.domain.search.SortSpec.Order;
+import io.qdrant.esgateway.domain.sort.SortSpec.Missing;
+import io.qdrant.esgateway.domain.sort.SortSpec.Mode;
+import io.qdrant.esgateway.domain.sort.SortSpec.Order;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,7 +34,7 @@ public final class SortParser {
         return out;
     }
 
-    static List<SortSpec> parseUrl(String value) {
+    public static List<SortSpec> parseUrl(String value) {
         List<SortSpec> out = new ArrayList<>();
         for (String part : value.split(",")) {
             if (part.isBlank()) {
@@ -52,7 +54,7 @@ public final class SortParser {
                     Optional.empty());
         }
         if (!(v instanceof JsonObject o) || o.members().size() != 1) {
-            throw SearchRequestParser.parsing("[sort] malformed: expected a field name or an object with one field");
+            throw parsing("[sort] malformed: expected a field name or an object with one field");
         }
         Map.Entry<String, JsonValue> only = o.members().entrySet().iterator().next();
         String field = only.getKey();
@@ -61,7 +63,7 @@ public final class SortParser {
                     Optional.empty());
         }
         if (!(only.getValue() instanceof JsonObject params)) {
-            throw SearchRequestParser.parsing("[sort] malformed options for [" + field + "]");
+            throw parsing("[sort] malformed options for [" + field + "]");
         }
         Optional<Order> order = Optional.empty();
         Missing missing = new Missing.Last();
@@ -81,7 +83,7 @@ public final class SortParser {
                 case "format" -> format = Optional.of(text(e));
                 case "numeric_type", "nested", "script" ->
                         throw GatewayException.unsupported("[sort] option [" + e.getKey() + "]");
-                default -> throw SearchRequestParser.parsing("[field_sort] unknown field [" + e.getKey() + "]");
+                default -> throw parsing("[field_sort] unknown field [" + e.getKey() + "]");
             }
         }
         return spec(field, order, missing, mode, unmapped, format);
@@ -98,12 +100,12 @@ public final class SortParser {
     }
 
     private static String text(Map.Entry<String, JsonValue> e) {
-        return JsonReads.text(e.getValue()).orElseThrow(() -> SearchRequestParser.parsing("[sort] [" + e.getKey()
+        return JsonReads.text(e.getValue()).orElseThrow(() -> parsing("[sort] [" + e.getKey()
                 + "] must be a string"));
     }
 
     private static Order order(String s) {
-        return switch (SearchRequestParser.lower(s)) {
+        return switch (lower(s)) {
             case "asc" -> Order.ASC;
             case "desc" -> Order.DESC;
             default -> throw GatewayException.illegalArgument("Unknown SortOrder [" + s + "]");
@@ -116,5 +118,13 @@ public final class SortParser {
         } catch (IllegalArgumentException e) {
             throw GatewayException.illegalArgument("Unknown SortMode [" + s + "]");
         }
+    }
+
+    private static GatewayException parsing(String reason) {
+        return new GatewayException(ErrorKind.PARSING, reason);
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
     }
 }

@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.search;
+package io.qdrant.esgateway.domain.sort;
 
 import io.qdrant.esgateway.domain.json.JsonValue;
 import java.util.Optional;
