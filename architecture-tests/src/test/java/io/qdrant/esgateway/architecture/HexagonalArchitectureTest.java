@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.Architectures.onionArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -37,6 +38,13 @@ class HexagonalArchitectureTest {
             .matching(BASE + ".domain.(**)")
             .should().beFreeOfCycles()
             .because("each domain package can be read (and tested) knowing only the packages below it");
+
+    @ArchTest
+    static final ArchRule the_domain_does_not_read_the_clock = noClasses()
+            .that().resideInAPackage(DOMAIN)
+            .should().accessTargetWhere(readsTheClock())
+            .orShould().dependOnClassesThat().belongToAnyOf(java.time.Clock.class, java.time.InstantSource.class)
+            .because("one request reads one clock, injected: the same \"now\" in its query, sort and aggregations");
 
     @ArchTest
     static final ArchRule the_application_depends_only_on_the_domain_and_the_jdk = classes()
@@ -82,7 +90,23 @@ class HexagonalArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage(BASE + ".application.port.in..");
 
     @ArchTest
+    static final ArchRule the_in_adapter_does_not_use_out_ports = noClasses()
+            .that().resideInAPackage(BASE + ".adapter.in..")
+            .should().dependOnClassesThat().resideInAPackage(BASE + ".application.port.out..")
+            .because("a driving adapter calls use cases; what backends report reaches it through bootstrap");
+
+    @ArchTest
     static final ArchRule services_are_reached_through_ports_only = noClasses()
             .that().resideInAPackage(ADAPTERS)
             .should().dependOnClassesThat().resideInAPackage(BASE + ".application.service..");
+
+    /** A call (or method reference) that reads the wall or monotonic clock: System's, or a java.time "now". */
+    static DescribedPredicate<JavaAccess<?>> readsTheClock() {
+        return DescribedPredicate.describe("the clock", access -> {
+            String owner = access.getTargetOwner().getName();
+            String name = access.getName();
+            return owner.equals(System.class.getName()) && (name.equals("currentTimeMillis") || name.equals("nanoTime"))
+                    || owner.startsWith("java.time.") && name.equals("now");
+        });
+    }
 }

@@ -49,12 +49,14 @@ final class Gateway implements AutoCloseable {
         SqliteCatalogs.Handle catalog = SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         io.qdrant.esgateway.application.port.out.DocumentStore store;
+        // each remote backend call's time is also taken out of its request's own time by the HTTP adapter
+        java.util.function.LongConsumer ownTime = EsRestApi.backendCallEnded();
         try {
             store = config.backend().equals("qdrant")
                     ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
                             config.qdrantConnectTimeout(), config.qdrantRequestTimeout(),
                             QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize()),
-                            new BackendMetrics(registry).andThen(EsRestApi.backendTimeObserver()),
+                            new BackendMetrics(registry).andThen(call -> ownTime.accept(call.nanos())),
                             LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
@@ -74,7 +76,7 @@ final class Gateway implements AutoCloseable {
         io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities = store.capabilities()
                 .without(config.nativeAbsent());
         SearchService search = new SearchService(catalog, store, capabilities, new PlanMetrics(registry),
-                config.maxReadsInFlight(), config.requestCacheEntries());
+                config.maxReadsInFlight(), config.requestCacheEntries(), Clock.systemUTC());
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);

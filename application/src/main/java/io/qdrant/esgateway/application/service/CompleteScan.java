@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * The complete-scan path: the gateway computes a part of the answer itself from every matching document's needed
@@ -43,8 +44,8 @@ final class CompleteScan {
     }
 
     /** The best {@code topN} hits in the request's order, the total, and the best score — as a native search. */
-    IndexHits hits(IndexMetadata index, SearchRequest request, int topN) {
-        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+    IndexHits hits(IndexMetadata index, SearchRequest request, int topN, LongSupplier now) {
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), now);
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         boolean scores = request.needsScores();
         List<GatewaySort.Key> keys = new ArrayList<>();

@@ -24,6 +24,8 @@ import io.qdrant.esgateway.domain.search.IndexHits;
 import io.qdrant.esgateway.domain.search.Rrf;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
+import io.qdrant.esgateway.domain.time.Now;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -32,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 
 /**
  * Searches every index a target names and merges their answers: each index returns its best {@code from + size}
@@ -55,6 +58,7 @@ public final class SearchService implements SearchOperations {
     private final CompleteScan scan;
     private final int maxInFlight;
     private final AnswerCache<IndexAnswer> cache;
+    private final InstantSource clock;
 
     public SearchService(Catalog catalog, DocumentStore store) {
         this(catalog, store, store.capabilities(), PlanObserver.NONE, 4);
@@ -76,6 +80,13 @@ public final class SearchService implements SearchOperations {
      */
     public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
                          PlanObserver observer, int maxInFlight, int cacheEntries) {
+        this(catalog, store, capabilities, observer, maxInFlight, cacheEntries, InstantSource.system());
+    }
+
+    /** @param clock the clock date math ({@code now}) reads, once per request */
+    public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
+                         PlanObserver observer, int maxInFlight, int cacheEntries, InstantSource clock) {
+        this.clock = clock;
         this.cache = new AnswerCache<>(cacheEntries);
         this.catalog = catalog;
         this.store = store;
@@ -95,6 +106,7 @@ public final class SearchService implements SearchOperations {
             return fuse(target, request, request.rrf().get(), options);
         }
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        LongSupplier now = Now.once(clock::millis);
         int window = request.from() + request.size();
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
         List<IndexMetadata> runnable = new ArrayList<>();
@@ -106,7 +118,7 @@ public final class SearchService implements SearchOperations {
             }
             try {
                 // ES reads the sort before it checks the window: a sort the index cannot do is its failure
-                io.qdrant.esgateway.domain.search.GatewaySort.of(index.name(), request.sort(), index.mappings());
+                io.qdrant.esgateway.domain.search.GatewaySort.of(index.name(), request.sort(), index.mappings(), now);
             } catch (GatewayException e) {
                 if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
                     throw e;
@@ -131,7 +143,7 @@ public final class SearchService implements SearchOperations {
         Reads reads = new Reads(maxInFlight);
         List<Callable<IndexAnswer>> perIndex = new ArrayList<>();
         for (IndexMetadata index : runnable) {
-            perIndex.add(() -> answer(index, request, window, reads));
+            perIndex.add(() -> answer(index, request, window, reads, now));
         }
         List<Reads.Outcome<IndexAnswer>> outcomes = Reads.all(perIndex);
         List<IndexAnswer> answers = new ArrayList<>();
@@ -259,12 +271,14 @@ public final class SearchService implements SearchOperations {
     }
 
     /** One index: plan each part, run its reads (bounded, concurrently), assemble. */
-    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, Reads reads) {
+    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, Reads reads,
+                               LongSupplier now) {
         return cache.get(index, request, () -> catalog.generation(index.name()),
-                () -> compute(index, request, window, reads));
+                () -> compute(index, request, window, reads, now));
     }
 
-    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, Reads reads) {
+    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, Reads reads,
+                                LongSupplier now) {
         ExecutionPlan plan = CoverageRules.decide(index.name(), request, index.mappings(), capabilities);
         observer.planned(index.name(), plan);
         if (plan.scans()) {
@@ -276,9 +290,9 @@ public final class SearchService implements SearchOperations {
                 ? scannedAggs : nativeAggs).put(name, agg));
         // the plans resolve fields against the mapping first: an aggregation on a text field fails the index
         AggregationPlan nativePlan = nativeAggs.isEmpty() ? null
-                : AggregationPlan.of(index.name(), nativeAggs, index.mappings());
+                : AggregationPlan.of(index.name(), nativeAggs, index.mappings(), now);
         AggregationPlan scanPlan = scannedAggs.isEmpty() ? null
-                : AggregationPlan.of(index.name(), scannedAggs, index.mappings());
+                : AggregationPlan.of(index.name(), scannedAggs, index.mappings(), now);
 
         List<Callable<Object>> tasks = new ArrayList<>();
         boolean hitsNative = plan.hits() instanceof ExecutionPath.Native;
@@ -293,7 +307,7 @@ public final class SearchService implements SearchOperations {
                     new DocumentStore.Read.Search(index, pageRequest, window),
                     new DocumentStore.Read.Aggregate(index, request, nativePlan)))));
         } else {
-            tasks.add(() -> hitsNative ? store.search(index, pageRequest, window) : scan.hits(index, request, window));
+            tasks.add(() -> hitsNative ? store.search(index, pageRequest, window) : scan.hits(index, request, window, now));
         }
         boolean separateTotal = hitsNative && !totalNative;
         if (separateTotal) {

@@ -90,7 +90,7 @@ class AggregationRunnerTest {
         Store store = new Store();
         SearchRequest r = request("{\"query\":{\"term\":{\"tag\":\"a\"}},\"aggs\":{\"t\":{\"terms\":{\"field\":\"tag\"}}}}");
         NamedPartials p = AggregationRunner.aggregate(store, INDEX, r, AggregationPlan.of("i", r.aggregations(),
-                INDEX.mappings()));
+                INDEX.mappings(), System::currentTimeMillis));
         assertThat(store.requests).hasSize(1);
         assertThat(Json.write(p.render())).isEqualTo("{\"t\":{\"doc_count_error_upper_bound\":0,"
                 + "\"sum_other_doc_count\":0,\"buckets\":[{\"key\":\"a\",\"doc_count\":1}]}}");
@@ -103,7 +103,7 @@ class AggregationRunnerTest {
                 + "\"min_score\":0.5,\"aggs\":{\"t\":{\"terms\":{\"field\":\"tag\",\"min_doc_count\":0}},"
                 + "\"g\":{\"global\":{}}}}");
         NamedPartials p = AggregationRunner.aggregate(store, INDEX, r, AggregationPlan.of("i", r.aggregations(),
-                INDEX.mappings()));
+                INDEX.mappings(), System::currentTimeMillis));
         assertThat(store.requests).hasSize(2);
         SearchRequest all = store.requests.get(1);
         assertThat(all.query()).isEmpty();
@@ -120,7 +120,7 @@ class AggregationRunnerTest {
         Store store = new Store();
         SearchRequest r = request("{\"query\":{\"term\":{\"tag\":\"a\"}},\"aggs\":{\"g\":{\"global\":{}}}}");
         NamedPartials p = AggregationRunner.aggregate(store, INDEX, r, AggregationPlan.of("i", r.aggregations(),
-                INDEX.mappings()));
+                INDEX.mappings(), System::currentTimeMillis));
         assertThat(store.requests).hasSize(1);
         assertThat(store.requests.get(0).query()).isEmpty();
         assertThat(Json.write(p.render())).isEqualTo("{\"g\":{\"doc_count\":3}}");

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -31,6 +32,7 @@ public final class AggregationPlan {
     private final Map<String, Aggregation> aggregations;
     private final String index;
     private final Mappings mappings;
+    private final LongSupplier now;
     private final Map<String, FieldRef> fields = new LinkedHashMap<>();
     private final List<Query> filters = new ArrayList<>();
     /** The min_doc_count 0 terms met while planning, with how their keys are read. */
@@ -41,28 +43,30 @@ public final class AggregationPlan {
     /** In the all-documents plan: the terms whose key universes it collects, as {@code [keys]<i>}. */
     private final List<Aggregation.Terms> universeOrder;
 
-    private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
+    private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings, LongSupplier now) {
         this.index = index;
         this.aggregations = aggregations;
         this.mappings = mappings;
+        this.now = now;
         Map<String, Aggregation> matched = new LinkedHashMap<>();
         Map<String, Aggregation> global = new LinkedHashMap<>();
         aggregations.forEach((name, agg) -> (agg instanceof Aggregation.Global ? global : matched).put(name, agg));
         this.root = level(null, matched);
         AggregationPlan all = null;
         if (!global.isEmpty() || !universes.isEmpty()) {
-            all = new AggregationPlan(index, global, mappings, universes);
+            all = new AggregationPlan(index, global, mappings, now, universes);
         }
         this.allDocuments = all;
         this.universeOrder = List.of();
     }
 
     /** The plan over all documents: {@code global} aggregations and the key universes of both plans. */
-    private AggregationPlan(String index, Map<String, Aggregation> global, Mappings mappings,
+    private AggregationPlan(String index, Map<String, Aggregation> global, Mappings mappings, LongSupplier now,
                             Map<Aggregation.Terms, Supplier<Collector>> outer) {
         this.index = index;
         this.aggregations = global;
         this.mappings = mappings;
+        this.now = now;
         Supplier<NamedCollectors> globals = level(null, global);
         this.universes.putAll(outer);
         // the key collectors were built with the outer plan's fields: this plan must read them too
@@ -87,8 +91,18 @@ public final class AggregationPlan {
         this.allDocuments = null;
     }
 
-    public static AggregationPlan of(String index, Map<String, Aggregation> aggregations, Mappings mappings) {
-        return new AggregationPlan(index, aggregations, mappings);
+    /**
+     * @param now the request's current time in epoch millis (date math such as {@code now-1d} in ranges, bounds,
+     *            {@code missing} and {@code after} values), read at most once by the caller's clock
+     */
+    public static AggregationPlan of(String index, Map<String, Aggregation> aggregations, Mappings mappings,
+                                     LongSupplier now) {
+        return new AggregationPlan(index, aggregations, mappings, now);
+    }
+
+    /** The request's current time this plan reads date math against. */
+    public LongSupplier now() {
+        return now;
     }
 
     public Map<String, Aggregation> aggregations() {
@@ -168,42 +182,42 @@ public final class AggregationPlan {
         return switch (agg) {
             case Aggregation.Terms t -> {
                 FieldRef field = TermsAggregator.formatted(field(t.field()), t.format(), t.executionHint());
-                Predicate<Object> accept = t.includeExclude().filter(name, field);
+                Predicate<Object> accept = t.includeExclude().filter(name, field, now);
                 TermsOrderPaths.validate(index, mappings, t);
                 Supplier<NamedCollectors> subs = level(name, t.subs());
                 if (t.minDocCount() == 0) {
-                    universes.putIfAbsent(t, () -> TermsAggregator.keyCollector(t, field, accept));
+                    universes.putIfAbsent(t, () -> TermsAggregator.keyCollector(t, field, accept, now));
                 }
-                yield () -> TermsAggregator.collector(t, field, accept, subs);
+                yield () -> TermsAggregator.collector(t, field, accept, subs, now);
             }
             case Aggregation.Metric m -> {
                 FieldRef field = field(m.field());
-                MetricAggregator.collector(m, field); // fails here (for this index) when the field cannot be used
-                yield () -> MetricAggregator.collector(m, field);
+                MetricAggregator.collector(m, field, now); // fails here (for this index) when the field cannot be used
+                yield () -> MetricAggregator.collector(m, field, now);
             }
             case Aggregation.Stats s -> {
                 FieldRef field = field(s.field());
-                StatsAggregator.collector(s, field); // fails here (for this index) when the field cannot be used
-                yield () -> StatsAggregator.collector(s, field);
+                StatsAggregator.collector(s, field, now); // fails here (for this index) when the field cannot be used
+                yield () -> StatsAggregator.collector(s, field, now);
             }
             case Aggregation.Cardinality c -> {
                 FieldRef field = field(c.field());
-                CardinalityAggregator.collector(c, field);
-                yield () -> CardinalityAggregator.collector(c, field);
+                CardinalityAggregator.collector(c, field, now);
+                yield () -> CardinalityAggregator.collector(c, field, now);
             }
             case Aggregation.Percentiles p -> {
                 FieldRef field = field(p.field());
-                PercentilesAggregator.collector(p, field);
-                yield () -> PercentilesAggregator.collector(p, field);
+                PercentilesAggregator.collector(p, field, now);
+                yield () -> PercentilesAggregator.collector(p, field, now);
             }
             case Aggregation.TopHits t -> {
-                List<TopHitsAggregator.Key> keys = TopHitsAggregator.keys(t, index, this::field);
+                List<TopHitsAggregator.Key> keys = TopHitsAggregator.keys(t, index, this::field, now);
                 needsScores |= TopHitsAggregator.needsScores(t);
                 yield () -> TopHitsAggregator.collector(t, index, keys);
             }
             case RangeAggregation r -> {
                 FieldRef field = field(r.field());
-                RangeAggregator.Setup setup = RangeAggregator.setup(r, field, System::currentTimeMillis);
+                RangeAggregator.Setup setup = RangeAggregator.setup(r, field, now);
                 Supplier<NamedCollectors> subs = level(name, r.subs());
                 yield () -> RangeAggregator.collector(r, field, setup, subs);
             }
@@ -215,8 +229,7 @@ public final class AggregationPlan {
             }
             case DateHistogramAggregation d -> {
                 FieldRef field = field(d.field());
-                HistogramAggregator.DateSetup setup = HistogramAggregator.dateSetup(d, field,
-                        System::currentTimeMillis);
+                HistogramAggregator.DateSetup setup = HistogramAggregator.dateSetup(d, field, now);
                 Supplier<NamedCollectors> subs = level(name, d.subs());
                 yield () -> HistogramAggregator.dateHistogram(d, field, setup, subs);
             }
@@ -227,7 +240,7 @@ public final class AggregationPlan {
                     CompositeAggregator.validate(s, field);
                     sources.add(new CompositeAggregator.Resolved(s, field));
                 }
-                List<Object> after = CompositeAggregator.after(c, sources);
+                List<Object> after = CompositeAggregator.after(c, sources, now);
                 Supplier<NamedCollectors> subs = level(name, c.subs());
                 yield () -> CompositeAggregator.collector(c, sources, after, subs);
             }

@@ -6,6 +6,7 @@ import io.qdrant.esgateway.domain.json.JsonValue;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * {@code cardinality}, counted exactly: the partial keeps every distinct value (Strings for keyword fields, Longs for
@@ -19,8 +20,8 @@ final class CardinalityAggregator {
     private CardinalityAggregator() {
     }
 
-    static Collector collector(Cardinality cardinality, FieldRef field) {
-        Object missing = cardinality.missing().map(m -> missingValue(m, field)).orElse(null);
+    static Collector collector(Cardinality cardinality, FieldRef field, LongSupplier now) {
+        Object missing = cardinality.missing().map(m -> missingValue(m, field, now)).orElse(null);
         return new Collector() {
             private final Set<Object> values = new HashSet<>();
 
@@ -61,12 +62,12 @@ final class CardinalityAggregator {
     }
 
     /** A fractional missing value on an integral field stays a distinct double (ES counts 1.5 apart from 1 and 2). */
-    private static Object missingValue(JsonValue missing, FieldRef field) {
+    private static Object missingValue(JsonValue missing, FieldRef field, LongSupplier now) {
         if (field.kind() == FieldRef.ValueKind.LONG && missing instanceof JsonValue.JsonNumber n && !n.isIntegral()) {
             double d = n.value().doubleValue();
             return d == Math.rint(d) && !Double.isInfinite(d) ? (Object) (long) d : (Object) d;
         }
-        return Keys.missingKey(missing, field);
+        return Keys.missingKey(missing, field, now);
     }
 
     record CardinalityPartial(Set<Object> values) implements Partial {

@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -85,7 +86,7 @@ final class CompositeAggregator {
         }
 
         /** An {@code after} value in this source's key type. */
-        Object parseAfter(JsonValue v) {
+        Object parseAfter(JsonValue v, LongSupplier now) {
             if (v instanceof JsonNull) {
                 if (!source.missingBucket()) {
                     throw GatewayException.illegalArgument("Invalid value for [after." + source.name()
@@ -100,8 +101,7 @@ final class CompositeAggregator {
                     case HISTOGRAM -> Double.parseDouble(text.trim());
                     case DATE_HISTOGRAM -> v instanceof JsonNumber n ? (Object) n.value().longValue()
                             : (Object) DateMath.parse(text, source.format().map(DateFormat::of)
-                                    .orElse(field.format()), source.rounding().zone(), false,
-                                    System::currentTimeMillis);
+                                    .orElse(field.format()), source.rounding().zone(), false, now);
                     case TERMS -> switch (field.kind()) {
                         case KEYWORD, UNMAPPED -> text;
                         case LONG -> v instanceof JsonNumber n ? (Object) n.value().longValue()
@@ -140,7 +140,7 @@ final class CompositeAggregator {
     }
 
     /** The {@code after} key in the sources' key types ({@code null}: from the start), checked per index. */
-    static List<Object> after(CompositeAggregation agg, List<Resolved> sources) {
+    static List<Object> after(CompositeAggregation agg, List<Resolved> sources, LongSupplier now) {
         if (agg.after().isEmpty()) {
             return null;
         }
@@ -150,7 +150,7 @@ final class CompositeAggregator {
             if (!values.containsKey(s.source().name())) {
                 throw GatewayException.illegalArgument("Missing value for [after." + s.source().name() + "]");
             }
-            after.add(s.parseAfter(values.get(s.source().name())));
+            after.add(s.parseAfter(values.get(s.source().name()), now));
         }
         if (values.size() != sources.size()) {
             throw GatewayException.illegalArgument("[after] has " + values.size() + " value(s) but [sources] has "

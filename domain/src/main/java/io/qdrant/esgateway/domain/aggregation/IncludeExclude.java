@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -127,7 +128,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
      * The keys this clause keeps, for {@code field} of one index; a regular expression on a field that is not a
      * keyword is ES's {@code illegal_argument_exception} (a failure of that index).
      */
-    Predicate<Object> filter(String aggregation, FieldRef field) {
+    Predicate<Object> filter(String aggregation, FieldRef field, LongSupplier now) {
         if (isEmpty()) {
             return k -> true;
         }
@@ -141,7 +142,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
             Predicate<String> p = LuceneRegex.compile(includeRegex.get());
             include = k -> k instanceof String s && p.test(s);
         } else if (includeValues.isPresent()) {
-            Set<Object> values = values(includeValues.get(), field);
+            Set<Object> values = values(includeValues.get(), field, now);
             include = values::contains;
         } else if (numPartitions > 0) {
             include = k -> Math.floorMod(hash(k), numPartitions) == partition;
@@ -151,7 +152,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
             Predicate<String> p = LuceneRegex.compile(excludeRegex.get());
             exclude = k -> k instanceof String s && p.test(s);
         } else if (excludeValues.isPresent()) {
-            Set<Object> values = values(excludeValues.get(), field);
+            Set<Object> values = values(excludeValues.get(), field, now);
             exclude = values::contains;
         }
         Predicate<Object> in = include;
@@ -159,11 +160,11 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
         return k -> in.test(k) && !out.test(k);
     }
 
-    private static Set<Object> values(List<JsonValue> values, FieldRef field) {
+    private static Set<Object> values(List<JsonValue> values, FieldRef field, LongSupplier now) {
         Set<Object> out = new HashSet<>();
         for (JsonValue v : values) {
             try {
-                out.add(Keys.missingKey(v, field));
+                out.add(Keys.missingKey(v, field, now));
             } catch (GatewayException e) {
                 // ES parses the values with the field's parser: Long.parseLong's error
                 throw GatewayException.illegalArgument("For input string: \"" + JsonReads.text(v).orElse("")

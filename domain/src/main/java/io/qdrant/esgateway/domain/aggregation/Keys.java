@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.time.DateMath;
+import java.util.function.LongSupplier;
 
 /**
  * Bucket keys: Strings (keyword values, compared by code point as Lucene compares their UTF-8 bytes), Longs
@@ -61,7 +62,7 @@ final class Keys {
     }
 
     /** The key documents without a value are counted under ({@code missing}), in the field's key type. */
-    static Object missingKey(JsonValue missing, FieldRef field) {
+    static Object missingKey(JsonValue missing, FieldRef field, LongSupplier now) {
         String text = JsonReads.text(missing).orElseThrow(() -> GatewayException.parse(
                 "[missing] must be a value, not " + missing.tokenName()));
         try {
@@ -73,7 +74,7 @@ final class Keys {
                 case BOOLEAN -> JsonReads.bool(missing).map(b -> b ? 1L : 0L).orElseThrow(
                         () -> new NumberFormatException(text));
                 case DATE -> missing instanceof JsonNumber n ? n.value().longValue()
-                        : DateMath.parse(text, field.format(), null, false, System::currentTimeMillis);
+                        : DateMath.parse(text, field.format(), null, false, now);
                 // ES reads the missing value of an unmapped field as a string: its key is "3", not 3
                 case UNMAPPED -> text;
             };

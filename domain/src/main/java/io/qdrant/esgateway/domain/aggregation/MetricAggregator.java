@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
+import java.util.function.LongSupplier;
 
 /**
  * {@code min}, {@code max}, {@code avg}, {@code sum} and {@code value_count}: one partial state (count, compensated
@@ -24,13 +25,13 @@ final class MetricAggregator {
         }
     }
 
-    static Collector collector(Metric metric, FieldRef field) {
+    static Collector collector(Metric metric, FieldRef field, LongSupplier now) {
         validate(metric, field);
         // value_count only counts documents without a value; the others take the value in the field's number space
         boolean counting = metric.kind() == Aggregation.MetricKind.VALUE_COUNT;
         java.util.OptionalDouble missing = counting
                 ? metric.missing().map(m -> java.util.OptionalDouble.of(1)).orElse(java.util.OptionalDouble.empty())
-                : StatsAggregator.missing(metric.missing(), field, metric.type());
+                : StatsAggregator.missing(metric.missing(), field, metric.type(), now);
         return new Collector() {
             private long count;
             private double sum;

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.function.LongSupplier;
 
 /**
  * {@code percentiles}, computed exactly: the partial keeps every value (partials merge by concatenation) and the
@@ -26,9 +27,9 @@ final class PercentilesAggregator {
     private PercentilesAggregator() {
     }
 
-    static Collector collector(Percentiles percentiles, FieldRef field) {
+    static Collector collector(Percentiles percentiles, FieldRef field, LongSupplier now) {
         StatsAggregator.validate(percentiles.type(), field);
-        OptionalDouble missing = StatsAggregator.missing(percentiles.missing(), field, percentiles.type());
+        OptionalDouble missing = StatsAggregator.missing(percentiles.missing(), field, percentiles.type(), now);
         return new Collector() {
             private double[] values = NONE;
             private int size;

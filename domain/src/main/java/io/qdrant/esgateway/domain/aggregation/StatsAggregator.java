@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.LongSupplier;
 
 /**
  * {@code stats} and {@code extended_stats}. The partial state is count, Kahan-compensated sum, compensated sum of
@@ -32,7 +33,7 @@ final class StatsAggregator {
     }
 
     /** The value documents without one count as, in the field's number space (dates parsed with its format). */
-    static OptionalDouble missing(Optional<JsonValue> missing, FieldRef field, String type) {
+    static OptionalDouble missing(Optional<JsonValue> missing, FieldRef field, String type, LongSupplier now) {
         if (missing.isEmpty()) {
             return OptionalDouble.empty();
         }
@@ -50,7 +51,7 @@ final class StatsAggregator {
                         + field.name() + "]");
             }
         }
-        Object key = Keys.missingKey(missing.get(), field);
+        Object key = Keys.missingKey(missing.get(), field, now);
         if (!(key instanceof Number n)) {
             throw GatewayException.unsupported("a non-numeric [missing] in a [" + type + "] aggregation");
         }
@@ -68,9 +69,9 @@ final class StatsAggregator {
         return extended ? EXTENDED_NAMES : STATS_NAMES;
     }
 
-    static Collector collector(Stats stats, FieldRef field) {
+    static Collector collector(Stats stats, FieldRef field, LongSupplier now) {
         validate(stats.type(), field);
-        OptionalDouble missing = missing(stats.missing(), field, stats.type());
+        OptionalDouble missing = missing(stats.missing(), field, stats.type(), now);
         return new Collector() {
             private long count;
             private CompensatedSum sum = CompensatedSum.ZERO;

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -77,7 +78,8 @@ final class TermsAggregator {
     }
 
     /** Hands each distinct key of the document (or the {@code missing} key) that {@code accept} keeps to {@code out}. */
-    static void keys(Terms terms, FieldRef field, Predicate<Object> accept, AggregationDoc doc, Consumer<Object> out) {
+    static void keys(Terms terms, FieldRef field, Predicate<Object> accept, AggregationDoc doc, Consumer<Object> out,
+                     LongSupplier now) {
         boolean none = switch (field.kind()) {
             case KEYWORD -> {
                 String[] values = doc.keywords(field.name());
@@ -109,14 +111,15 @@ final class TermsAggregator {
             case UNMAPPED -> true;
         };
         if (none && terms.missing().isPresent()) {
-            Object key = Keys.missingKey(terms.missing().get(), field);
+            Object key = Keys.missingKey(terms.missing().get(), field, now);
             if (accept.test(key)) {
                 out.accept(key);
             }
         }
     }
 
-    static Collector collector(Terms terms, FieldRef field, Predicate<Object> accept, Supplier<NamedCollectors> subs) {
+    static Collector collector(Terms terms, FieldRef field, Predicate<Object> accept, Supplier<NamedCollectors> subs,
+                               LongSupplier now) {
         return new Collector() {
             private final Map<Object, Bucket> buckets = new HashMap<>();
 
@@ -126,7 +129,7 @@ final class TermsAggregator {
                     Bucket b = buckets.computeIfAbsent(key, k -> new Bucket(subs.get()));
                     b.count++;
                     b.subs.collect(doc);
-                });
+                }, now);
             }
 
             @Override
@@ -139,20 +142,20 @@ final class TermsAggregator {
     }
 
     /** Collects the keys of every document (the universe {@code min_doc_count: 0} adds as empty buckets). */
-    static Collector keyCollector(Terms terms, FieldRef field, Predicate<Object> accept) {
+    static Collector keyCollector(Terms terms, FieldRef field, Predicate<Object> accept, LongSupplier now) {
         return new Collector() {
             private final Set<Object> keys = new HashSet<>();
 
             @Override
             public void collect(AggregationDoc doc) {
-                keys(terms, field, accept, doc, keys::add);
+                keys(terms, field, accept, doc, keys::add, now);
             }
 
             @Override
             public Partial partial() {
                 if (field.kind() == ValueKind.KEYWORD && terms.missing().isPresent()) {
                     // ES puts the missing value among a keyword field's terms whether or not a document lacks one
-                    Object key = Keys.missingKey(terms.missing().get(), field);
+                    Object key = Keys.missingKey(terms.missing().get(), field, now);
                     if (accept.test(key)) {
                         keys.add(key);
                     }

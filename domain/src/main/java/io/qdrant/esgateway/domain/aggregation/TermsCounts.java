@@ -3,6 +3,7 @@ package io.qdrant.esgateway.domain.aggregation;
 import io.qdrant.esgateway.domain.index.Mappings;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -33,13 +34,13 @@ public final class TermsCounts {
      * @throws IllegalArgumentException when the aggregation is not {@link #countable}
      */
     public static Partial partial(String index, String name, Aggregation.Terms terms, Mappings mappings,
-                                  Map<Object, Long> valueCounts, long withoutValue) {
+                                  Map<Object, Long> valueCounts, long withoutValue, LongSupplier now) {
         if (!countable(terms)) {
             throw new IllegalArgumentException("terms aggregation [" + name + "] needs more than value counts");
         }
         FieldRef field = TermsAggregator.formatted(FieldRef.of(index, terms.field(), mappings), terms.format(),
                 terms.executionHint());
-        Predicate<Object> accept = terms.includeExclude().filter(name, field);
+        Predicate<Object> accept = terms.includeExclude().filter(name, field, now);
         Map<Object, TermsAggregator.BucketPartial> buckets = new HashMap<>();
         valueCounts.forEach((key, count) -> {
             if (count > 0 && accept.test(key)) {
@@ -48,7 +49,7 @@ public final class TermsCounts {
             }
         });
         if (withoutValue > 0 && terms.missing().isPresent()) {
-            Object key = Keys.missingKey(terms.missing().get(), field);
+            Object key = Keys.missingKey(terms.missing().get(), field, now);
             if (accept.test(key)) {
                 buckets.merge(key, new TermsAggregator.BucketPartial(withoutValue, NamedPartials.EMPTY),
                         TermsAggregator.BucketPartial::merge);

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -53,7 +54,7 @@ final class TopHitsAggregator {
     }
 
     /** The sort keys for {@code index}; fails (as a failure of that index) on a window or field ES refuses. */
-    static List<Key> keys(TopHits t, String index, Function<String, FieldRef> fields) {
+    static List<Key> keys(TopHits t, String index, Function<String, FieldRef> fields, LongSupplier now) {
         if ((long) t.from() + t.size() > MAX_WINDOW) {
             throw GatewayException.illegalArgument("Top hits result window is too large, the top hits aggregator ["
                     + t.name() + "]'s from + size must be less than or equal to: [" + MAX_WINDOW + "] but was ["
@@ -79,7 +80,7 @@ final class TopHitsAggregator {
                             io.qdrant.esgateway.domain.time.DateFormat.of(f.format().get()));
                 }
                 if (f.missing() instanceof SortSpec.Missing.Value v) {
-                    missing = Keys.missingKey(v.value(), field);
+                    missing = Keys.missingKey(v.value(), field, now);
                 }
             }
             keys.add(new Key(spec, field, missing));

@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * A search's sort computed in the gateway over documents' values (the complete-scan path), with Elasticsearch 8.15's
@@ -52,13 +53,20 @@ public final class GatewaySort {
             + " by updating the dynamic cluster setting: indices.id_field_data.enabled";
 
     private final List<Column> columns;
+    private final LongSupplier now;
 
-    private GatewaySort(List<Column> columns) {
+    private GatewaySort(List<Column> columns, LongSupplier now) {
         this.columns = columns;
+        this.now = now;
     }
 
-    /** The sort for one index; the same errors as a native sort (unmapped without type, text, vectors, …). */
-    public static GatewaySort of(String index, List<SortSpec> specs, Mappings mappings) {
+    /**
+     * The sort for one index; the same errors as a native sort (unmapped without type, text, vectors, …).
+     *
+     * @param now the request's current time in epoch millis, for date math in {@code missing} and
+     *            {@code search_after} values
+     */
+    public static GatewaySort of(String index, List<SortSpec> specs, Mappings mappings, LongSupplier now) {
         List<Column> columns = new ArrayList<>();
         for (SortSpec spec : specs) {
             columns.add(switch (spec) {
@@ -66,10 +74,10 @@ public final class GatewaySort {
                         SortSpec.Mode.MIN, false, null, Optional.empty());
                 case SortSpec.Doc d -> new Column(null, Kind.DOC, d.order() == SortSpec.Order.DESC,
                         SortSpec.Mode.MIN, false, null, Optional.empty());
-                case SortSpec.Field f -> column(index, f, mappings);
+                case SortSpec.Field f -> column(index, f, mappings, now);
             });
         }
-        return new GatewaySort(columns);
+        return new GatewaySort(columns, now);
     }
 
     /** The fields whose values the keys read. */
@@ -240,7 +248,7 @@ public final class GatewaySort {
                     case LONG -> SortValues.longOf(v);
                     case BOOLEAN -> JsonReads.bool(v).map(b -> b ? 1L : 0L).orElseGet(() -> SortValues.longOf(v));
                     case DATE -> v instanceof JsonNumber ? SortValues.longOf(v) : DateMath.parse(SortValues.text(v),
-                            col.format.orElse(DateFormat.defaultFormat()), null, false, System::currentTimeMillis);
+                            col.format.orElse(DateFormat.defaultFormat()), null, false, now);
                     case DOUBLE -> Double.parseDouble(SortValues.text(v));
                     case FLOAT -> Float.parseFloat(SortValues.text(v));
                 };
@@ -254,7 +262,7 @@ public final class GatewaySort {
 
 
 
-    private static Column column(String index, SortSpec.Field f, Mappings mappings) {
+    private static Column column(String index, SortSpec.Field f, Mappings mappings, LongSupplier now) {
         String name = f.field();
         if (name.equals("_id")) {
             throw GatewayException.illegalArgument(ID_FIELDDATA);
@@ -284,13 +292,13 @@ public final class GatewaySort {
             case FieldMapping.KeywordField k -> new Column(field, Kind.KEYWORD, reverse, mode, naturalHigh,
                     f.missing() instanceof SortSpec.Missing.Value v ? SortValues.text(v.value()) : null, Optional.empty());
             case FieldMapping.NumberField n when n.numberType().isIntegral() -> longColumn(field, name, Kind.LONG,
-                    reverse, mode, naturalHigh, f, Optional.empty(), DateFormat.defaultFormat());
+                    reverse, mode, naturalHigh, f, Optional.empty(), DateFormat.defaultFormat(), now);
             case FieldMapping.BooleanField b -> longColumn(field, name, Kind.BOOLEAN, reverse, mode, naturalHigh, f,
-                    Optional.empty(), DateFormat.defaultFormat());
+                    Optional.empty(), DateFormat.defaultFormat(), now);
             case FieldMapping.DateField d -> {
                 Optional<DateFormat> format = f.format().map(DateFormat::of);
                 DateFormat input = format.orElse(DateFormat.of(d.format().orElse(DateFormat.DEFAULT_PATTERN)));
-                yield longColumn(field, name, Kind.DATE, reverse, mode, naturalHigh, f, format, input);
+                yield longColumn(field, name, Kind.DATE, reverse, mode, naturalHigh, f, format, input, now);
             }
             case FieldMapping.NumberField n when n.numberType() == FieldMapping.NumberType.DOUBLE -> new Column(field,
                     Kind.DOUBLE, reverse, mode, naturalHigh, f.missing() instanceof SortSpec.Missing.Value v
@@ -310,14 +318,14 @@ public final class GatewaySort {
 
     private static Column longColumn(String field, String name, Kind kind, boolean reverse, SortSpec.Mode mode,
                                      boolean naturalHigh, SortSpec.Field f, Optional<DateFormat> format,
-                                     DateFormat input) {
+                                     DateFormat input, LongSupplier now) {
         long missing;
         if (f.missing() instanceof SortSpec.Missing.Value v) {
             missing = SortValues.missingLong(v.value(), switch (kind) {
                 case DATE -> SortValues.IntegralKind.DATE;
                 case BOOLEAN -> SortValues.IntegralKind.BOOLEAN;
                 default -> SortValues.IntegralKind.LONG;
-            }, input, name);
+            }, input, name, now);
         } else {
             missing = naturalHigh ? Long.MAX_VALUE : Long.MIN_VALUE;
         }

@@ -8,6 +8,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
 import io.qdrant.esgateway.domain.time.DateFormat;
 import io.qdrant.esgateway.domain.time.DateMath;
 import java.math.BigDecimal;
+import java.util.function.LongSupplier;
 
 /**
  * How sort values are read from and written to JSON, as Elasticsearch does, for every sort implementation (the
@@ -51,10 +52,11 @@ public final class SortValues {
      * The {@code missing} value of an integral, date or boolean sort: a date in {@code input} (with date math) or
      * epoch millis, a boolean or 0/1, a number (ES's error for one that does not parse).
      */
-    public static long missingLong(JsonValue value, IntegralKind kind, DateFormat input, String field) {
+    public static long missingLong(JsonValue value, IntegralKind kind, DateFormat input, String field,
+                                   LongSupplier now) {
         return switch (kind) {
             case DATE -> value instanceof JsonNumber ? longOf(value)
-                    : DateMath.parse(text(value), input, null, false, System::currentTimeMillis);
+                    : DateMath.parse(text(value), input, null, false, now);
             case BOOLEAN -> JsonReads.bool(value).map(b -> b ? 1L : 0L).orElseGet(() -> longOf(value));
             case LONG -> {
                 try {

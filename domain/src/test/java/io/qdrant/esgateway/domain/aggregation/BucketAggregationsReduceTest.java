@@ -21,7 +21,7 @@ class BucketAggregationsReduceTest {
     static void check(String aggs, long seed) {
         Random random = new Random(seed);
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)),
-                PartitionedReduceTest.MAPPINGS);
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         for (int round = 0; round < 20; round++) {
             List<MemoryDoc> all = PartitionedReduceTest.documents(random, random.nextInt(60));
             List<MemoryDoc> matched = new ArrayList<>();
@@ -80,7 +80,7 @@ class BucketAggregationsReduceTest {
     void zeroCountBucketsComeFromAllDocuments() {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
                 "{\"t\":{\"terms\":{\"field\":\"brand\",\"min_doc_count\":0},\"aggs\":{\"a\":{\"avg\":{\"field\":\"n\"}}}}}")),
-                PartitionedReduceTest.MAPPINGS);
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         MemoryDoc one = new MemoryDoc("1").keyword("brand", "x").longs("n", 4);
         MemoryDoc two = new MemoryDoc("2").keyword("brand", "y", "z");
         JsonValue out = answer(plan, Reduction.collectOnce(plan, List.of(one)),
@@ -95,7 +95,7 @@ class BucketAggregationsReduceTest {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
                 "{\"k\":{\"terms\":{\"field\":\"brand\",\"min_doc_count\":0,\"missing\":\"zz\"}},"
                         + "\"n\":{\"terms\":{\"field\":\"n\",\"min_doc_count\":0,\"missing\":9}}}")),
-                PartitionedReduceTest.MAPPINGS);
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         MemoryDoc one = new MemoryDoc("1").keyword("brand", "x").longs("n", 4);
         JsonValue out = answer(plan, Reduction.collectOnce(plan, List.of()),
                 Reduction.collectOnce(plan.allDocuments().orElseThrow(), List.of(one)));

@@ -18,7 +18,7 @@ class BucketAggregatorsTest {
 
     private static String run(String aggs) {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)),
-                PartitionedReduceTest.MAPPINGS);
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         NamedPartials all = plan.allDocuments().map(p -> Reduction.collectOnce(p, DOCS)).orElse(NamedPartials.EMPTY);
         return Json.write(plan.complete(Reduction.collectOnce(plan, DOCS), all).render());
     }
@@ -72,7 +72,7 @@ class BucketAggregatorsTest {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
                 "{\"f\":{\"filter\":{\"match_all\":{}},\"aggs\":{\"t\":{\"terms\":{\"field\":\"x\"}}}}}")),
                 io.qdrant.esgateway.domain.index.Mappings.parse(Json.parse(
-                        "{\"properties\":{\"x\":{\"type\":\"" + type + "\"}}}")));
+                        "{\"properties\":{\"x\":{\"type\":\"" + type + "\"}}}")), System::currentTimeMillis);
         return Reduction.collectOnce(plan, List.of(doc));
     }
 

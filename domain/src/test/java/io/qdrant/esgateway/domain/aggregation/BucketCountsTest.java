@@ -23,7 +23,7 @@ class BucketCountsTest {
     }
 
     private static String collected(Aggregation agg) {
-        NamedCollectors collectors = AggregationPlan.of("idx", Map.of("a", agg), MAPPINGS).newCollectors();
+        NamedCollectors collectors = AggregationPlan.of("idx", Map.of("a", agg), MAPPINGS, System::currentTimeMillis).newCollectors();
         DOCS.forEach(collectors::collect);
         return Json.write(collectors.partial().byName().get("a").render());
     }

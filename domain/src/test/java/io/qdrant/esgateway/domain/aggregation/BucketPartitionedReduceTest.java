@@ -90,8 +90,8 @@ class BucketPartitionedReduceTest {
         for (int round = 0; round < 10; round++) {
             List<MemoryDoc> docs = PartitionedReduceTest.documents(random, random.nextInt(40));
             AggregationPlan mapped = AggregationPlan.of("a", AggregationParser.parse(Json.parse(aggs)),
-                    PartitionedReduceTest.MAPPINGS);
-            AggregationPlan unmapped = AggregationPlan.of("b", AggregationParser.parse(Json.parse(aggs)), without);
+                    PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
+            AggregationPlan unmapped = AggregationPlan.of("b", AggregationParser.parse(Json.parse(aggs)), without, System::currentTimeMillis);
             NamedCollectors a = mapped.newCollectors();
             NamedCollectors b = unmapped.newCollectors();
             for (int i = 0; i < docs.size(); i++) {
@@ -108,7 +108,7 @@ class BucketPartitionedReduceTest {
     void emptyFilledBucketsRenderTheirSubAggregations() {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse("""
                 {"h":{"histogram":{"field":"n","interval":1},"aggs":{"m":{"max":{"field":"price"}},
-                      "t":{"terms":{"field":"brand"}}}}}""")), PartitionedReduceTest.MAPPINGS);
+                      "t":{"terms":{"field":"brand"}}}}}""")), PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         List<MemoryDoc> docs = List.of(new MemoryDoc("1").longs("n", 0).doubles("price", 1.5),
                 new MemoryDoc("2").longs("n", 2));
         JsonValue out = Reduction.onePass(plan, docs);

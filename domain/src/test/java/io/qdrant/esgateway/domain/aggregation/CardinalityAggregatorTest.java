@@ -32,7 +32,7 @@ class CardinalityAggregatorTest {
     @Test
     void mergingCountsAValueSeenInBothPartitionsOnce() {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
-                "{\"k\":{\"cardinality\":{\"field\":\"brand\"}}}")), PartitionedReduceTest.MAPPINGS);
+                "{\"k\":{\"cardinality\":{\"field\":\"brand\"}}}")), PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         NamedCollectors a = plan.newCollectors();
         a.collect(new MemoryDoc("1").keyword("brand", "x", "y"));
         NamedCollectors b = plan.newCollectors();

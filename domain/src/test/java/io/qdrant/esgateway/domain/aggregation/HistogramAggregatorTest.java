@@ -72,9 +72,9 @@ class HistogramAggregatorTest {
                 + "\"r\":{\"range\":{\"field\":\"d\",\"ranges\":[{\"to\":1577836800000}]}}}";
         Mappings mapped = Mappings.parse(Json.parse(
                 "{\"properties\":{\"d\":{\"type\":\"date\",\"format\":\"yyyy/MM/dd\"}}}"));
-        NamedCollectors a = AggregationPlan.of("a", AggregationParser.parse(Json.parse(aggs)), mapped).newCollectors();
+        NamedCollectors a = AggregationPlan.of("a", AggregationParser.parse(Json.parse(aggs)), mapped, System::currentTimeMillis).newCollectors();
         a.collect(new MemoryDoc("1").longs("d", 1_577_836_800_000L));
-        NamedCollectors b = AggregationPlan.of("b", AggregationParser.parse(Json.parse(aggs)), unmapped)
+        NamedCollectors b = AggregationPlan.of("b", AggregationParser.parse(Json.parse(aggs)), unmapped, System::currentTimeMillis)
                 .newCollectors();
         String expected = "{\"h\":{\"buckets\":[{\"key_as_string\":\"2020/01/01\",\"key\":1577836800000,"
                 + "\"doc_count\":1}]},\"r\":{\"buckets\":[{\"key\":\"*-2020/01/01\",\"to\":1.5778368E12,"

@@ -21,7 +21,7 @@ class IncludeExcludeTest {
         if (exclude != null) {
             ie = IncludeExclude.parseExclude(ie, Json.parse(exclude));
         }
-        return ie.filter("agg", field);
+        return ie.filter("agg", field, System::currentTimeMillis);
     }
 
     @Test

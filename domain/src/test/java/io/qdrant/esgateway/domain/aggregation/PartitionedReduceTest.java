@@ -55,7 +55,7 @@ class PartitionedReduceTest {
 
     static void check(String aggs, long seed) {
         Random random = new Random(seed);
-        AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)), MAPPINGS);
+        AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)), MAPPINGS, System::currentTimeMillis);
         for (int round = 0; round < 20; round++) {
             List<MemoryDoc> docs = documents(random, random.nextInt(60));
             JsonValue expected = Reduction.onePass(plan, docs);
@@ -118,7 +118,7 @@ class PartitionedReduceTest {
     @Test
     void theComparisonCanFail() {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
-                "{\"s\":{\"sum\":{\"field\":\"n\"}}}")), MAPPINGS);
+                "{\"s\":{\"sum\":{\"field\":\"n\"}}}")), MAPPINGS, System::currentTimeMillis);
         List<MemoryDoc> docs = List.of(new MemoryDoc("1").longs("n", 1), new MemoryDoc("2").longs("n", 2));
         JsonValue all = Reduction.onePass(plan, docs);
         JsonValue half = Reduction.onePass(plan, docs.subList(0, 1));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class RangeAggregatorTest {
     static String render(String aggs, List<MemoryDoc> docs) {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)),
-                PartitionedReduceTest.MAPPINGS);
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         return Json.write(Reduction.onePass(plan, docs));
     }
 

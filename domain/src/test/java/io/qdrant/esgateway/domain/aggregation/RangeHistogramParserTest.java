@@ -79,9 +79,9 @@ class RangeHistogramParserTest {
         assertThatThrownBy(() -> AggregationPlan.of("i", AggregationParser.parse(Json.parse(
                 "{\"c\":{\"composite\":{\"after\":{\"b\":1},"
                         + "\"sources\":[{\"a\":{\"terms\":{\"field\":\"n\"}}}]}}}")),
-                PartitionedReduceTest.MAPPINGS)).hasMessage("Missing value for [after.a]");
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis)).hasMessage("Missing value for [after.a]");
         assertThatThrownBy(() -> AggregationPlan.of("i", AggregationParser.parse(Json.parse(
-                "{\"r\":{\"range\":{\"field\":\"n\"}}}")), PartitionedReduceTest.MAPPINGS))
+                "{\"r\":{\"range\":{\"field\":\"n\"}}}")), PartitionedReduceTest.MAPPINGS, System::currentTimeMillis))
                 .hasMessage("No [ranges] specified for the [r] aggregation");
     }
 }

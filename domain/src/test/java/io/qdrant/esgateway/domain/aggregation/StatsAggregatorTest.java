@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class StatsAggregatorTest {
     static JsonValue run(String aggs, List<MemoryDoc> docs) {
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)),
-                PartitionedReduceTest.MAPPINGS);
+                PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         return Reduction.onePass(plan, docs);
     }
 
@@ -74,7 +74,7 @@ class StatsAggregatorTest {
     void partialsMergeTheirCompensatedSums() {
         // 1e16 + 1 + 1 loses both ones in plain double addition; the compensated partials keep them
         AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(
-                "{\"s\":{\"stats\":{\"field\":\"price\"}}}")), PartitionedReduceTest.MAPPINGS);
+                "{\"s\":{\"stats\":{\"field\":\"price\"}}}")), PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
         NamedCollectors a = plan.newCollectors();
         a.collect(new MemoryDoc("1").doubles("price", 1e16));
         a.collect(new MemoryDoc("1b").doubles("price", 1));

@@ -26,7 +26,7 @@ class TermsCountsTest {
     /** What the collectors answer, and what the counts a facet would give answer. */
     private static void sameAnswer(String body) {
         Aggregation.Terms t = terms(body);
-        AggregationPlan plan = AggregationPlan.of("idx", Map.of("t", t), MAPPINGS);
+        AggregationPlan plan = AggregationPlan.of("idx", Map.of("t", t), MAPPINGS, System::currentTimeMillis);
         NamedCollectors collectors = plan.newCollectors();
         DOCS.forEach(collectors::collect);
         Map<Object, Long> counts = new HashMap<>();
@@ -38,7 +38,7 @@ class TermsCountsTest {
             }
             without += values.length == 0 ? 1 : 0;
         }
-        Partial fromCounts = TermsCounts.partial("idx", "t", t, MAPPINGS, counts, without);
+        Partial fromCounts = TermsCounts.partial("idx", "t", t, MAPPINGS, counts, without, System::currentTimeMillis);
         assertThat(Json.write(fromCounts.render())).as(body)
                 .isEqualTo(Json.write(collectors.partial().byName().get("t").render()));
     }
@@ -69,6 +69,6 @@ class TermsCountsTest {
                 "{\"t\": {\"terms\": {\"field\": \"tag\"}, \"aggs\": {\"c\": {\"value_count\": {\"field\":"
                         + " \"tag\"}}}}}")).get("t"))).isFalse();
         assertThatThrownBy(() -> TermsCounts.partial("idx", "t", terms("{\"field\": \"tag\", \"min_doc_count\": 0}"),
-                MAPPINGS, Map.of(), 0)).isInstanceOf(IllegalArgumentException.class);
+                MAPPINGS, Map.of(), 0, System::currentTimeMillis)).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -14,7 +14,7 @@ class TermsOrderPathsTest {
 
     private static AggregationPlan plan(String order, String subs) {
         return AggregationPlan.of("idx", AggregationParser.parse(Json.parse("{\"t\":{\"terms\":{\"field\":\"brand\","
-                + "\"order\":" + order + "},\"aggs\":" + subs + "}}")), PartitionedReduceTest.MAPPINGS);
+                + "\"order\":" + order + "},\"aggs\":" + subs + "}}")), PartitionedReduceTest.MAPPINGS, System::currentTimeMillis);
     }
 
     private static void invalid(String order, String subs, String why) {

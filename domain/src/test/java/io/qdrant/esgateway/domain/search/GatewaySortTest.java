@@ -20,7 +20,7 @@ class GatewaySortTest {
              "x":{"type":"text"}}}"""));
 
     private static List<String> order(String sort, String... sources) {
-        GatewaySort s = GatewaySort.of("idx", SortParser.parse(Json.parse(sort)), MAPPINGS);
+        GatewaySort s = GatewaySort.of("idx", SortParser.parse(Json.parse(sort)), MAPPINGS, System::currentTimeMillis);
         List<GatewaySort.Key> keys = new ArrayList<>();
         for (int i = 0; i < sources.length; i++) {
             ValuesDoc doc = new ValuesDoc("" + i, Float.NaN,
@@ -59,7 +59,7 @@ class GatewaySortTest {
 
     @Test
     void searchAfterIsStrictlyAfter() {
-        GatewaySort s = GatewaySort.of("idx", SortParser.parse(Json.parse("[{\"l\":\"asc\"}]")), MAPPINGS);
+        GatewaySort s = GatewaySort.of("idx", SortParser.parse(Json.parse("[{\"l\":\"asc\"}]")), MAPPINGS, System::currentTimeMillis);
         Object[] after = s.parseAfter(List.of(new JsonValue.JsonNumber(3)));
         ValuesDoc three = new ValuesDoc("a", Float.NaN, DocumentParser.parse(MAPPINGS, Json.parse("{\"l\":3}"), "a")
                 .values(), f -> false);
@@ -73,11 +73,11 @@ class GatewaySortTest {
 
     @Test
     void theSameErrorsAsANativeSort() {
-        assertThatThrownBy(() -> GatewaySort.of("idx", SortParser.parse(Json.parse("[\"x\"]")), MAPPINGS))
+        assertThatThrownBy(() -> GatewaySort.of("idx", SortParser.parse(Json.parse("[\"x\"]")), MAPPINGS, System::currentTimeMillis))
                 .hasMessageContaining("Fielddata is disabled on [x] in [idx]");
-        assertThatThrownBy(() -> GatewaySort.of("idx", SortParser.parse(Json.parse("[\"nope\"]")), MAPPINGS))
+        assertThatThrownBy(() -> GatewaySort.of("idx", SortParser.parse(Json.parse("[\"nope\"]")), MAPPINGS, System::currentTimeMillis))
                 .hasMessageContaining("No mapping found for [nope] in order to sort on");
-        assertThatThrownBy(() -> GatewaySort.of("idx", SortParser.parse(Json.parse("[\"_id\"]")), MAPPINGS))
+        assertThatThrownBy(() -> GatewaySort.of("idx", SortParser.parse(Json.parse("[\"_id\"]")), MAPPINGS, System::currentTimeMillis))
                 .hasMessageContaining("Fielddata access on the _id field is disallowed");
     }
 }

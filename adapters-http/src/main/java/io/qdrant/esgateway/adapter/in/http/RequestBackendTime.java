@@ -1,7 +1,7 @@
 package io.qdrant.esgateway.adapter.in.http;
 
-import io.qdrant.esgateway.application.port.out.BackendObserver;
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 
 /**
  * The wall time one request spends inside calls to a remote document backend, so that the request's own time (what
@@ -9,9 +9,9 @@ import java.util.Arrays;
  *
  * <p>A request opens one with {@link #open()} on its handler thread; it is found through an
  * {@link InheritableThreadLocal}, so the threads a request starts for concurrent work (virtual threads inherit
- * inheritable thread-locals) report their calls to it too. {@link #OBSERVER} is the {@link BackendObserver} that
- * feeds it: each call is the interval [end − nanos, end], end being when the observer is told (backends tell it as
- * soon as the call ended). Overlapping calls of one request count once: {@link #wallNanos} is the length of the union
+ * inheritable thread-locals) report their calls to it too. {@link #CALL_ENDED} feeds it (the composition root
+ * connects it to the backend's observer): each call is the interval [end − nanos, end], end being when it is told
+ * (backends tell it as soon as the call ended). Overlapping calls of one request count once: {@link #wallNanos} is the length of the union
  * of the intervals, clipped to the request's own span, so it never exceeds the request's time.
  *
  * <p>Thread-safe. A call reported after the request closed its scope is ignored.
@@ -19,12 +19,12 @@ import java.util.Arrays;
 final class RequestBackendTime implements AutoCloseable {
     private static final InheritableThreadLocal<RequestBackendTime> CURRENT = new InheritableThreadLocal<>();
 
-    /** Attributes each backend call to the request of the thread that made it (none: ignored). */
-    static final BackendObserver OBSERVER = call -> {
+    /** Attributes a backend call that just ended, after {@code nanos}, to the request of its thread (none: ignored). */
+    static final LongConsumer CALL_ENDED = nanos -> {
         RequestBackendTime current = CURRENT.get();
         if (current != null) {
             long end = System.nanoTime();
-            current.add(end - call.nanos(), end);
+            current.add(end - nanos, end);
         }
     };
 

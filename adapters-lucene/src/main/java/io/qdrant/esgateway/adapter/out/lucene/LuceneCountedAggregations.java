@@ -111,7 +111,7 @@ final class LuceneCountedAggregations {
                 case Aggregation.Terms t -> {
                     ValueCounts counts = terms.get(termsNames.indexOf(e.getKey()));
                     yield TermsCounts.partial(index.name(), e.getKey(), t, index.mappings(), counts.values,
-                            counts.withoutValue);
+                            counts.withoutValue, plan.now());
                 }
                 case Aggregation.Filter f -> BucketCounts.filter(f,
                         count(searcher, both(rewritten, translator.translate(f.query()))));

@@ -20,6 +20,7 @@ import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import io.qdrant.esgateway.domain.sort.SortSpec;
 import io.qdrant.esgateway.domain.time.DateFormat;
 import io.qdrant.esgateway.domain.time.DateMath;
+import io.qdrant.esgateway.domain.time.Now;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,14 +104,9 @@ final class LuceneSearch {
         return counted.isPresent() ? counted.getAsLong() : searcher.count(q);
     }
 
+    /** The current time of one search: read once, whatever date math it holds. */
     static LongSupplier now() {
-        long[] memo = {Long.MIN_VALUE};
-        return () -> {
-            if (memo[0] == Long.MIN_VALUE) {
-                memo[0] = System.currentTimeMillis();
-            }
-            return memo[0];
-        };
+        return Now.once(System::currentTimeMillis);
     }
 
     /** The Lucene query of a request: query ∪ kNN sections (scores summed), then post_filter and min_score. */
@@ -145,11 +141,12 @@ final class LuceneSearch {
     static IndexHits search(IndexReader reader, IndexMetadata index, SearchRequest request, int topN)
             throws IOException {
         IndexSearcher searcher = searcher(reader);
-        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        LongSupplier now = now();
+        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now);
         org.apache.lucene.search.Query query = query(translator, request);
         List<SortKey> keys = new ArrayList<>();
         for (SortSpec spec : request.sort()) {
-            keys.add(sortKey(index, spec));
+            keys.add(sortKey(index, spec, now));
         }
         int threshold = switch (request.trackTotalHits()) {
             case TrackTotalHits.UpTo u -> u.threshold();
@@ -351,17 +348,17 @@ final class LuceneSearch {
 
 
 
-    private static SortKey sortKey(IndexMetadata index, SortSpec spec) {
+    private static SortKey sortKey(IndexMetadata index, SortSpec spec, LongSupplier now) {
         return switch (spec) {
             case SortSpec.Score s -> new SortKey(new SortField(null, SortField.Type.SCORE,
                     s.order() == SortSpec.Order.ASC), Kind.SCORE, Optional.empty());
             case SortSpec.Doc d -> new SortKey(new SortField(null, SortField.Type.DOC,
                     d.order() == SortSpec.Order.DESC), Kind.DOC, Optional.empty());
-            case SortSpec.Field f -> fieldSortKey(index, f);
+            case SortSpec.Field f -> fieldSortKey(index, f, now);
         };
     }
 
-    private static SortKey fieldSortKey(IndexMetadata index, SortSpec.Field f) {
+    private static SortKey fieldSortKey(IndexMetadata index, SortSpec.Field f, LongSupplier now) {
         String name = f.field();
         if (name.equals("_id")) {
             throw GatewayException.illegalArgument(GatewaySort.ID_FIELDDATA);
@@ -393,11 +390,11 @@ final class LuceneSearch {
                 yield new SortKey(field, Kind.KEYWORD, Optional.empty());
             }
             case FieldMapping.NumberField n when n.numberType().isIntegral() ->
-                    longKey(name, reverse, max, naturalHigh, f.missing(), Kind.LONG, Optional.empty());
+                    longKey(name, reverse, max, naturalHigh, f.missing(), Kind.LONG, Optional.empty(), now);
             case FieldMapping.BooleanField b ->
-                    longKey(name, reverse, max, naturalHigh, f.missing(), Kind.BOOLEAN, Optional.empty());
+                    longKey(name, reverse, max, naturalHigh, f.missing(), Kind.BOOLEAN, Optional.empty(), now);
             case FieldMapping.DateField d -> longKey(name, reverse, max, naturalHigh, f.missing(), Kind.DATE,
-                    f.format().map(DateFormat::of), d);
+                    f.format().map(DateFormat::of), d, now);
             case FieldMapping.NumberField n when n.numberType() == NumberType.DOUBLE -> {
                 SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.DOUBLE, reverse,
                         max ? SortedNumericSelector.Type.MAX : SortedNumericSelector.Type.MIN);
@@ -447,14 +444,15 @@ final class LuceneSearch {
     }
 
     private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,
-                                   SortSpec.Missing missing, Kind kind, Optional<DateFormat> format) {
-        return longKey(name, reverse, max, naturalHigh, missing, kind, format, null);
+                                   SortSpec.Missing missing, Kind kind, Optional<DateFormat> format,
+                                   LongSupplier now) {
+        return longKey(name, reverse, max, naturalHigh, missing, kind, format, null, now);
     }
 
     /** {@code format} renders the values (dates with a sort {@code format}); {@code date} parses date inputs. */
     private static SortKey longKey(String name, boolean reverse, boolean max, boolean naturalHigh,
                                    SortSpec.Missing missing, Kind kind, Optional<DateFormat> format,
-                                   FieldMapping.DateField date) {
+                                   FieldMapping.DateField date, LongSupplier now) {
         DateFormat input = format.orElse(date == null ? DateFormat.defaultFormat()
                 : DateFormat.of(date.format().orElse(DateFormat.DEFAULT_PATTERN)));
         SortedNumericSortField field = new SortedNumericSortField(name, SortField.Type.LONG, reverse,
@@ -465,7 +463,7 @@ final class LuceneSearch {
                 case DATE -> SortValues.IntegralKind.DATE;
                 case BOOLEAN -> SortValues.IntegralKind.BOOLEAN;
                 default -> SortValues.IntegralKind.LONG;
-            }, input, name);
+            }, input, name, now);
         } else {
             missingValue = naturalHigh ? Long.MAX_VALUE : Long.MIN_VALUE;
         }

@@ -57,7 +57,7 @@ class LuceneAggregationsTest {
 
     private String aggregate(String body) {
         SearchRequest request = SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of());
-        AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings());
+        AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings(), System::currentTimeMillis);
         return Json.write(store.aggregate(index, request, plan).render());
     }
 

@@ -99,14 +99,14 @@ class LuceneCountedAggregationsTest {
 
     private NamedPartials aggregate(String body) {
         SearchRequest request = SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of());
-        AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings());
+        AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings(), System::currentTimeMillis);
         return store.aggregate(index, request, plan);
     }
 
     private boolean counted(String body) {
         SearchRequest request = SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of());
         return LuceneCountedAggregations.covers(index,
-                AggregationPlan.of(index.name(), request.aggregations(), index.mappings()));
+                AggregationPlan.of(index.name(), request.aggregations(), index.mappings(), System::currentTimeMillis));
     }
 
     /** The aggregation {@code a} counted alone, and collected next to a {@code max}: the same answer. */

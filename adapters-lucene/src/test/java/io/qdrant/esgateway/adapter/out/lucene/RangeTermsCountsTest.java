@@ -91,7 +91,7 @@ class RangeTermsCountsTest {
 
     private NamedPartials aggregate(String body) {
         SearchRequest request = SearchRequestParser.parse(Optional.of(Json.parse(body)), Map.of());
-        AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings());
+        AggregationPlan plan = AggregationPlan.of(index.name(), request.aggregations(), index.mappings(), System::currentTimeMillis);
         return store.aggregate(index, request, plan);
     }
 

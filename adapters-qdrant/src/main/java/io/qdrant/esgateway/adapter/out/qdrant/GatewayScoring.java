@@ -231,7 +231,7 @@ final class GatewayScoring {
     // ---------------------------------------------------------------- the port's reads
 
     IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
-        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), QdrantDocumentStore.now());
         boolean relevance = request.sort().isEmpty() && request.searchAfter().isEmpty();
         boolean scores = request.needsScores();
         Mappings mappings = index.mappings();

@@ -33,6 +33,7 @@ import io.qdrant.esgateway.domain.search.IndexHits;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import io.qdrant.esgateway.domain.sort.SortSpec;
+import io.qdrant.esgateway.domain.time.Now;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -689,9 +690,10 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     /** The filter path's translation, constant score, sort and {@code search_after} (their 400s thrown here). */
     private FilterSearch filterSearch(IndexMetadata index, SearchRequest request) {
-        Translated matches = matches(index, request, true, Optional.empty(), new FilterTranslator(index, now()));
+        LongSupplier now = now();
+        Translated matches = matches(index, request, true, Optional.empty(), new FilterTranslator(index, now));
         float score = request.needsScores() ? ConstantScores.of(request.query()) : Float.NaN;
-        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), now);
         request.searchAfter().ifPresent(sort::parseAfter); // a bad value is a 400 before any call
         return new FilterSearch(matches, score, sort);
     }
@@ -963,14 +965,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return m;
     }
 
+    /** The current time of one search: read once, whatever date math it holds. */
     static LongSupplier now() {
-        long[] memo = {Long.MIN_VALUE};
-        return () -> {
-            if (memo[0] == Long.MIN_VALUE) {
-                memo[0] = System.currentTimeMillis();
-            }
-            return memo[0];
-        };
+        return Now.once(System::currentTimeMillis);
     }
 
     @Override

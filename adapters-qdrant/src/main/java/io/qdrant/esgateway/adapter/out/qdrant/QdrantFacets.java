@@ -182,7 +182,7 @@ final class QdrantFacets {
                 }
             }
             out.put(e.getKey(), TermsCounts.partial(index.name(), e.getKey(), terms, index.mappings(), counts,
-                    without));
+                    without, plan.now()));
         }
         return Optional.of(new NamedPartials(out));
     }

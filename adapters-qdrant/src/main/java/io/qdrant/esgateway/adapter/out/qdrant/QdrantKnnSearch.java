@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Searches with kNN parts on Qdrant — top-level {@code knn} sections and {@code knn} queries anywhere in the query
@@ -72,6 +73,7 @@ final class QdrantKnnSearch {
         final IndexMetadata index;
         final SearchRequest request;
         final Map<Query.Knn, QdrantKnn.Neighbours> neighbours;
+        final LongSupplier now = QdrantDocumentStore.now();
         final FilterTranslator translator;
         final KnnScores scores;
         /** The query that scores: the request's, or {@code match_all} when it has neither query nor sections. */
@@ -91,7 +93,7 @@ final class QdrantKnnSearch {
             extra.ifPresent(q -> searches.addAll(QdrantKnn.inQuery(q)));
             Map<Query.Knn, QdrantKnn.Neighbours> found = new HashMap<>();
             this.neighbours = found;
-            this.translator = new FilterTranslator(index, QdrantDocumentStore.now(), k -> {
+            this.translator = new FilterTranslator(index, now, k -> {
                 QdrantKnn.Neighbours n = found.get(k);
                 if (n == null) {
                     throw FilterTranslator.unsupported("a [knn] query inside a knn [filter]");
@@ -290,7 +292,7 @@ final class QdrantKnnSearch {
     private List<Ranked> sorted(Context context, Translated matches, int topN, float[] best) {
         SearchRequest request = context.request;
         IndexMetadata index = context.index;
-        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), context.now);
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         SortPayload reads = new SortPayload(index.mappings(), sort);
         boolean scored = request.needsScores();

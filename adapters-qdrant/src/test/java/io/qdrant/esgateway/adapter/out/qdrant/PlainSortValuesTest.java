@@ -136,7 +136,7 @@ class PlainSortValuesTest {
                         Optional.of(SortSpec.Mode.MAX), Optional.empty(), Optional.empty()),
                 new SortSpec.Field("s", SortSpec.Order.ASC, new SortSpec.Missing.Last(),
                         Optional.of(SortSpec.Mode.AVG), Optional.empty(), Optional.empty()));
-        GatewaySort sort = GatewaySort.of("idx", specs, MAPPINGS);
+        GatewaySort sort = GatewaySort.of("idx", specs, MAPPINGS, System::currentTimeMillis);
         SortPayload payload = new SortPayload(MAPPINGS, sort);
         Random random = new Random(37);
         for (int n = 0; n < 3000; n++) {

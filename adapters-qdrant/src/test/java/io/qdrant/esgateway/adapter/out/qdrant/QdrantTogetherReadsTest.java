@@ -112,7 +112,7 @@ class QdrantTogetherReadsTest {
     private List<Read> reads(String json) {
         SearchRequest request = request(json);
         return List.of(new Read.Search(index, request, 0), new Read.Aggregate(index, request,
-                AggregationPlan.of(index.name(), request.aggregations(), index.mappings())));
+                AggregationPlan.of(index.name(), request.aggregations(), index.mappings(), System::currentTimeMillis)));
     }
 
     private GatewayException failure(QdrantDocumentStore on, String json) {

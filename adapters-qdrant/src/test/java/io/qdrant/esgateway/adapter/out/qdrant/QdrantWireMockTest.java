@@ -167,7 +167,7 @@ class QdrantWireMockTest {
         var request = search("{\"size\":0,\"query\":{\"range\":{\"count\":{\"gte\":1}}},\"aggs\":{\"t\":"
                 + "{\"terms\":{\"field\":\"tag\",\"size\":2,\"missing\":\"none\"}}}}");
         var plan = io.qdrant.esgateway.domain.aggregation.AggregationPlan.of(INDEX.name(), request.aggregations(),
-                INDEX.mappings());
+                INDEX.mappings(), System::currentTimeMillis);
         var partials = store.aggregate(INDEX, request, plan);
         assertThat(Json.write(partials.render())).isEqualTo("{\"t\":{\"doc_count_error_upper_bound\":0,"
                 + "\"sum_other_doc_count\":3,\"buckets\":[{\"key\":\"none\",\"doc_count\":4},{\"key\":\"red\","
@@ -201,7 +201,7 @@ class QdrantWireMockTest {
                 + "\"next_page_offset\":null}"));
         var request = search("{\"size\":0,\"aggs\":{\"t\":{\"terms\":{\"field\":\"tag\"}}}}");
         var partials = store.aggregate(INDEX, request, io.qdrant.esgateway.domain.aggregation.AggregationPlan.of(
-                INDEX.name(), request.aggregations(), INDEX.mappings()));
+                INDEX.name(), request.aggregations(), INDEX.mappings(), System::currentTimeMillis));
         assertThat(Json.write(partials.render())).isEqualTo("{\"t\":{\"doc_count_error_upper_bound\":0,"
                 + "\"sum_other_doc_count\":0,\"buckets\":[{\"key\":\"x\",\"doc_count\":2},{\"key\":\"y\","
                 + "\"doc_count\":1}]}}");

@@ -1,0 +1,6 @@
+package io.qdrant.esgateway.domain.violation;
+
+/** A domain type that holds a Lucene type. */
+class DomainUsesAFramework {
+    org.apache.lucene.util.BytesRef value;
+}
