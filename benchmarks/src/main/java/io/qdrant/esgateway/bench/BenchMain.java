@@ -20,8 +20,7 @@ public final class BenchMain {
         try {
             options = BenchOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
+            System.exit(refused(e, System.out, System.err));
             return;
         }
         try {
@@ -35,6 +34,16 @@ public final class BenchMain {
             e.printStackTrace(System.err);
             System.exit(1);
         }
+    }
+
+    /** Prints the usage asked for (exit code 0) or why the options were refused (exit code 2). */
+    static int refused(IllegalArgumentException e, PrintStream out, PrintStream err) {
+        if (e instanceof BenchOptions.HelpRequested) {
+            out.println(e.getMessage());
+            return 0;
+        }
+        err.println(e.getMessage());
+        return 2;
     }
 
     /** Runs and writes the three files; returns the output directory. */

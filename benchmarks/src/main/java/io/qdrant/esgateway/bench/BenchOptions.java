@@ -76,7 +76,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
             boolean inline = !name.equals(arg);
             String value = null;
             if (name.equals("-h") || name.equals("--help")) {
-                throw new IllegalArgumentException(USAGE);
+                throw new HelpRequested();
             }
             if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")) {
                 if (inline) {
@@ -157,5 +157,12 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
             // reported below
         }
         throw new IllegalArgumentException(name + " expects a whole number, got [" + value + "]");
+    }
+
+    /** {@code -h}/{@code --help}: not an error; the message is the usage. */
+    static final class HelpRequested extends IllegalArgumentException {
+        HelpRequested() {
+            super(USAGE);
+        }
     }
 }

@@ -2,7 +2,10 @@ package io.qdrant.esgateway.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -79,5 +82,20 @@ class BenchOptionsTest {
     void helpPrintsTheUsageWithoutAValue() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--help"})).hasMessage(BenchOptions.USAGE);
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--docs", "5", "-h"})).hasMessage(BenchOptions.USAGE);
+    }
+
+    @Test
+    void helpExitsZeroWithTheUsageOnStdoutAndABadOptionExitsTwo() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        IllegalArgumentException help = catchThrowableOfType(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--help"}));
+        assertThat(BenchMain.refused(help, new PrintStream(out), new PrintStream(err))).isZero();
+        assertThat(out.toString()).contains("usage: ./qeg bench");
+        assertThat(err.toString()).isEmpty();
+        IllegalArgumentException bad = catchThrowableOfType(IllegalArgumentException.class,
+                () -> BenchOptions.parse(new String[] {"--nope", "1"}));
+        assertThat(BenchMain.refused(bad, new PrintStream(out), new PrintStream(err))).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown option --nope");
     }
 }
