@@ -2,8 +2,8 @@ package io.qdrant.esgateway.application.service;
 
 import static io.qdrant.esgateway.application.port.out.InMemoryDocumentStore.Operation.PING;
 import static io.qdrant.esgateway.application.port.out.InMemoryDocumentStore.Operation.STATS;
+import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.qdrant.esgateway.application.port.in.ClusterStatus.Health;
 import io.qdrant.esgateway.application.port.in.ClusterStatus.IndexSummary;
@@ -56,16 +56,6 @@ class ClusterStatusServiceTest {
         IndexSettings settings = new IndexSettings(shards, replicas, Optional.empty(), 10_000, false);
         catalog.createIndex(new IndexMetadata(name, "uuid-" + name, Instant.EPOCH, settings, Mappings.EMPTY),
                 List.of(aliases).stream().map(a -> AliasMetadata.plain(a, name)).toList());
-    }
-
-    private static GatewayException failure(ErrorKind kind, Runnable call) {
-        try {
-            call.run();
-        } catch (GatewayException e) {
-            assertThat(e.kind()).as("kind of [%s]", e.getMessage()).isEqualTo(kind);
-            return e;
-        }
-        return fail("expected a GatewayException of kind " + kind + ", but nothing was thrown");
     }
 
     @Test

@@ -3,8 +3,8 @@ package io.qdrant.esgateway.application.service;
 import static io.qdrant.esgateway.application.port.out.InMemoryDocumentStore.Operation.CREATE;
 import static io.qdrant.esgateway.application.port.out.InMemoryDocumentStore.Operation.DROP;
 import static io.qdrant.esgateway.application.port.out.InMemoryDocumentStore.Operation.UPDATE_MAPPINGS;
+import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.qdrant.esgateway.application.port.in.IndexAdministration.IndexDescription;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
@@ -70,16 +70,6 @@ class IndexAdministrationServiceTest {
 
     private static List<AliasActions.Action> actions(String json) {
         return AliasActions.parse(Json.parse(json));
-    }
-
-    private static GatewayException failure(ErrorKind kind, Runnable call) {
-        try {
-            call.run();
-        } catch (GatewayException e) {
-            assertThat(e.kind()).as("kind of [%s]", e.getMessage()).isEqualTo(kind);
-            return e;
-        }
-        return fail("expected a GatewayException of kind " + kind + ", but nothing was thrown");
     }
 
     private IndexMetadata create(String name, String body) {

@@ -16,4 +16,11 @@ public final class Failures {
         assertThat(thrown).as("expected a GatewayException").isInstanceOf(GatewayException.class);
         return (GatewayException) thrown;
     }
+
+    /** Runs {@code call}, asserts it throws a {@link GatewayException} of {@code kind} and returns it. */
+    public static GatewayException failure(ErrorKind kind, ThrowingCallable call) {
+        GatewayException e = failure(call);
+        assertThat(e.kind()).as("kind of [%s]", e.getMessage()).isEqualTo(kind);
+        return e;
+    }
 }

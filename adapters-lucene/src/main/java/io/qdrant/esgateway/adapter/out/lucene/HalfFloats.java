@@ -1,12 +1,9 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
 import io.qdrant.esgateway.domain.index.FieldMapping.NumberType;
+import io.qdrant.esgateway.domain.index.HalfFloat;
 
-/**
- * Query values on {@code half_float} fields, as Elasticsearch treats them: indexed values are rounded to half
- * precision, so an exact value is rounded the same way, and a range keeps the half-precision values inside its bounds
- * (inclusive: the smallest half ≥ the lower bound; exclusive: the smallest half &gt; it; the same downwards).
- */
+/** Query values on {@code half_float} fields for Lucene queries: the rounding and bounds of {@link HalfFloat}. */
 final class HalfFloats {
     private HalfFloats() {
     }
@@ -17,40 +14,21 @@ final class HalfFloats {
     }
 
     static float round(float value) {
-        return Float.float16ToFloat(Float.floatToFloat16(value));
+        return HalfFloat.round(value);
     }
 
     /** The smallest half-precision value above {@code bound} (or equal to it when inclusive). */
     static float lowest(float bound, boolean inclusive) {
-        float r = round(bound);
-        if (r > bound || (inclusive && r == bound)) {
-            return r;
-        }
-        return nextUp(r);
+        return HalfFloat.lowest(bound, inclusive);
     }
 
     /** The largest half-precision value below {@code bound} (or equal to it when inclusive). */
     static float highest(float bound, boolean inclusive) {
-        float r = round(bound);
-        if (r < bound || (inclusive && r == bound)) {
-            return r;
-        }
-        return -nextUp(-r);
+        return HalfFloat.highest(bound, inclusive);
     }
 
     /** The next half-precision value after {@code half} (itself a half-precision value). */
     static float nextUp(float half) {
-        if (Float.isNaN(half) || half == Float.POSITIVE_INFINITY) {
-            return half;
-        }
-        short bits = Float.floatToFloat16(half);
-        if (half == 0f) {
-            bits = 0x0001;
-        } else if (bits >= 0) {
-            bits++;
-        } else {
-            bits--;
-        }
-        return Float.float16ToFloat(bits);
+        return HalfFloat.nextUp(half);
     }
 }

@@ -1,9 +1,9 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore.DirectoryFactory;
 import io.qdrant.esgateway.application.port.out.DocumentStore.StoreStats;
@@ -38,7 +38,6 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IOContext;
 import org.apache.lucene.store.IndexOutput;
-import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
@@ -137,14 +136,6 @@ class LuceneDocumentStoreTest {
             throw new IOException("No space left on device");
         }
     };
-
-    private static GatewayException failure(ErrorKind kind, ThrowingCallable call) {
-        Throwable thrown = catchThrowable(call);
-        assertThat(thrown).isInstanceOf(GatewayException.class);
-        GatewayException e = (GatewayException) thrown;
-        assertThat(e.kind()).isEqualTo(kind);
-        return e;
-    }
 
     @Nested
     class Opening {

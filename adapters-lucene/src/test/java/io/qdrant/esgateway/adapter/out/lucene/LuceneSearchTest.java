@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -90,15 +91,6 @@ class LuceneSearchTest {
 
     private List<String> query(String query) {
         return ids("{\"query\":" + query + "}");
-    }
-
-    private static GatewayException failure(Runnable r) {
-        try {
-            r.run();
-        } catch (GatewayException e) {
-            return e;
-        }
-        throw new AssertionError("expected a GatewayException");
     }
 
     private static final String MAPPING = """

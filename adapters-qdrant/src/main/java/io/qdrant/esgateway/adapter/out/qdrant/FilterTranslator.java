@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.FieldMapping.NumberType;
+import io.qdrant.esgateway.domain.index.HalfFloat;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -548,26 +549,7 @@ final class FilterTranslator {
 
     /** The smallest half-precision value above {@code bound} (or equal to it when inclusive). */
     static float halfLowest(float bound, boolean inclusive) {
-        float r = Float.float16ToFloat(Float.floatToFloat16(bound));
-        if (r > bound || (inclusive && r == bound)) {
-            return r;
-        }
-        return halfNextUp(r);
-    }
-
-    private static float halfNextUp(float half) {
-        if (Float.isNaN(half) || half == Float.POSITIVE_INFINITY) {
-            return half;
-        }
-        short bits = Float.floatToFloat16(half);
-        if (half == 0f) {
-            bits = 0x0001;
-        } else if (bits >= 0) {
-            bits++;
-        } else {
-            bits--;
-        }
-        return Float.float16ToFloat(bits);
+        return HalfFloat.lowest(bound, inclusive);
     }
 
     private static String text(JsonValue value, String field) {

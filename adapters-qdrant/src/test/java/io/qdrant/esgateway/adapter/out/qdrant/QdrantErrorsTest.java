@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
+import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,15 +50,6 @@ class QdrantErrorsTest {
 
     private static QdrantStores.Settings settings(URI uri, Duration requestTimeout) {
         return new QdrantStores.Settings(uri, Optional.of(KEY), Duration.ofMillis(500), requestTimeout);
-    }
-
-    private static GatewayException failure(Runnable action) {
-        try {
-            action.run();
-        } catch (GatewayException e) {
-            return e;
-        }
-        throw new AssertionError("no failure");
     }
 
     @Test

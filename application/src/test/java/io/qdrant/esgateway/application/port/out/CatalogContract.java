@@ -2,7 +2,6 @@ package io.qdrant.esgateway.application.port.out;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.fail;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -114,13 +113,7 @@ public abstract class CatalogContract {
 
     /** Runs {@code call}, which must fail with a {@link GatewayException} of {@code kind}; returns it. */
     protected static GatewayException failure(ErrorKind kind, Runnable call) {
-        try {
-            call.run();
-        } catch (GatewayException e) {
-            assertThat(e.kind()).as("kind of [%s]", e.getMessage()).isEqualTo(kind);
-            return e;
-        }
-        return fail("expected a GatewayException of kind " + kind + ", but nothing was thrown");
+        return io.qdrant.esgateway.domain.error.Failures.failure(kind, call::run);
     }
 
     // ---------------------------------------------------------------- view and createIndex
