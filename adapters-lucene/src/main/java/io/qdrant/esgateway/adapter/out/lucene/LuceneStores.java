@@ -45,7 +45,7 @@ public final class LuceneStores {
      * and the directory writes a held file before it syncs it) or a merge folds them into a larger one. Each
      * {@code refresh=true} write flushes a new segment: on disk that is some twenty file creations (the codec's
      * files, then the compound file built from them) and as many deletions, which took the larger part of a
-     * write-then-refresh cycle (docs/benchmarks/README.md, "Seventh session"). Durability is unchanged: an
+     * write-then-refresh cycle (docs/benchmarks/README.md, "Write path"). Durability is unchanged: an
      * acknowledged write is in the translog, and what a crash loses of the held segments was never committed.
      */
     static Directory directory(Path path) throws IOException {
