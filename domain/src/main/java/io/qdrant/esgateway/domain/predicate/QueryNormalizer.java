@@ -15,8 +15,9 @@ import java.util.Optional;
 
 /**
  * {@link Query} → {@link NormalizedQuery}: the boolean structure of Elasticsearch's compound queries made explicit
- * ({@code bool} with its rule that {@code should} is optional when {@code must} or {@code filter} is present unless
- * {@code minimum_should_match} says otherwise; a pure {@code must_not} bool matches all the rest; {@code dis_max},
+ * ({@code bool} as {@link Query.Bool#requiredShoulds}: {@code should} is optional when {@code must} or {@code filter}
+ * is present unless {@code minimum_should_match} says otherwise, and one {@code should} clause is required otherwise,
+ * also when {@code minimum_should_match} computes 0; a pure {@code must_not} bool matches all the rest; {@code dis_max},
  * {@code boosting} and {@code constant_score} match what their parts match), simplified ({@code Always}/{@code Never}
  * absorbed, nested conjunctions and disjunctions flattened), with the original query as the ranking part when it
  * scores.
@@ -53,7 +54,9 @@ public final class QueryNormalizer {
             case Query.MatchPhrase m -> new Condition(m.field(), m);
             case Query.MatchPhrasePrefix m -> new Condition(m.field(), m);
             case Query.Knn k -> new Condition(k.field(), k);
-            case Query.MultiMatch m -> or(m.fields().stream().map(f -> (Predicate) new Condition(f.field(), m)).toList());
+            // no fields: the index's default fields, every searchable one
+            case Query.MultiMatch m -> m.fields().isEmpty() ? new Condition("*", m)
+                    : or(m.fields().stream().map(f -> (Predicate) new Condition(f.field(), m)).toList());
             case Query.QueryString s -> predicate(QueryStringParser.parse(s));
             case Query.ConstantScore c -> predicate(c.filter());
             case Query.Boosting b -> predicate(b.positive());
@@ -66,14 +69,9 @@ public final class QueryNormalizer {
         List<Predicate> all = new ArrayList<>();
         b.must().forEach(q -> all.add(predicate(q)));
         b.filter().forEach(q -> all.add(predicate(q)));
-        boolean hasRequired = !b.must().isEmpty() || !b.filter().isEmpty();
-        if (!b.should().isEmpty()) {
-            List<Predicate> shoulds = b.should().stream().map(QueryNormalizer::predicate).toList();
-            int required = b.minimumShouldMatch() instanceof io.qdrant.esgateway.domain.query.MinimumShouldMatch.Unspecified
-                    ? (hasRequired ? 0 : 1) : b.minimumShouldMatch().required(shoulds.size());
-            if (required > 0) {
-                all.add(atLeast(required, shoulds));
-            }
+        int required = b.requiredShoulds();
+        if (required > 0) {
+            all.add(atLeast(required, b.should().stream().map(QueryNormalizer::predicate).toList()));
         }
         for (Query q : b.mustNot()) {
             all.add(not(predicate(q)));

@@ -67,6 +67,22 @@ public sealed interface Query {
             should = List.copyOf(should);
             mustNot = List.copyOf(mustNot);
         }
+
+        /**
+         * How many {@code should} clauses a document must match, as Elasticsearch decides: the number
+         * {@code minimum_should_match} gives (0 when absent), but at least one when there is no {@code must} or
+         * {@code filter} clause (a Lucene boolean query without required clauses needs one to match); 0 when there
+         * are only {@code must_not} clauses (everything else matches, whatever {@code minimum_should_match} says).
+         * More than there are {@code should} clauses means that nothing matches.
+         */
+        public int requiredShoulds() {
+            boolean required = !must.isEmpty() || !filter.isEmpty();
+            if (!required && should.isEmpty()) {
+                return 0;
+            }
+            int n = minimumShouldMatch.required(should.size());
+            return n == 0 && !required ? 1 : n;
+        }
     }
 
     record ConstantScore(Query filter, float boost) implements Query {

@@ -55,7 +55,42 @@ class QueryNormalizerTest {
         assertThat(p("{'bool':{'should':[{'term':{'a':'1'}},{'term':{'a':'2'}}],'minimum_should_match':'100%'}}"))
                 .isEqualTo(new And(List.of(term("a", "1"), term("a", "2"))));
         assertThat(p("{'bool':{'should':[{'term':{'a':'1'}}],'minimum_should_match':5}}"))
-                .as("more than there are: capped, as ES").isEqualTo(term("a", "1"));
+                .as("more than there are: nothing, as Lucene").isEqualTo(new Never());
+        assertThat(p("{'bool':{'should':[{'term':{'a':'1'}},{'term':{'a':'2'}}],'minimum_should_match':'150%'}}"))
+                .isEqualTo(new Never());
+        assertThat(p("{'bool':{'must':{'term':{'a':'1'}},'minimum_should_match':1}}"))
+                .as("no should clause to match").isEqualTo(new Never());
+        assertThat(p("{'bool':{'should':[{'term':{'a':'1'}},{'term':{'a':'2'}},{'term':{'a':'3'}},"
+                + "{'term':{'a':'4'}}],'minimum_should_match':'3<90%'}}")).isEqualTo(new AtLeast(3, List.of(
+                term("a", "1"), term("a", "2"), term("a", "3"), term("a", "4"))));
+    }
+
+    @Test
+    void aMinimumThatComputesZeroStillNeedsOneShouldWithoutMustOrFilter() {
+        Predicate one = term("flag", "true");
+        for (String msm : List.of("'50%'", "-1", "0", "'0%'", "'-100%'", "-5", "'0<-1'", "'0 < 50%'")) {
+            assertThat(p("{'bool':{'should':[{'term':{'flag':'true'}}],'minimum_should_match':" + msm + "}}"))
+                    .as(msm).isEqualTo(one);
+            assertThat(p("{'bool':{'should':[{'term':{'flag':'true'}}],'must_not':{'term':{'a':'x'}},"
+                    + "'minimum_should_match':" + msm + "}}")).as("with must_not " + msm)
+                    .isEqualTo(new And(List.of(one, new Not(term("a", "x")))));
+            assertThat(p("{'bool':{'must_not':{'bool':{'should':[{'term':{'flag':'true'}}],"
+                    + "'minimum_should_match':" + msm + "}}}}")).as("negated " + msm).isEqualTo(new Not(one));
+            assertThat(p("{'bool':{'filter':{'term':{'a':'x'}},'should':[{'term':{'flag':'true'}}],"
+                    + "'minimum_should_match':" + msm + "}}")).as("beside a filter " + msm).isEqualTo(term("a", "x"));
+        }
+        assertThat(p("{'bool':{'should':[{'term':{'a':'1'}},{'term':{'a':'2'}}],'minimum_should_match':'-50%'}}"))
+                .isEqualTo(new Or(List.of(term("a", "1"), term("a", "2"))));
+        assertThat(p("{'constant_score':{'filter':{'bool':{'should':[{'term':{'a':'1'}},{'term':{'a':'2'}}],"
+                + "'minimum_should_match':'49%'}}}}")).as("in filter context too")
+                .isEqualTo(new Or(List.of(term("a", "1"), term("a", "2"))));
+    }
+
+    @Test
+    void aPureNegationIgnoresTheMinimumAndAnEmptyBoolMatchesAll() {
+        assertThat(p("{'bool':{'must_not':{'term':{'a':'x'}},'minimum_should_match':2}}"))
+                .isEqualTo(new Not(term("a", "x")));
+        assertThat(p("{'bool':{'minimum_should_match':2}}")).isEqualTo(new Always());
     }
 
     @Test
@@ -82,6 +117,8 @@ class QueryNormalizerTest {
         assertThat(p("{'boosting':{'positive':{'term':{'a':'x'}},'negative':{'term':{'b':'y'}},'negative_boost':0.1}}"))
                 .as("a negative match only lowers the score").isEqualTo(term("a", "x"));
         assertThat(p("{'multi_match':{'query':'fox','fields':['t','b']}}")).isInstanceOf(Or.class);
+        assertThat(p("{'multi_match':{'query':'fox'}}")).as("no fields: the default fields, all")
+                .isEqualTo(new Condition("*", q("{'multi_match':{'query':'fox'}}")));
         assertThat(p("{'query_string':{'query':'a:x AND b:y'}}")).isInstanceOf(And.class);
     }
 

@@ -616,15 +616,15 @@ final class QueryTranslator {
         b.filter().forEach(q -> builder.add(translate(q), Occur.FILTER));
         b.should().forEach(q -> builder.add(translate(q), Occur.SHOULD));
         b.mustNot().forEach(q -> builder.add(translate(q), Occur.MUST_NOT));
-        if (b.must().isEmpty() && b.filter().isEmpty() && b.should().isEmpty()) {
-            // a pure negation matches everything else, with score 0 as Elasticsearch
+        boolean pureNegation = b.must().isEmpty() && b.filter().isEmpty() && b.should().isEmpty();
+        if (pureNegation) {
+            // a pure negation matches everything else, with score 0, whatever minimum_should_match says, as
+            // Elasticsearch
             builder.add(new MatchAllDocsQuery(), Occur.FILTER);
+        } else {
+            // Elasticsearch's number, also above the should clauses there are (then nothing matches)
+            builder.setMinimumNumberShouldMatch(b.minimumShouldMatch().required(b.should().size()));
         }
-        int msm = b.minimumShouldMatch().required(b.should().size());
-        if (b.minimumShouldMatch() instanceof MinimumShouldMatch.Unspecified) {
-            msm = 0;
-        }
-        builder.setMinimumNumberShouldMatch(msm);
         return builder.build();
     }
 

@@ -11,7 +11,6 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.json.JsonValue;
-import io.qdrant.esgateway.domain.query.MinimumShouldMatch;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.QueryStringParser;
 import java.util.ArrayList;
@@ -145,12 +144,7 @@ final class SupersetFilter {
         List<Translated> parts = new ArrayList<>();
         b.must().forEach(x -> parts.add(superset(x)));
         b.filter().forEach(x -> parts.add(superset(x)));
-        int required;
-        if (b.minimumShouldMatch() instanceof MinimumShouldMatch.Unspecified) {
-            required = b.must().isEmpty() && b.filter().isEmpty() && !b.should().isEmpty() ? 1 : 0;
-        } else {
-            required = b.minimumShouldMatch().required(b.should().size());
-        }
+        int required = b.requiredShoulds();
         if (required > 0) {
             parts.add(FilterTranslator.atLeast(required, b.should().stream().map(this::superset).toList()));
         }

@@ -270,10 +270,47 @@ class QueryDslTest {
             assertThat(MinimumShouldMatch.parse(v("'75%'")).required(3)).isEqualTo(2);
             assertThat(MinimumShouldMatch.parse(v("'-25%'")).required(4)).isEqualTo(3);
             assertThat(MinimumShouldMatch.parse(v("'-25%'")).required(3)).isEqualTo(3);
-            assertThat(MinimumShouldMatch.parse(v("7")).required(3)).isEqualTo(3);
+            assertThat(MinimumShouldMatch.parse(v("7")).required(3)).as("more than there are: not capped")
+                    .isEqualTo(7);
+            assertThat(MinimumShouldMatch.parse(v("'150%'")).required(2)).isEqualTo(3);
             assertThat(MinimumShouldMatch.parse(v("-7")).required(3)).isEqualTo(0);
-            assertThatThrownBy(() -> MinimumShouldMatch.parse(v("'3<90%'"))).isInstanceOfSatisfying(
-                    GatewayException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED));
+            assertThat(MinimumShouldMatch.parse(v("'50%'")).required(1)).isEqualTo(0);
+            assertThat(MinimumShouldMatch.parse(v("'-50%'")).required(3)).as("all but 1.5, truncated").isEqualTo(2);
+            assertThat(MinimumShouldMatch.parse(v("'-100%'")).required(3)).isEqualTo(0);
+            assertThat(MinimumShouldMatch.parse(v("' 2 '")).required(3)).isEqualTo(2);
+        }
+
+        @Test
+        void percentagesAreComputedInFloatAsElasticsearch() {
+            // Elasticsearch: (int) ((clauses * percent) * (1 / 100f)), all but the truncated share when negative
+            for (int clauses = 0; clauses <= 40; clauses++) {
+                for (int percent = -150; percent <= 150; percent++) {
+                    float share = (clauses * percent) * 0.01f;
+                    int expected = Math.max(0, share < 0 ? clauses + (int) share : (int) share);
+                    assertThat(new MinimumShouldMatch.Percent(percent).required(clauses)).isEqualTo(expected);
+                }
+            }
+            assertThat(new MinimumShouldMatch.Percent(29).required(100)).isEqualTo(29);
+            assertThat(new MinimumShouldMatch.Percent(-34).required(3)).isEqualTo(2);
+        }
+
+        @Test
+        void conditionalFormsAsElasticsearch() {
+            MinimumShouldMatch m = MinimumShouldMatch.parse(v("'3<90%'"));
+            assertThat(m).isEqualTo(new MinimumShouldMatch.Conditional(List.of(new MinimumShouldMatch.Step(3,
+                    new MinimumShouldMatch.Percent(90)))));
+            assertThat(List.of(m.required(0), m.required(2), m.required(3), m.required(4), m.required(10)))
+                    .as("all up to 3, then 90%").containsExactly(0, 2, 3, 3, 9);
+            MinimumShouldMatch two = MinimumShouldMatch.parse(v("'2<-25% 9<-3'"));
+            assertThat(List.of(two.required(1), two.required(2), two.required(3), two.required(8), two.required(9),
+                    two.required(10), two.required(12))).containsExactly(1, 2, 3, 6, 7, 7, 9);
+            assertThat(MinimumShouldMatch.parse(v("'2 < 50%'")).required(4)).isEqualTo(2);
+            assertThat(MinimumShouldMatch.parse(v("'1<-1'")).required(1)).isEqualTo(1);
+            assertThat(MinimumShouldMatch.parse(v("'1<-1'")).required(2)).isEqualTo(1);
+            for (String bad : List.of("'3<'", "'<2'", "'a<2'", "'2<x'", "'1.5'", "'abc'", "'2<3<4'")) {
+                assertThatThrownBy(() -> MinimumShouldMatch.parse(v(bad))).as(bad).isInstanceOfSatisfying(
+                        GatewayException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT));
+            }
         }
 
         @Test
