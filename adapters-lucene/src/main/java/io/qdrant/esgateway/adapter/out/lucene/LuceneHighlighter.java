@@ -35,7 +35,13 @@ import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.memory.MemoryIndex;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.uhighlight.CustomSeparatorBreakIterator;
 import org.apache.lucene.search.uhighlight.FieldHighlighter;
 import org.apache.lucene.search.uhighlight.FieldOffsetStrategy;
@@ -74,6 +80,8 @@ final class LuceneHighlighter {
     private final HighlightSpec spec;
     private final Mappings mappings;
     private final Query query;
+    /** {@link #looseQuery()}, built on first use. */
+    private Query loose;
     private static final Analyzer KEYWORD = new WholeValueAnalyzer();
     private static final DocumentVersion NO_VERSION = new DocumentVersion(0, 0, 0);
 
@@ -196,7 +204,8 @@ final class LuceneHighlighter {
                                         HighlightSpec.Options options, Supplier<IndexSearcher> document) {
         String content = String.join(String.valueOf(SEPARATOR), values);
         boolean whole = keyword || options.numberOfFragments() == 0;
-        int maxPassages = whole ? values.size() : options.numberOfFragments();
+        // a keyword's values are whole fragments, still at most number_of_fragments of them (the best-scoring)
+        int maxPassages = options.numberOfFragments() == 0 ? values.size() : options.numberOfFragments();
         if (maxPassages <= 0) {
             return List.of();
         }
@@ -221,7 +230,7 @@ final class LuceneHighlighter {
             formatted = options.requireFieldMatch()
                     ? highlighter.highlightFieldsAsObjects(new String[] {field}, query, new int[] {0},
                             new int[] {maxPassages}).get(field)[0]
-                    : highlighter.highlightWithoutSearcher(field, query, content, maxPassages);
+                    : highlighter.highlightWithoutSearcher(field, looseQuery(), content, maxPassages);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -234,6 +243,42 @@ final class LuceneHighlighter {
             snippets.sort(Comparator.comparingDouble(Snippet::score).reversed());
         }
         return snippets.stream().map(Snippet::text).toList();
+    }
+
+    /**
+     * The query as highlighted without {@code require_field_match} (by its terms, not by where it matches): a phrase
+     * prefix's expansions are highlighted wherever they occur, its other terms only where the phrase matches, as
+     * Elasticsearch highlights its phrase prefix query (the prefix as an automaton beside the phrase).
+     */
+    private Query looseQuery() {
+        if (loose == null) {
+            List<Term> expansions = new ArrayList<>();
+            query.visit(new QueryVisitor() {
+                @Override
+                public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+                    return occur == BooleanClause.Occur.MUST_NOT ? QueryVisitor.EMPTY_VISITOR : this;
+                }
+
+                @Override
+                public void consumeTerms(Query q, Term... terms) {
+                    if (q instanceof MultiPhraseQuery phrase) {
+                        Term[][] positions = phrase.getTermArrays();
+                        if (positions.length > 1 && java.util.Arrays.asList(positions[positions.length - 1])
+                                .containsAll(java.util.Arrays.asList(terms))) {
+                            expansions.addAll(java.util.Arrays.asList(terms));
+                        }
+                    }
+                }
+            });
+            if (expansions.isEmpty()) {
+                loose = query;
+            } else {
+                BooleanQuery.Builder b = new BooleanQuery.Builder().add(query, BooleanClause.Occur.SHOULD);
+                expansions.stream().distinct().forEach(t -> b.add(new TermQuery(t), BooleanClause.Occur.SHOULD));
+                loose = b.build();
+            }
+        }
+        return loose;
     }
 
     /** The values at a dotted path of the source (through objects, arrays and dotted keys), as text. */
@@ -306,7 +351,10 @@ final class LuceneHighlighter {
                 while (!sb.isEmpty() && sb.charAt(sb.length() - 1) == SEPARATOR) {
                     sb.setLength(sb.length() - 1);
                 }
-                String text = sb.toString().trim();
+                // the no_match_size summary of number_of_fragments 0 keeps the white space it ends with, as in ES
+                boolean untrimmed = passage.getNumMatches() == 0 && Float.isNaN(passage.getScore())
+                        && options.numberOfFragments() == 0;
+                String text = untrimmed ? sb.toString() : sb.toString().trim();
                 if (!text.isEmpty()) {
                     snippets.add(new Snippet(text, passage.getScore()));
                 }

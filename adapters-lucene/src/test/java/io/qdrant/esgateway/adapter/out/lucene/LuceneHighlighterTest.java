@@ -164,4 +164,35 @@ class LuceneHighlighterTest {
                 + "'highlight':{'fields':{'name':{}}}}";
         assertThat(highlightSearch(otherId, "7", lamp)).isEmpty();
     }
+
+    @Test
+    void aKeywordGivesAtMostNumberOfFragmentsValuesTheBestFirst() {
+        Query q = new org.apache.lucene.search.WildcardQuery(new Term("sku", "*e*"));
+        String source = "{'sku':['green','red','blue']}";
+        assertThat(highlight("{'fields':{'sku':{'number_of_fragments':1}}}", q, source).get("sku"))
+                .containsExactly("<em>red</em>");
+        assertThat(highlight("{'fields':{'sku':{'number_of_fragments':0}}}", q, source).get("sku"))
+                .containsExactly("<em>green</em>", "<em>red</em>", "<em>blue</em>");
+    }
+
+    @Test
+    void withoutRequireFieldMatchAPhrasePrefixHighlightsItsExpansionsAnywhere() {
+        Query prefix = new org.apache.lucene.search.MultiPhraseQuery.Builder()
+                .add(new Term[] {new Term("body", "river")}, 0)
+                .add(new Term[] {new Term("body", "dog"), new Term("body", "dogs")}, 1).build();
+        String source = "{'body':'brown dog river stone. river dogs run'}";
+        assertThat(highlight("{'require_field_match':false,'fields':{'body':{'number_of_fragments':0}}}", prefix,
+                source).get("body")).containsExactly("brown <em>dog</em> river stone. <em>river</em> <em>dogs</em> run");
+        assertThat(highlight("{'fields':{'body':{'number_of_fragments':0}}}", prefix, source).get("body"))
+                .containsExactly("brown dog river stone. <em>river dogs</em> run");
+    }
+
+    @Test
+    void theNoMatchSummaryOfWholeValuesKeepsItsTrailingSpace() {
+        String source = "{'body':'QUICK Brown dog River River PAPER Search River Lucene'}";
+        assertThat(highlight("{'fields':{'body':{'no_match_size':40,'number_of_fragments':0}}}", term("body", "x"),
+                source).get("body")).containsExactly("QUICK Brown dog River River PAPER Search ");
+        assertThat(highlight("{'fields':{'body':{'no_match_size':40}}}", term("body", "x"), source).get("body"))
+                .containsExactly("QUICK Brown dog River River PAPER Search");
+    }
 }
