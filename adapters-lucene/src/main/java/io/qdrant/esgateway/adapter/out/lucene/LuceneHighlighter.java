@@ -57,10 +57,12 @@ import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
  * with offsets from analysis; the index keeps no offsets or term vectors). The rules:
  *
  * <ul>
- *   <li>the terms are those of the search's {@code query} (not {@code post_filter}, not kNN) on that field
- *       ({@code require_field_match: false}: on any field); a phrase highlights only its occurrences, as one
- *       {@code <em>…</em>} (Lucene's weight matches, as ES 8.15); prefix, wildcard, regexp and fuzzy queries highlight
- *       the matching terms;</li>
+ *   <li>the terms are those of the search's {@code query} (not {@code post_filter}, not kNN) on that field, where
+ *       the query matches the hit's whole document through them (Lucene's weight matches over the document indexed
+ *       in memory, as ES 8.15 matches over the shard); a phrase highlights only its occurrences, as one
+ *       {@code <em>…</em>}; prefix, wildcard, regexp and fuzzy queries highlight the matching terms;
+ *       {@code require_field_match: false}: the query's terms on any field, wherever they occur (a phrase prefix's
+ *       expansions too);</li>
  *   <li>the values of the field (a multi-field: its parent's values) are joined with a separator no fragment
  *       crosses, so each value of a multi-valued field is highlighted apart;</li>
  *   <li>fragments are sentences ({@code BreakIterator} of the root locale) bounded by {@code fragment_size}
