@@ -55,4 +55,42 @@ public final class GeneratedScenarios {
         return new Scenario(id, "generated corpus of " + documents + " documents and " + queries
                 + " queries from seed " + seed, all, List.of(), setup, cases);
     }
+
+    /** The seed of the highlight differential: {@code -Dcompat.highlight.seed=N} over the scenario file's. */
+    public static final String HIGHLIGHT_SEED = "compat.highlight.seed";
+    /** Its number of searches: {@code -Dcompat.highlight.queries=N} over the scenario file's. */
+    public static final String HIGHLIGHT_QUERIES = "compat.highlight.queries";
+
+    /**
+     * The highlight differential: {@link HighlightGenerator}'s corpus and searches (compared with Elasticsearch only,
+     * the specification). The seed and the number of searches come from the scenario file unless the system
+     * properties {@value #HIGHLIGHT_SEED} / {@value #HIGHLIGHT_QUERIES} are set (to run more locally).
+     */
+    public static Scenario highlightScenario(String id, long seed, int documents, int queries) {
+        long usedSeed = Long.getLong(HIGHLIGHT_SEED, seed);
+        int used = Integer.getInteger(HIGHLIGHT_QUERIES, queries);
+        CorpusGenerator.Corpus corpus = HighlightGenerator.corpus(usedSeed, documents);
+        String index = "/" + corpus.index();
+        Set<Engine> es = EnumSet.of(Engine.ELASTICSEARCH);
+        List<Scenario.Case> cases = new ArrayList<>();
+        for (HighlightGenerator.GeneratedSearch q : HighlightGenerator.generate(usedSeed, corpus, used, true)) {
+            cases.add(new Scenario.Case(q.name(), RequestSpec.json("POST", index + "/_search", Json.compact(q.body())),
+                    ScenarioLoader.DEFAULT_HEADERS, List.of(), es, Set.of("documents", "search")));
+        }
+        return new Scenario(id, "highlight differential: " + documents + " documents, " + used
+                + " generated searches from seed " + usedSeed, es, List.of(), setup(corpus), cases);
+    }
+
+    /** Create the corpus's index (one shard, no replica) and bulk its documents. */
+    public static List<Scenario.Step> setup(CorpusGenerator.Corpus corpus) {
+        String index = "/" + corpus.index();
+        ObjectNode create = CorpusGenerator.F.objectNode();
+        create.putObject("settings").put("number_of_shards", 1).put("number_of_replicas", 0);
+        create.set("mappings", corpus.mappings());
+        StringBuilder bulk = new StringBuilder();
+        corpus.bulkLines().forEach(l -> bulk.append(Json.compact(l)).append('\n'));
+        return List.of(new Scenario.Step(RequestSpec.json("PUT", index, Json.compact(create)), Set.of()),
+                new Scenario.Step(new RequestSpec("POST", index + "/_bulk?refresh=true", bulk.toString(),
+                        "application/x-ndjson", Map.of()), Set.of("documents")));
+    }
 }

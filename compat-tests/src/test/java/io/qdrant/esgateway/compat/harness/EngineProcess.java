@@ -187,10 +187,32 @@ public final class EngineProcess implements AutoCloseable {
                     + classes + " and " + file + ". Build from the repository root (./qeg test or mvn verify), "
                     + "which builds the oracle-" + engine.id() + " module before compat-tests.");
         }
+        String entries;
         try {
-            return classes + java.io.File.pathSeparator + Files.readString(file, StandardCharsets.UTF_8).trim();
+            entries = Files.readString(file, StandardCharsets.UTF_8).trim();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        checkOneLucene(engine, entries);
+        return classes + java.io.File.pathSeparator + entries;
+    }
+
+    /**
+     * Every Lucene jar of an engine's class path has one version: a module the gateway's build manages to its own
+     * Lucene (as the parent POM does for {@code lucene-highlighter}) would otherwise run the engine's features on
+     * another Lucene, and fail or answer differently only where that module is used.
+     */
+    static void checkOneLucene(Engine engine, String entries) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("org[/\\\\]apache[/\\\\]lucene[/\\\\]"
+                + "([^/\\\\]+)[/\\\\]([^/\\\\]+)[/\\\\]").matcher(entries);
+        java.util.Map<String, java.util.List<String>> byVersion = new java.util.TreeMap<>();
+        while (m.find()) {
+            byVersion.computeIfAbsent(m.group(2), v -> new java.util.ArrayList<>()).add(m.group(1));
+        }
+        if (byVersion.size() > 1) {
+            throw new IllegalStateException("the " + engine.displayName() + " class path mixes Lucene versions "
+                    + byVersion + ": pin each of these artifacts to the engine's Lucene in the oracle-" + engine.id()
+                    + " module's dependencyManagement");
         }
     }
 

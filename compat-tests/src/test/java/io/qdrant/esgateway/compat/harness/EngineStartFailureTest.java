@@ -28,4 +28,14 @@ class EngineStartFailureTest {
                 .hasMessageContaining("exited with code 1 before it answered")
                 .hasMessageContaining("ElasticsearchOracle");
     }
+
+    @Test
+    void a_class_path_that_mixes_lucene_versions_is_an_error_naming_them() {
+        String mixed = "/r/org/apache/lucene/lucene-core/9.11.1/lucene-core-9.11.1.jar:/r/org/elasticsearch/x/1/x.jar:"
+                + "/r/org/apache/lucene/lucene-highlighter/10.3.2/lucene-highlighter-10.3.2.jar";
+        assertThatThrownBy(() -> EngineProcess.checkOneLucene(Engine.ELASTICSEARCH, mixed))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("9.11.1=[lucene-core]").hasMessageContaining("10.3.2=[lucene-highlighter]");
+        EngineProcess.checkOneLucene(Engine.ELASTICSEARCH, mixed.replace("10.3.2", "9.11.1"));
+    }
 }

@@ -72,8 +72,14 @@ public final class ScenarioLoader {
         List<Scenario.Case> cases = new ArrayList<>();
         if (root.has("generated")) {
             JsonNode g = root.get("generated");
-            checkKeys(g, Set.of("seed", "documents", "queries"), "generated");
-            Scenario generated = GeneratedScenarios.scenario(id, g.path("seed").asLong(1),
+            checkKeys(g, Set.of("seed", "documents", "queries", "kind"), "generated");
+            String kind = g.path("kind").asText("search");
+            if (!kind.equals("search") && !kind.equals("highlight")) {
+                throw new IllegalArgumentException("generated kind [" + kind + "]: search or highlight");
+            }
+            Scenario generated = kind.equals("highlight") ? GeneratedScenarios.highlightScenario(id,
+                    g.path("seed").asLong(1), g.path("documents").asInt(30), g.path("queries").asInt(10))
+                    : GeneratedScenarios.scenario(id, g.path("seed").asLong(1),
                     g.path("documents").asInt(30), g.path("queries").asInt(10));
             setup.addAll(generated.setup());
             cases.addAll(generated.cases());

@@ -1,5 +1,8 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.domain.document.DocumentParser;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexedValue;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -19,12 +22,26 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
+import java.util.function.Supplier;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DocValuesType;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.memory.MemoryIndex;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.uhighlight.CustomSeparatorBreakIterator;
 import org.apache.lucene.search.uhighlight.FieldHighlighter;
 import org.apache.lucene.search.uhighlight.FieldOffsetStrategy;
@@ -40,10 +57,12 @@ import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
  * with offsets from analysis; the index keeps no offsets or term vectors). The rules:
  *
  * <ul>
- *   <li>the terms are those of the search's {@code query} (not {@code post_filter}, not kNN) on that field
- *       ({@code require_field_match: false}: on any field); a phrase highlights only its occurrences, as one
- *       {@code <em>…</em>} (Lucene's weight matches, as ES 8.15); prefix, wildcard, regexp and fuzzy queries highlight
- *       the matching terms;</li>
+ *   <li>the terms are those of the search's {@code query} (not {@code post_filter}, not kNN) on that field, where
+ *       the query matches the hit's whole document through them (Lucene's weight matches over the document indexed
+ *       in memory, as ES 8.15 matches over the shard); a phrase highlights only its occurrences, as one
+ *       {@code <em>…</em>}; prefix, wildcard, regexp and fuzzy queries highlight the matching terms;
+ *       {@code require_field_match: false}: the query's terms on any field, wherever they occur (a phrase prefix's
+ *       expansions too);</li>
  *   <li>the values of the field (a multi-field: its parent's values) are joined with a separator no fragment
  *       crosses, so each value of a multi-valued field is highlighted apart;</li>
  *   <li>fragments are sentences ({@code BreakIterator} of the root locale) bounded by {@code fragment_size}
@@ -63,7 +82,10 @@ final class LuceneHighlighter {
     private final HighlightSpec spec;
     private final Mappings mappings;
     private final Query query;
+    /** {@link #looseQuery()}, built on first use. */
+    private Query loose;
     private static final Analyzer KEYWORD = new WholeValueAnalyzer();
+    private static final DocumentVersion NO_VERSION = new DocumentVersion(0, 0, 0);
 
     /** Mapped text and keyword fields (full path → where the values are in _source), in path order. */
     private final Map<String, Highlightable> fields = new LinkedHashMap<>();
@@ -112,16 +134,16 @@ final class LuceneHighlighter {
 
     /**
      * The fragments of one document, computed when the map is first read (hits of other pages never are). Needs no
-     * index reader: the values come from the source and the query's terms are matched in memory.
+     * index reader: the values come from the source and the query is matched against the document in memory.
      */
-    Map<String, List<String>> lazily(JsonObject source) {
+    Map<String, List<String>> lazily(String id, JsonObject source) {
         return new java.util.AbstractMap<>() {
             private Map<String, List<String>> computed;
 
             @Override
             public java.util.Set<Map.Entry<String, List<String>>> entrySet() {
                 if (computed == null) {
-                    computed = highlight(source);
+                    computed = highlight(id, source);
                 }
                 return computed.entrySet();
             }
@@ -129,8 +151,9 @@ final class LuceneHighlighter {
     }
 
     /** The highlighted fragments of one document, per field with fragments, in request order. */
-    Map<String, List<String>> highlight(JsonObject source) {
+    Map<String, List<String>> highlight(String id, JsonObject source) {
         Map<String, List<String>> result = new LinkedHashMap<>();
+        IndexSearcher[] document = new IndexSearcher[1];
         for (HighlightSpec.FieldSpec requested : spec.fields()) {
             for (Map.Entry<String, Highlightable> field : fields.entrySet()) {
                 if (!requested.matches(field.getKey()) || result.containsKey(field.getKey())) {
@@ -142,7 +165,12 @@ final class LuceneHighlighter {
                     continue;
                 }
                 List<String> fragments = highlightField(field.getKey(), field.getValue().keyword(), values,
-                        requested.options());
+                        requested.options(), () -> {
+                            if (document[0] == null) {
+                                document[0] = documentSearcher(id, source);
+                            }
+                            return document[0];
+                        });
                 if (!fragments.isEmpty()) {
                     result.put(field.getKey(), fragments);
                 }
@@ -151,11 +179,35 @@ final class LuceneHighlighter {
         return result;
     }
 
+    /**
+     * The document as the store indexes it, alone in an in-memory index. A phrase or term is highlighted only where
+     * the query matches the document (Lucene's weight matches): clauses on other fields (a {@code filter} on a keyword,
+     * a {@code range}, {@code ids}, {@code exists}) are evaluated against the document's own values, as Elasticsearch
+     * evaluates them against the shard's index, so a required clause on another field neither removes nor adds
+     * highlights that Elasticsearch would not.
+     */
+    private IndexSearcher documentSearcher(String id, JsonObject source) {
+        List<IndexedValue> values = DocumentParser.parse(mappings, source, id).values().stream()
+                .filter(v -> !(v instanceof IndexedValue.Vector)).toList();
+        Document encoded = FieldEncoding.encode(mappings, id, NO_VERSION, new byte[0], values);
+        List<IndexableField> indexed = new ArrayList<>();
+        for (IndexableField f : encoded) {
+            if (f.fieldType().indexOptions() != IndexOptions.NONE || f.fieldType().docValuesType() != DocValuesType.NONE
+                    || f.fieldType().pointDimensionCount() > 0) {
+                indexed.add(f);
+            }
+        }
+        IndexSearcher searcher = MemoryIndex.fromDocument(indexed, ANALYZER).createSearcher();
+        searcher.setQueryCache(null);
+        return searcher;
+    }
+
     private List<String> highlightField(String field, boolean keyword, List<String> values,
-                                        HighlightSpec.Options options) {
+                                        HighlightSpec.Options options, Supplier<IndexSearcher> document) {
         String content = String.join(String.valueOf(SEPARATOR), values);
         boolean whole = keyword || options.numberOfFragments() == 0;
-        int maxPassages = whole ? values.size() : options.numberOfFragments();
+        // a keyword's values are whole fragments, still at most number_of_fragments of them (the best-scoring)
+        int maxPassages = options.numberOfFragments() == 0 ? values.size() : options.numberOfFragments();
         if (maxPassages <= 0) {
             return List.of();
         }
@@ -163,18 +215,24 @@ final class LuceneHighlighter {
                 : options.fragmentSize() > 0 ? new BoundedSentenceBreakIterator(options.fragmentSize())
                 : BreakIterator.getSentenceInstance(Locale.ROOT);
         Formatter formatter = new Formatter(options);
-        UnifiedHighlighter.Builder builder = UnifiedHighlighter.builderWithoutSearcher(keyword ? KEYWORD : ANALYZER)
+        Analyzer analyzer = keyword ? KEYWORD : ANALYZER;
+        // require_field_match (weight matches): the query is matched against the whole document; otherwise its terms
+        // are highlighted wherever they occur, whatever the rest of the query
+        UnifiedHighlighter.Builder builder = (options.requireFieldMatch()
+                ? UnifiedHighlighter.builder(document.get(), analyzer)
+                : UnifiedHighlighter.builderWithoutSearcher(analyzer).withFieldMatcher(name -> true)
+                        .withWeightMatches(false))
                 .withBreakIterator(() -> breakIterator)
                 .withFormatter(formatter)
                 .withMaxLength(Integer.MAX_VALUE - 1)
                 .withMaxNoHighlightPassages(options.noMatchSize() > 0 ? 1 : 0);
-        if (!options.requireFieldMatch()) {
-            builder.withFieldMatcher(name -> true).withWeightMatches(false);
-        }
-        UnifiedHighlighter highlighter = new NoMatchAwareHighlighter(builder, content, options.noMatchSize());
+        NoMatchAwareHighlighter highlighter = new NoMatchAwareHighlighter(builder, content, options.noMatchSize());
         Object formatted;
         try {
-            formatted = highlighter.highlightWithoutSearcher(field, query, content, maxPassages);
+            formatted = options.requireFieldMatch()
+                    ? highlighter.highlightFieldsAsObjects(new String[] {field}, query, new int[] {0},
+                            new int[] {maxPassages}).get(field)[0]
+                    : highlighter.highlightWithoutSearcher(field, looseQuery(), content, maxPassages);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -187,6 +245,42 @@ final class LuceneHighlighter {
             snippets.sort(Comparator.comparingDouble(Snippet::score).reversed());
         }
         return snippets.stream().map(Snippet::text).toList();
+    }
+
+    /**
+     * The query as highlighted without {@code require_field_match} (by its terms, not by where it matches): a phrase
+     * prefix's expansions are highlighted wherever they occur, its other terms only where the phrase matches, as
+     * Elasticsearch highlights its phrase prefix query (the prefix as an automaton beside the phrase).
+     */
+    private Query looseQuery() {
+        if (loose == null) {
+            List<Term> expansions = new ArrayList<>();
+            query.visit(new QueryVisitor() {
+                @Override
+                public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+                    return occur == BooleanClause.Occur.MUST_NOT ? QueryVisitor.EMPTY_VISITOR : this;
+                }
+
+                @Override
+                public void consumeTerms(Query q, Term... terms) {
+                    if (q instanceof MultiPhraseQuery phrase) {
+                        Term[][] positions = phrase.getTermArrays();
+                        if (positions.length > 1 && java.util.Arrays.asList(positions[positions.length - 1])
+                                .containsAll(java.util.Arrays.asList(terms))) {
+                            expansions.addAll(java.util.Arrays.asList(terms));
+                        }
+                    }
+                }
+            });
+            if (expansions.isEmpty()) {
+                loose = query;
+            } else {
+                BooleanQuery.Builder b = new BooleanQuery.Builder().add(query, BooleanClause.Occur.SHOULD);
+                expansions.stream().distinct().forEach(t -> b.add(new TermQuery(t), BooleanClause.Occur.SHOULD));
+                loose = b.build();
+            }
+        }
+        return loose;
     }
 
     /** The values at a dotted path of the source (through objects, arrays and dotted keys), as text. */
@@ -259,7 +353,10 @@ final class LuceneHighlighter {
                 while (!sb.isEmpty() && sb.charAt(sb.length() - 1) == SEPARATOR) {
                     sb.setLength(sb.length() - 1);
                 }
-                String text = sb.toString().trim();
+                // the no_match_size summary of number_of_fragments 0 keeps the white space it ends with, as in ES
+                boolean untrimmed = passage.getNumMatches() == 0 && Float.isNaN(passage.getScore())
+                        && options.numberOfFragments() == 0;
+                String text = untrimmed ? sb.toString() : sb.toString().trim();
                 if (!text.isEmpty()) {
                     snippets.add(new Snippet(text, passage.getScore()));
                 }
@@ -297,6 +394,30 @@ final class LuceneHighlighter {
             super(builder);
             this.content = content;
             this.noMatchSize = noMatchSize;
+        }
+
+        /** The values are re-analysed from the source: the in-memory document has no offsets. */
+        @Override
+        protected OffsetSource getOffsetSource(String field) {
+            return OffsetSource.ANALYSIS;
+        }
+
+        /** The joined values from the source (the in-memory document stores none). */
+        @Override
+        protected List<CharSequence[]> loadFieldValues(String[] fieldNames, DocIdSetIterator docIter,
+                                                       int cacheCharsThreshold) throws IOException {
+            List<CharSequence[]> out = new ArrayList<>();
+            while (docIter.nextDoc() != DocIdSetIterator.NO_MORE_DOCS) {
+                out.add(new CharSequence[] {content});
+            }
+            return out;
+        }
+
+        /** Visible to the enclosing highlighter. */
+        @Override
+        protected Map<String, Object[]> highlightFieldsAsObjects(String[] fieldsIn, Query query, int[] docIdsIn,
+                                                                 int[] maxPassagesIn) throws IOException {
+            return super.highlightFieldsAsObjects(fieldsIn, query, docIdsIn, maxPassagesIn);
         }
 
         @Override

@@ -124,10 +124,11 @@ final class LuceneRelevanceScorer implements RelevanceScorer {
     }
 
     @Override
-    public java.util.function.Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index,
+    public java.util.function.BiFunction<String, JsonObject, Map<String, List<String>>> highlighter(
+            IndexMetadata index,
             io.qdrant.esgateway.domain.search.SearchRequest request) {
         if (request.highlight().isEmpty()) {
-            return source -> Map.of();
+            return (id, source) -> Map.of();
         }
         org.apache.lucene.search.Query query;
         try (MultiReader empty = new MultiReader()) {

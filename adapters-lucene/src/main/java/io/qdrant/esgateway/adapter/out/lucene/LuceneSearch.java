@@ -222,7 +222,7 @@ final class LuceneSearch {
             }
             hits.add(new Hit(index.name(), document.id(), score, sortValues, document.source(),
                     document.version(), highlighter == null ? java.util.Map.of()
-                    : highlighter.lazily(document.source())));
+                    : highlighter.lazily(document.id(), document.source())));
         }
         return new IndexHits(total, hits, bestScore != null ? bestScore : maxScore);
     }
@@ -292,7 +292,7 @@ final class LuceneSearch {
             }
             hits.add(new Hit(index.name(), document.id(), ref.score(), ref.sort(), document.source(),
                     document.version(), highlighter == null ? java.util.Map.of()
-                    : highlighter.lazily(document.source())));
+                    : highlighter.lazily(document.id(), document.source())));
         }
         return hits;
     }

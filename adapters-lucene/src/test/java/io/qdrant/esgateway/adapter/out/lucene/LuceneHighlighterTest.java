@@ -2,12 +2,17 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.IndexSettings;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.search.HighlightParser;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
@@ -24,7 +29,7 @@ class LuceneHighlighterTest {
 
     private static Map<String, List<String>> highlight(String spec, Query query, String source) {
         return new LuceneHighlighter(HighlightParser.parse(Json.parse(spec.replace('\'', '"'))), MAPPINGS, query)
-                .highlight((JsonObject) Json.parse(source.replace('\'', '"')));
+                .highlight("1", (JsonObject) Json.parse(source.replace('\'', '"')));
     }
 
     private static Query term(String field, String text) {
@@ -119,8 +124,75 @@ class LuceneHighlighterTest {
     void lazilyComputedOnFirstRead() {
         LuceneHighlighter h = new LuceneHighlighter(HighlightParser.parse(Json.parse("{\"fields\":{\"title\":{}}}")),
                 MAPPINGS, term("title", "fox"));
-        Map<String, List<String>> lazy = h.lazily((JsonObject) Json.parse("{\"title\":\"a fox\"}"));
+        Map<String, List<String>> lazy = h.lazily("1", (JsonObject) Json.parse("{\"title\":\"a fox\"}"));
         assertThat(lazy).isEqualTo(Map.of("title", List.of("a <em>fox</em>")));
-        assertThat(h.lazily((JsonObject) Json.parse("{\"title\":\"a dog\"}"))).isEmpty();
+        assertThat(h.lazily("1", (JsonObject) Json.parse("{\"title\":\"a dog\"}"))).isEmpty();
+    }
+
+    private static final IndexMetadata SHOP = new IndexMetadata("shop", "u1", java.time.Instant.EPOCH,
+            IndexSettings.DEFAULTS, Mappings.parse(Json.parse(("{'properties':{'name':{'type':'text'},"
+                    + "'category':{'type':'keyword'},'price':{'type':'float'},'tags':{'type':'keyword'}}}")
+                    .replace('\'', '"'))));
+
+    /** The highlight of one document for a search body, through the scorer's highlighter (both stores use it). */
+    private static Map<String, List<String>> highlightSearch(String body, String id, String source) {
+        SearchRequest request = SearchRequestParser.parse(Optional.of(Json.parse(body.replace('\'', '"'))), Map.of());
+        return Map.copyOf(LuceneStores.relevanceScorer().highlighter(SHOP, request)
+                .apply(id, (JsonObject) Json.parse(source.replace('\'', '"'))));
+    }
+
+    @Test
+    void clausesOnOtherFieldsAreMatchedAgainstTheDocument() {
+        String lamp = "{'name':'alpha lamp','category':'c0','price':20}";
+        String highlighted = "<em>alpha</em> lamp";
+        for (String query : List.of(
+                "{'bool':{'must':[{'match':{'name':'alpha'}}],'filter':[{'term':{'category':'c0'}}]}}",
+                "{'bool':{'must':[{'match':{'name':'alpha'}}],'filter':[{'range':{'price':{'gte':10}}}]}}",
+                "{'bool':{'must':[{'match':{'name':'alpha'}},{'term':{'category':'c0'}}]}}",
+                "{'bool':{'must':[{'match':{'name':'alpha'}},{'exists':{'field':'price'}},{'ids':{'values':['7']}}]}}",
+                "{'bool':{'must':[{'match':{'name':'alpha'}}],'must_not':[{'term':{'category':'c1'}}]}}",
+                "{'constant_score':{'filter':{'bool':{'must':[{'match':{'name':'alpha'}},"
+                        + "{'prefix':{'category':'c'}}]}}}}")) {
+            assertThat(highlightSearch("{'query':" + query + ",'highlight':{'fields':{'name':{}}}}", "7", lamp))
+                    .as(query).isEqualTo(Map.of("name", List.of(highlighted)));
+        }
+        // a branch whose clause on another field does not match the document highlights nothing, as in Elasticsearch
+        String branches = "{'query':{'bool':{'should':[{'bool':{'must':[{'match':{'name':'alpha'}},"
+                + "{'term':{'category':'c1'}}]}},{'match':{'name':'lamp'}}]}},'highlight':{'fields':{'name':{}}}}";
+        assertThat(highlightSearch(branches, "7", lamp)).isEqualTo(Map.of("name", List.of("alpha <em>lamp</em>")));
+        String otherId = "{'query':{'bool':{'must':[{'match':{'name':'alpha'}},{'ids':{'values':['8']}}]}},"
+                + "'highlight':{'fields':{'name':{}}}}";
+        assertThat(highlightSearch(otherId, "7", lamp)).isEmpty();
+    }
+
+    @Test
+    void aKeywordGivesAtMostNumberOfFragmentsValuesTheBestFirst() {
+        Query q = new org.apache.lucene.search.WildcardQuery(new Term("sku", "*e*"));
+        String source = "{'sku':['green','red','blue']}";
+        assertThat(highlight("{'fields':{'sku':{'number_of_fragments':1}}}", q, source).get("sku"))
+                .containsExactly("<em>red</em>");
+        assertThat(highlight("{'fields':{'sku':{'number_of_fragments':0}}}", q, source).get("sku"))
+                .containsExactly("<em>green</em>", "<em>red</em>", "<em>blue</em>");
+    }
+
+    @Test
+    void withoutRequireFieldMatchAPhrasePrefixHighlightsItsExpansionsAnywhere() {
+        Query prefix = new org.apache.lucene.search.MultiPhraseQuery.Builder()
+                .add(new Term[] {new Term("body", "river")}, 0)
+                .add(new Term[] {new Term("body", "dog"), new Term("body", "dogs")}, 1).build();
+        String source = "{'body':'brown dog river stone. river dogs run'}";
+        assertThat(highlight("{'require_field_match':false,'fields':{'body':{'number_of_fragments':0}}}", prefix,
+                source).get("body")).containsExactly("brown <em>dog</em> river stone. <em>river</em> <em>dogs</em> run");
+        assertThat(highlight("{'fields':{'body':{'number_of_fragments':0}}}", prefix, source).get("body"))
+                .containsExactly("brown dog river stone. <em>river dogs</em> run");
+    }
+
+    @Test
+    void theNoMatchSummaryOfWholeValuesKeepsItsTrailingSpace() {
+        String source = "{'body':'QUICK Brown dog River River PAPER Search River Lucene'}";
+        assertThat(highlight("{'fields':{'body':{'no_match_size':40,'number_of_fragments':0}}}", term("body", "x"),
+                source).get("body")).containsExactly("QUICK Brown dog River River PAPER Search ");
+        assertThat(highlight("{'fields':{'body':{'no_match_size':40}}}", term("body", "x"), source).get("body"))
+                .containsExactly("QUICK Brown dog River River PAPER Search");
     }
 }

@@ -749,13 +749,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                            GatewaySort sort, boolean indexOrder, Optional<SortSpec.Field> primary,
                            QdrantHttp.Beside<?> beside) {
         List<Hit> hits = new ArrayList<>();
-        java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
+        java.util.function.BiFunction<String, JsonObject, Map<String, List<String>>> highlights = highlighter(index,
+                request);
         if (indexOrder) {
             // every match scores the same: the best topN are the first topN in index (point id) order
             scroll(index, matches, STORED, topN, record -> {
                 StoredDocument d = stored(index, record.path("payload"));
                 hits.add(new Hit(index.name(), d.id(), score, request.sort().stream().map(s -> floatValue(score))
-                        .toList(), d.source(), d.version(), highlights.apply(d.source())));
+                        .toList(), d.source(), d.version(), highlights.apply(d.id(), d.source())));
                 return true;
             });
         } else {
@@ -838,22 +839,23 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             found = new HashMap<>(known);
             found.putAll(retrieve(index, ids));
         }
-        java.util.function.Function<JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
+        java.util.function.BiFunction<String, JsonObject, Map<String, List<String>>> highlights = highlighter(index,
+                request);
         List<Hit> hits = new ArrayList<>();
         for (FetchRef ref : refs) {
             StoredDocument d = found.get(ref.id());
             if (d != null) {
                 hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version(),
-                        highlights.apply(d.source())));
+                        highlights.apply(d.id(), d.source())));
             }
         }
         return hits;
     }
 
     /** The request's highlighting (by the scorer, from the source, as the Lucene store highlights), or none. */
-    private java.util.function.Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index,
-                                                                                          SearchRequest request) {
-        return scorer == null || request.highlight().isEmpty() ? source -> Map.of()
+    private java.util.function.BiFunction<String, JsonObject, Map<String, List<String>>> highlighter(
+            IndexMetadata index, SearchRequest request) {
+        return scorer == null || request.highlight().isEmpty() ? (id, source) -> Map.of()
                 : scorer.highlighter(index, request);
     }
 

@@ -8,7 +8,7 @@ import io.qdrant.esgateway.domain.search.SearchRequest;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Elasticsearch's matching and relevance scores computed by the gateway, for a backend that stores documents but cannot
@@ -58,10 +58,11 @@ public interface RelevanceScorer {
 
     /**
      * The highlighting of a search (its {@code highlight} section, for its query), as the embedded store highlights:
-     * for one hit's {@code _source}, the fragments per field, computed on first use; no highlighting (empty maps)
-     * when the request has no {@code highlight}.
+     * for one hit's id and {@code _source}, the fragments per field, computed on first use; no highlighting (empty
+     * maps) when the request has no {@code highlight}. The id is part of the document the query is matched against
+     * (an {@code ids} clause decides, as in Elasticsearch, whether the terms beside it are highlighted).
      */
-    Function<JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index, SearchRequest request);
+    BiFunction<String, JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index, SearchRequest request);
 
     /** Fields and terms (per field) whose statistics a query's scores depend on. */
     record Needed(Set<String> fields, Map<String, Set<String>> terms) {
