@@ -57,16 +57,20 @@ import org.junit.jupiter.api.TestInstance;
  * directly. A corpus with every dynamically mappable field kind (text with a {@code keyword} multi-field and its
  * {@code ignore_above}, long, float, boolean, date, an object), arrays, nulls, empty arrays and missing fields, a
  * replaced and a deleted document, is written to four indices whose mappings end up equal but come about
- * differently: explicit at creation, dynamic in the same batch, dynamic in an earlier batch, and by a
- * {@code PUT _mapping} before the writes. Every query is then checked on every index against an expectation
+ * differently — explicit at creation, dynamic in the same batch, dynamic in an earlier batch, by a
+ * {@code PUT _mapping} before the writes — and to a fifth whose {@code PUT _mapping} adds a field and a multi-field
+ * after half of the documents ({@link #GROWN}). Every query is checked on every index against an expectation
  * computed here from the sources with Elasticsearch's rules written out plainly (never by asking another backend):
- * the hits and total of a search and {@code _count} on every index, and the store's own count, search and complete
- * scan on the explicitly mapped one; scan and fetch agree with search. Further tests
- * check ordering and ties, totals, {@code from}/{@code size}, {@code search_after}, unmapped sort fields, and
- * aggregations against a plain reduce over the matching sources.
+ * the hits and total of a search everywhere; {@code _count} (the store's count) and the complete scan on the
+ * explicit and the grown index. Further tests check scan and fetch against search, field sorts (missing values, ties)
+ * on the native and the complete-scan paths, {@code from}/{@code size} through ties, {@code search_after} chains,
+ * thresholded totals, unmapped sort fields, and aggregations on both paths against a plain reduce over the matching
+ * sources.
  *
  * <p>An adapter's test extends this class and returns a fresh, empty store from {@link #newStore()} (closed after the
- * class when {@link AutoCloseable}). Relevance scores are not compared here (the differential suites do).
+ * class when {@link AutoCloseable}); it may name queries it refuses ({@link #refusedQueries}) and differences it is
+ * known to have ({@link #knownDifferences}), both listed in docs/compatibility.md. Relevance scores are not compared
+ * here (the differential suites do).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class DocumentStoreReadContract {
@@ -87,15 +91,46 @@ public abstract class DocumentStoreReadContract {
 
     /** How the indices' fields come to be mapped. */
     protected static final List<String> INDICES = List.of("explicit", "same-batch", "earlier-batch", "put-mapping");
+    /**
+     * An index with {@code dynamic: false} whose {@code tag} field and {@code name.keyword} multi-field a
+     * {@code PUT _mapping} adds after the first half of the documents: as in Elasticsearch, those documents are not
+     * indexed for them (only their {@code _source} has the values), the later ones are.
+     */
+    protected static final String GROWN = "grown";
+    private static final String GROWN_MAPPING = """
+            {"dynamic": false, "properties": {
+              "n": {"type": "long"}, "name": {"type": "text"}, "qty": {"type": "long"}, "price": {"type": "float"},
+              "on": {"type": "boolean"}, "day": {"type": "date"},
+              "obj": {"properties": {
+                "sub": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}}}}
+            }}""";
+    private static final String GROWN_ADDITION = """
+            {"properties": {
+              "name": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
+              "tag": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}}
+            }}""";
+    /** A member of an expectation's view of a document: the fields it is not indexed for. */
+    private static final String UNINDEXED = "\u0000unindexed";
 
     private static final int DOCS = 24;
     private static final String LONG_TEXT = "long ".repeat(60) + "tail acme";
 
     protected DocumentStore store;
     protected SearchService search;
+    /** The same services with every native capability declared absent: sorts and aggregations over the scan. */
+    protected SearchService scanned;
     private InMemoryCatalog catalog;
     /** The final sources by id, in write order. */
     private final Map<String, JsonObject> expected = new LinkedHashMap<>();
+    /** The sources of {@link #GROWN} as its index sees them: the early ones name the fields they lack. */
+    private final Map<String, JsonObject> grown = new LinkedHashMap<>();
+
+    /** {@link #INDICES} and {@link #GROWN}. */
+    protected static List<String> everyIndex() {
+        List<String> out = new ArrayList<>(INDICES);
+        out.add(GROWN);
+        return out;
+    }
 
     /** A new, empty store; called once for the class. */
     protected abstract DocumentStore newStore();
@@ -119,6 +154,8 @@ public abstract class DocumentStoreReadContract {
         DocumentService documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(),
                 clock);
         search = new SearchService(catalog, store);
+        scanned = new SearchService(catalog, store, store.capabilities().without(Set.of("all")), PlanObserver.NONE,
+                4);
 
         List<String> all = new ArrayList<>();
         for (int i = 0; i < DOCS; i++) {
@@ -132,7 +169,11 @@ public abstract class DocumentStoreReadContract {
         admin.create(CreateIndexRequest.parse("put-mapping", Json.parse("{}")));
         admin.putMapping("put-mapping", Mappings.parse(Json.parse(MAPPING)));
         bulk(documents, "put-mapping", all);
-        for (String index : INDICES) {
+        admin.create(CreateIndexRequest.parse(GROWN, Json.parse("{\"mappings\": " + GROWN_MAPPING + "}")));
+        bulk(documents, GROWN, all.subList(0, DOCS / 2));
+        admin.putMapping(GROWN, Mappings.parse(Json.parse(GROWN_ADDITION)));
+        bulk(documents, GROWN, all.subList(DOCS / 2, DOCS));
+        for (String index : everyIndex()) {
             List<WriteOutcome> out = documents.bulk(List.of(
                     new WriteCommand.Delete(index, "d22", Versioning.Condition.NONE, false),
                     new WriteCommand.Index(index, Optional.of("d3"), source(3 + DOCS), false,
@@ -144,6 +185,14 @@ public abstract class DocumentStoreReadContract {
                 expected.put("d" + i, source(i == 3 ? 3 + DOCS : i));
             }
         }
+        expected.forEach((id, doc) -> {
+            int i = Integer.parseInt(id.substring(1));
+            Map<String, JsonValue> members = new LinkedHashMap<>(doc.members());
+            if (i < DOCS / 2 && i != 3) {
+                members.put(UNINDEXED, Json.parse("[\"tag\", \"name.keyword\"]"));
+            }
+            grown.put(id, new JsonObject(members));
+        });
         for (String index : INDICES) {
             assertThat(Json.write(index(index).mappings().toJson())).as(index)
                     .isEqualTo(Json.write(index("explicit").mappings().toJson()));
@@ -235,6 +284,9 @@ public abstract class DocumentStoreReadContract {
 
     /** The non-null leaf values at {@code path}, through objects and arrays of objects, arrays flattened. */
     static List<JsonValue> leaves(JsonValue value, String path) {
+        if (unindexed(value, path)) {
+            return List.of();
+        }
         List<JsonValue> out = new ArrayList<>();
         collect(value, path.split("\\."), 0, out);
         return out;
@@ -256,6 +308,12 @@ public abstract class DocumentStoreReadContract {
         }
     }
 
+    private static boolean unindexed(JsonValue doc, String path) {
+        return doc instanceof JsonObject o && o.get(UNINDEXED) instanceof JsonArray fields
+                && fields.elements().stream().anyMatch(f -> path.equals(((JsonString) f).value())
+                        || path.startsWith(((JsonString) f).value() + "."));
+    }
+
     /** The text field's values as the standard analyzer indexes them (the corpus is ASCII): per value, its tokens. */
     static List<List<String>> analysed(JsonObject doc, String field) {
         return leaves(doc, field).stream().map(v -> tokens(((JsonString) v).value())).toList();
@@ -272,6 +330,9 @@ public abstract class DocumentStoreReadContract {
 
     /** A text field's {@code keyword} sub-field: its string values up to {@code ignore_above} (256) characters. */
     static List<String> keywords(JsonObject doc, String field) {
+        if (unindexed(doc, field + ".keyword")) {
+            return List.of();
+        }
         return leaves(doc, field).stream().map(v -> ((JsonString) v).value()).filter(s -> s.length() <= 256)
                 .toList();
     }
@@ -369,6 +430,22 @@ public abstract class DocumentStoreReadContract {
             q("{\"bool\": {\"filter\": [{\"bool\": {\"must_not\": [{\"term\": {\"on\": false}}]}}],"
                     + " \"must\": [{\"match\": {\"obj.sub\": \"alpha\"}}]}}",
                     d -> !strings(d, "on").contains("false") && terms(d, "obj.sub").contains("alpha")),
+            q("{\"term\": {\"name\": \"Acme\"}}", d -> false),
+            q("{\"term\": {\"_id\": \"d5\"}}", d -> numbers(d, "n").getFirst() == 5),
+            q("{\"prefix\": {\"name\": \"ham\"}}", d -> terms(d, "name").stream().anyMatch(t -> t.startsWith("ham"))),
+            q("{\"terms\": {\"on\": [true]}}", d -> strings(d, "on").contains("true")),
+            q("{\"range\": {\"day\": {\"gt\": \"05/01/2024\", \"format\": \"dd/MM/yyyy\"}}}",
+                    d -> strings(d, "day").stream().anyMatch(v -> v.compareTo("2024-01-05") > 0)),
+            q("{\"exists\": {\"field\": \"tag.keyword\"}}", d -> !keywords(d, "tag").isEmpty()),
+            q("{\"query_string\": {\"query\": \"blue\"}}", d -> terms(d, "name").contains("blue")
+                    || terms(d, "tag").contains("blue") || terms(d, "obj.sub").contains("blue")),
+            q("{\"query_string\": {\"query\": \"name:acme AND qty:[3 TO 12]\"}}", d -> terms(d, "name").contains("acme")
+                    && numbers(d, "qty").stream().anyMatch(v -> v >= 3 && v <= 12)),
+            q("{\"boosting\": {\"positive\": {\"match\": {\"name\": \"acme\"}}, \"negative\": {\"term\":"
+                    + " {\"tag.keyword\": \"red\"}}, \"negative_boost\": 0.5}}", d -> terms(d, "name").contains("acme")),
+            q("{\"bool\": {\"should\": [{\"bool\": {\"must_not\": [{\"exists\": {\"field\": \"qty\"}}]}},"
+                    + " {\"term\": {\"qty\": 7}}]}}", d -> leaves(d, "qty").isEmpty()
+                    || numbers(d, "qty").contains(7.0)),
             q("{\"dis_max\": {\"queries\": [{\"term\": {\"tag.keyword\": \"green\"}}, {\"match\": {\"name\": \"saw\"}}]}}",
                     d -> keywords(d, "tag").contains("green") || terms(d, "name").contains("saw")));
 
@@ -386,9 +463,48 @@ public abstract class DocumentStoreReadContract {
         return search.search(index, request(body), CatalogView.Options.STRICT_EXPAND_OPEN);
     }
 
+    private SearchResult search(SearchService service, String index, String body) {
+        return service.search(index, request(body), CatalogView.Options.STRICT_EXPAND_OPEN);
+    }
+
+    /**
+     * Differences from Elasticsearch this store is known to have (listed in docs/compatibility.md with their
+     * reasons), as prefixes of the contract's failure messages: a failure starting with one is expected, and each
+     * must still occur (a difference that went away fails until its entry is removed here and in the docs).
+     */
+    protected Set<String> knownDifferences() {
+        return SCAN_DIFFERENCES;
+    }
+
+    /**
+     * The complete scan reads values from {@code _source} with the current mapping: a document written before a
+     * {@code PUT _mapping} added a field or multi-field its source has values for is sorted and aggregated by those
+     * values, where Elasticsearch (which never indexed them) treats it as missing them (docs/compatibility.md).
+     */
+    protected static final Set<String> SCAN_DIFFERENCES = Set.of("grown scan sort [{\"name.keyword\"",
+            "grown scan sort [{\"tag.keyword\"", "grown scan tags", "grown scan tag_qty", "grown scan names");
+
+    /**
+     * Asserts that the failures are known differences, and that each known difference of this test (those
+     * {@code scope} accepts) occurred.
+     */
+    private void assertOnlyKnown(List<String> failures, Predicate<String> scope) {
+        List<String> unexpected = failures.stream()
+                .filter(f -> knownDifferences().stream().noneMatch(f::startsWith)).toList();
+        assertThat(unexpected).isEmpty();
+        List<String> gone = knownDifferences().stream().filter(scope)
+                .filter(k -> failures.stream().noneMatch(f -> f.startsWith(k))).toList();
+        assertThat(gone).as("known differences that no longer occur").isEmpty();
+    }
+
     private Set<String> matching(Predicate<JsonObject> p) {
+        return matching("explicit", p);
+    }
+
+    /** The documents {@code p} holds for as {@code index} sees them. */
+    private Set<String> matching(String index, Predicate<JsonObject> p) {
         Set<String> out = new java.util.TreeSet<>();
-        expected.forEach((id, doc) -> {
+        (index.equals(GROWN) ? grown : expected).forEach((id, doc) -> {
             if (p.test(doc)) {
                 out.add(id);
             }
@@ -409,10 +525,10 @@ public abstract class DocumentStoreReadContract {
     @Test
     void everyQueryFindsWhatItMatchesInElasticsearchOnEveryIndex() {
         List<String> failures = new ArrayList<>();
-        for (String name : INDICES) {
+        for (String name : everyIndex()) {
             IndexMetadata index = index(name);
             for (Case c : CASES) {
-                Set<String> want = matching(c.matches());
+                Set<String> want = matching(name, c.matches());
                 String body = "{\"query\": " + c.query() + ", \"size\": 100}";
                 String at = name + " " + c.query() + ": ";
                 if (refusedQueries().contains(c.query())) {
@@ -429,15 +545,13 @@ public abstract class DocumentStoreReadContract {
                     check(failures, at + "search hits", ids(result.hits()), want);
                     check(failures, at + "search total", result.total(),
                             Optional.of(new IndexHits.Total(want.size(), true)));
+                    if (!all && !name.equals(GROWN)) {
+                        continue;
+                    }
                     var query = Optional.of(QueryDsl.parse(Json.parse(c.query())));
                     check(failures, at + "_count", search.count(name, query, CatalogView.Options.STRICT_EXPAND_OPEN)
                             .count(), (long) want.size());
-                    if (!all) {
-                        continue;
-                    }
-                    check(failures, at + "store count", store.count(index, query), (long) want.size());
                     SearchRequest request = request(body);
-                    check(failures, at + "store search", ids(store.search(index, request, 100).hits()), want);
                     Set<String> scanned = new java.util.TreeSet<>();
                     store.scan(index, new ScanRequest(request, false, Optional.empty(), Set.of(), false),
                             d -> scanned.add(d.id()));
@@ -447,7 +561,7 @@ public abstract class DocumentStoreReadContract {
                 }
             }
         }
-        assertThat(failures).isEmpty();
+        assertOnlyKnown(failures, k -> k.contains(" {"));
     }
 
     private static void check(List<String> failures, String what, Object actual, Object wanted) {
@@ -520,10 +634,10 @@ public abstract class DocumentStoreReadContract {
             new SortCase("[{\"on\": \"asc\"}]", d -> min(strings(d, "on"), false), false, false));
 
     /** The documents in groups of equal keys, in the sort's order. */
-    private List<Set<String>> groups(SortCase s) {
+    private List<Set<String>> groups(String index, SortCase s) {
         TreeMap<Comparable<?>, Set<String>> byKey = new TreeMap<>(keyOrder(s));
         Set<String> missing = new java.util.TreeSet<>();
-        expected.forEach((id, doc) -> {
+        (index.equals(GROWN) ? grown : expected).forEach((id, doc) -> {
             Comparable<?> key = s.key().apply(doc);
             if (key == null) {
                 missing.add(id);
@@ -557,14 +671,19 @@ public abstract class DocumentStoreReadContract {
 
     @Test
     void fieldSortsOrderByTheValueEsPicksWithMissingValuesPlacedAndTiesTogether() {
-        for (String name : List.of("explicit", "same-batch")) {
+        List<String> failures = new ArrayList<>();
+        for (String name : List.of("explicit", "same-batch", GROWN)) {
             for (SortCase s : SORTS) {
-                List<Set<String>> groups = groups(s);
-                List<String> hits = idList(search(name, "{\"sort\": " + s.sort() + ", \"size\": 100}").hits());
-                assertThat(hits).as(name + " " + s.sort()).hasSize(expected.size()).doesNotHaveDuplicates();
-                assertThat(cut(hits, groups)).as(name + " " + s.sort()).isEqualTo(groups);
+                List<Set<String>> groups = groups(name, s);
+                for (String path : List.of("native", "scan")) {
+                    List<String> hits = idList(search(path.equals("scan") ? scanned : search, name,
+                            "{\"sort\": " + s.sort() + ", \"size\": 100}").hits());
+                    check(failures, name + " " + path + " sort " + s.sort() + " hits", hits.size(), expected.size());
+                    check(failures, name + " " + path + " sort " + s.sort(), cut(hits, groups), groups);
+                }
             }
         }
+        assertOnlyKnown(failures, k -> k.contains(" sort "));
     }
 
     @Test
@@ -641,42 +760,62 @@ public abstract class DocumentStoreReadContract {
     @Test
     void aggregationsEqualAPlainReduceOverTheMatchingSources() {
         String query = "{\"bool\": {\"must_not\": [{\"term\": {\"on\": false}}]}}";
-        Set<String> docs = matching(d -> !strings(d, "on").contains("false"));
-        Map<String, Long> tags = new TreeMap<>();
-        Map<String, Long> names = new TreeMap<>();
-        Map<Long, Long> qtys = new TreeMap<>();
-        double sum = 0;
-        double max = Double.NEGATIVE_INFINITY;
-        long prices = 0;
-        for (String id : docs) {
-            JsonObject d = expected.get(id);
-            new LinkedHashSet<>(keywords(d, "tag")).forEach(t -> tags.merge(t, 1L, Long::sum));
-            new LinkedHashSet<>(keywords(d, "name")).forEach(t -> names.merge(t, 1L, Long::sum));
-            new LinkedHashSet<>(numbers(d, "qty")).forEach(v -> qtys.merge(v.longValue(), 1L, Long::sum));
-            for (double v : numbers(d, "qty")) {
-                sum += v;
-                max = Math.max(max, v);
-            }
-            prices += numbers(d, "price").size();
-        }
         String body = "{\"query\": " + query + ", \"size\": 0, \"aggs\": {"
                 + "\"tags\": {\"terms\": {\"field\": \"tag.keyword\", \"size\": 50}},"
+                + "\"tag_qty\": {\"terms\": {\"field\": \"tag.keyword\", \"size\": 50},"
+                + " \"aggs\": {\"s\": {\"sum\": {\"field\": \"qty\"}}}},"
                 + "\"names\": {\"terms\": {\"field\": \"name.keyword\", \"size\": 50}},"
                 + "\"qtys\": {\"terms\": {\"field\": \"qty\", \"size\": 50}},"
                 + "\"sum\": {\"sum\": {\"field\": \"qty\"}}, \"max\": {\"max\": {\"field\": \"qty\"}},"
                 + "\"prices\": {\"value_count\": {\"field\": \"price\"}}}}";
-        for (String name : INDICES) {
-            SearchResult result = search(name, body);
-            assertThat(result.total()).contains(new IndexHits.Total(docs.size(), true));
+        List<String> failures = new ArrayList<>();
+        for (String label : everyIndex().stream().flatMap(i -> java.util.stream.Stream.of(i + " native",
+                i + " scan")).toList()) {
+            String name = label.substring(0, label.indexOf(' '));
+            SearchService service = label.endsWith("scan") ? scanned : search;
+            Map<String, JsonObject> view = name.equals(GROWN) ? grown : expected;
+            Set<String> docs = matching(name, d -> !strings(d, "on").contains("false"));
+            Map<String, Long> tags = new TreeMap<>();
+            Map<String, Double> tagQty = new TreeMap<>();
+            Map<String, Long> names = new TreeMap<>();
+            Map<Long, Long> qtys = new TreeMap<>();
+            double sum = 0;
+            double max = Double.NEGATIVE_INFINITY;
+            long prices = 0;
+            for (String id : docs) {
+                JsonObject d = view.get(id);
+                double docSum = numbers(d, "qty").stream().mapToDouble(Double::doubleValue).sum();
+                new LinkedHashSet<>(keywords(d, "tag")).forEach(t -> {
+                    tags.merge(t, 1L, Long::sum);
+                    tagQty.merge(t, docSum, Double::sum);
+                });
+                new LinkedHashSet<>(keywords(d, "name")).forEach(t -> names.merge(t, 1L, Long::sum));
+                new LinkedHashSet<>(numbers(d, "qty")).forEach(v -> qtys.merge(v.longValue(), 1L, Long::sum));
+                for (double v : numbers(d, "qty")) {
+                    sum += v;
+                    max = Math.max(max, v);
+                }
+                prices += numbers(d, "price").size();
+            }
+            SearchResult result = search(service, name, body);
+            check(failures, label + " total", result.total(), Optional.of(new IndexHits.Total(docs.size(), true)));
             JsonObject aggs = result.aggregations().orElseThrow().render();
-            assertThat(buckets(aggs, "tags", b -> ((JsonString) b.get("key")).value())).as(name).isEqualTo(tags);
-            assertThat(buckets(aggs, "names", b -> ((JsonString) b.get("key")).value())).as(name).isEqualTo(names);
-            assertThat(buckets(aggs, "qtys", b -> ((JsonNumber) b.get("key")).value().longValue())).as(name)
-                    .isEqualTo(qtys);
-            assertThat(value(aggs, "sum")).as(name).isEqualTo(sum);
-            assertThat(value(aggs, "max")).as(name).isEqualTo(max);
-            assertThat(value(aggs, "prices")).as(name).isEqualTo((double) prices);
+            check(failures, label + " tags", buckets(aggs, "tags", b -> ((JsonString) b.get("key")).value()), tags);
+            check(failures, label + " tag_qty", buckets(aggs, "tag_qty", b -> ((JsonString) b.get("key")).value()),
+                    tags);
+            Map<String, Double> sums = new TreeMap<>();
+            for (JsonValue b : ((JsonArray) ((JsonObject) aggs.get("tag_qty")).get("buckets")).elements()) {
+                sums.put(((JsonString) ((JsonObject) b).get("key")).value(), value((JsonObject) b, "s"));
+            }
+            check(failures, label + " tag_qty sums", sums, tagQty);
+            check(failures, label + " names", buckets(aggs, "names", b -> ((JsonString) b.get("key")).value()), names);
+            check(failures, label + " qtys", buckets(aggs, "qtys", b -> ((JsonNumber) b.get("key")).value()
+                    .longValue()), qtys);
+            check(failures, label + " sum", value(aggs, "sum"), sum);
+            check(failures, label + " max", value(aggs, "max"), max);
+            check(failures, label + " value_count", value(aggs, "prices"), (double) prices);
         }
+        assertOnlyKnown(failures, k -> !k.contains(" sort ") && !k.contains(" {"));
     }
 
     private static <K> Map<K, Long> buckets(JsonObject aggs, String name, Function<JsonObject, K> key) {
