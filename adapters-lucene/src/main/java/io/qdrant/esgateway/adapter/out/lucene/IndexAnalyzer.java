@@ -16,7 +16,7 @@ final class IndexAnalyzer extends AnalyzerWrapper {
     private final Analyzer standard = new StandardAnalyzer();
 
     IndexAnalyzer() {
-        super(Analyzer.PER_FIELD_REUSE_STRATEGY);
+        super(Analyzer.GLOBAL_REUSE_STRATEGY);
     }
 
     @Override
