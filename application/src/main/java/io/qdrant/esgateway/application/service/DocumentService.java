@@ -259,10 +259,16 @@ public final class DocumentService implements DocumentOperations {
             }
             if (!plan.writes.isEmpty()) {
                 try {
+                    // the store encodes the batch with the mapping it is given: the one this batch's own
+                    // dynamic fields are part of (a text field's tokens, a keyword's ignore_above, …)
+                    IndexMetadata written = index;
                     if (plan.mappingsChanged) {
-                        admin.putMapping(index.name(), plan.mappings);
+                        String uuid = index.uuid();
+                        written = admin.putMapping(index.name(), plan.mappings).stream()
+                                .filter(i -> i.uuid().equals(uuid)).findFirst()
+                                .orElse(index.withMappings(plan.mappings));
                     }
-                    durability = store.apply(index, plan.writes, plan.seqNo);
+                    durability = store.apply(written, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
                 } catch (GatewayException e) {
                     // a failed batch may still have changed the store (in part, on a backend without atomic

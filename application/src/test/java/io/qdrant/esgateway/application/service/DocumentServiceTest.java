@@ -10,6 +10,7 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
 import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
+import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
 import io.qdrant.esgateway.domain.error.ErrorKind;
@@ -79,6 +80,22 @@ class DocumentServiceTest {
         assertThat(List.of(a.version().seqNo(), b.version().seqNo(), c.version().seqNo())).containsExactly(0L, 1L, 2L);
         assertThat(store.maxSeqNo(catalog.view().index("i").orElseThrow())).isEqualTo(2);
         assertThat(catalog.generation("i")).isEqualTo(3);
+    }
+
+    @Test
+    void theStoreWritesABatchWithTheMappingItsOwnDynamicFieldsAreIn() {
+        List<IndexMetadata> written = new java.util.concurrent.CopyOnWriteArrayList<>();
+        store.onCall(InMemoryDocumentStore.Operation.WRITE, written::add);
+        service.bulk(List.of(index("auto", "1", "{'brand':'Acme Tools'}"), index("auto", "2", "{'brand':'acme'}")));
+        service.bulk(List.of(index("auto", "3", "{'brand':'x','qty':3}")));
+        service.bulk(List.of(index("auto", "4", "{'brand':'y'}")));
+
+        assertThat(written).hasSize(3);
+        assertThat(written.get(0).mappings().field("brand")).containsInstanceOf(FieldMapping.TextField.class);
+        assertThat(written.get(0).mappings().field("brand.keyword"))
+                .containsInstanceOf(FieldMapping.KeywordField.class);
+        assertThat(written.get(1).mappings().field("qty")).containsInstanceOf(FieldMapping.NumberField.class);
+        assertThat(written.get(2).mappings()).isEqualTo(catalog.view().index("auto").orElseThrow().mappings());
     }
 
     @Test

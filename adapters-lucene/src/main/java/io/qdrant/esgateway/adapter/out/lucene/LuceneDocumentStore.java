@@ -41,7 +41,6 @@ import java.util.concurrent.locks.StampedLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
@@ -1082,7 +1081,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         // a refresh opens the searcher without waiting for merges of the small segments it flushed (Lucene's default
         // waits up to 500 ms for them): merges run in the background; a refresh after a single write was 27 ms at p90
         // instead of 30-66 ms with the wait (docs/benchmarks/README.md, "Write path")
-        return new IndexWriterConfig(new StandardAnalyzer()).setOpenMode(mode).setCodec(new WideVectorCodec())
+        return new IndexWriterConfig(new IndexAnalyzer()).setOpenMode(mode).setCodec(new WideVectorCodec())
                 .setMaxFullFlushMergeWaitMillis(0);
     }
 

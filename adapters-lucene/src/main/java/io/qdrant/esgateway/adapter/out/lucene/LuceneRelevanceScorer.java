@@ -45,7 +45,7 @@ import org.apache.lucene.store.ByteBuffersDirectory;
 
 /**
  * The {@link RelevanceScorer} on Lucene: the candidates go into a throw-away in-memory index encoded exactly as the
- * embedded store encodes documents ({@link FieldEncoding}, the writer's {@link StandardAnalyzer}), the query is
+ * embedded store encodes documents ({@link FieldEncoding}, the writer's {@link IndexAnalyzer}), the query is
  * translated by the same {@link QueryTranslator} and scored with {@link EsBm25Similarity} by a searcher whose
  * collection and term statistics are the caller's whole-index statistics instead of the candidates'. A document's
  * BM25 score depends only on its own term frequencies and norm and on those statistics, so the scores are the ones
@@ -186,7 +186,7 @@ final class LuceneRelevanceScorer implements RelevanceScorer {
             return List.of();
         }
         try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
-            IndexWriterConfig config = new IndexWriterConfig(new StandardAnalyzer())
+            IndexWriterConfig config = new IndexWriterConfig(new IndexAnalyzer())
                     .setMergePolicy(NoMergePolicy.INSTANCE);
             try (IndexWriter writer = new IndexWriter(directory, config)) {
                 DocumentVersion none = new DocumentVersion(0, 0, 0);
