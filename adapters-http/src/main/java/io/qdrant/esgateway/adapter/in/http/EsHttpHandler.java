@@ -71,6 +71,7 @@ final class EsHttpHandler implements Handler {
         String api = "unknown";
         boolean pretty = false;
         String filterPath = null;
+        String allow = null;
         EsResponse response;
         try {
             Map<String, String> params = parseQuery(req.query().rawValue());
@@ -78,7 +79,10 @@ final class EsHttpHandler implements Handler {
             filterPath = params.get("filter_path");
             Router.Resolution resolution = router.resolve(method, rawPath);
             response = switch (resolution) {
-                case Router.NoRoute none -> ErrorBodies.simple(none.status(), none.message());
+                case Router.NoRoute none -> {
+                    allow = none.allow();
+                    yield ErrorBodies.simple(none.status(), none.message());
+                }
                 case Router.Matched matched -> {
                     api = matched.route().api();
                     yield dispatch(req, matched, method, rawPath, params);
@@ -92,6 +96,9 @@ final class EsHttpHandler implements Handler {
         }
         if (filterPath != null && !method.equals("HEAD")) {
             response = filtered(response, filterPath);
+        }
+        if (allow != null) {
+            res.header(HeaderNames.ALLOW, allow);
         }
         send(req, res, response, pretty, method.equals("HEAD"));
         requestTimer(api, method, response.status()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
