@@ -38,8 +38,15 @@ class ErrorHandlingHttpTest {
         assertThat(patch.status()).isEqualTo(405);
         assertThat(patch.json().path("error").asText())
                 .isEqualTo("Incorrect HTTP method for uri [/] and method [PATCH], allowed: [GET, HEAD]");
+        assertThat(patch.header("Allow")).isEqualTo("GET,HEAD");
         EsClient.Reply post = es.post("/_cat/indices", null);
         assertThat(post.status()).isEqualTo(405);
+        assertThat(post.header("Allow")).isEqualTo("GET");
+        // Elasticsearch's method order, not the alphabet
+        EsClient.Reply index = es.post("/some-index", null);
+        assertThat(index.json().path("error").asText()).endsWith("allowed: [GET, PUT, DELETE, HEAD]");
+        assertThat(index.header("Allow")).isEqualTo("GET,PUT,DELETE,HEAD");
+        assertThat(es.get("/_cat/indices").header("Allow")).isNull();
     }
 
     @Test

@@ -173,4 +173,68 @@ class QdrantHttpScenarioTest {
                 .containsExactly("scenario-key"));
         assertThat(qdrant.violations).isEmpty();
     }
+
+    /**
+     * {@code version}/{@code seq_no_primary_term} in hits and {@code typed_keys} aggregation names on the Qdrant
+     * backend, on its native paths (an {@code order_by} page, a {@code facet}) and on the scan: the same answers as the
+     * embedded Lucene backend after the same writes.
+     */
+    @Test
+    void hitVersionsAndTypedKeysAsOnTheLuceneBackend() {
+        String mappings = json("{'mappings':{'properties':{'label':{'type':'keyword'},'year':{'type':'integer'},"
+                + "'price':{'type':'double'}}}}");
+        String bulk = """
+                {"index":{"_id":"1"}}
+                {"label":"a","year":2001,"price":1.5}
+                {"index":{"_id":"2"}}
+                {"label":"b","year":2002,"price":2.5}
+                {"index":{"_id":"3"}}
+                {"label":"a","year":2003}
+                """;
+        List<String> writes = List.of("POST /meta/_update/2?refresh=true {'doc':{'price':3.5}}",
+                "PUT /meta/_doc/1?refresh=true {'label':'c','year':2001,'price':1.5}",
+                "PUT /meta/_doc/1?refresh=true {'label':'a','year':2001,'price':1.5}");
+        List<String> searches = List.of(
+                "/meta/_search|{'version':true,'seq_no_primary_term':true,'sort':[{'year':'desc'}],'size':2}",
+                "/meta/_search?version=true|{'query':{'bool':{'filter':{'term':{'label':'a'}}}},'sort':['_score','price']}",
+                "/meta/_search?seq_no_primary_term=true&version=false|{'version':true,'sort':['year']}",
+                "/meta/_search?typed_keys=true|{'size':0,'aggs':{'t':{'terms':{'field':'label'}}}}",
+                "/meta/_search?typed_keys=true|{'size':0,'aggs':{'t':{'terms':{'field':'year'},'aggs':{"
+                        + "'p':{'avg':{'field':'price'}},'q':{'terms':{'field':'price'}}}},'h':{'histogram':{"
+                        + "'field':'year','interval':2}},'pc':{'percentiles':{'field':'price'}}}}");
+        try (RunningGateway reference = RunningGateway.start(data.resolve("lucene-meta"))) {
+            for (EsClient client : List.of(es, reference.client)) {
+                assertThat(client.put("/meta", mappings).status()).isEqualTo(200);
+                assertThat(client.send("POST", "/meta/_bulk?refresh=true", bulk, "application/x-ndjson").status())
+                        .isEqualTo(200);
+                for (String w : writes) {
+                    String[] parts = w.split(" ", 3);
+                    assertThat(client.send(parts[0], parts[1], json(parts[2]), "application/json").status())
+                            .as(w).isBetween(200, 201);
+                }
+            }
+            for (String search : searches) {
+                String[] parts = search.split("\\|", 2);
+                JsonNode expected = reference.client.post(parts[0], json(parts[1])).json();
+                JsonNode actual = es.post(parts[0], json(parts[1])).json();
+                assertThat(actual.path("hits").toString()).as(search).isEqualTo(expected.path("hits").toString());
+                assertThat(actual.path("aggregations").toString()).as(search)
+                        .isEqualTo(expected.path("aggregations").toString());
+            }
+            JsonNode sorted = es.post("/meta/_search", json(searches.get(0).split("\\|")[1])).json();
+            assertThat(sorted.at("/hits/hits/0/_version").asInt()).isEqualTo(1);
+            assertThat(sorted.at("/hits/hits/1/_version").asInt()).isEqualTo(2);
+            assertThat(sorted.at("/hits/hits/1/_seq_no").asInt()).isEqualTo(3);
+            assertThat(sorted.at("/hits/hits/1/_primary_term").asInt()).isEqualTo(1);
+            JsonNode typed = es.post("/meta/_search?typed_keys=true", json(searches.get(4).split("\\|")[1])).json();
+            assertThat(typed.path("aggregations").has("lterms#t")).as(typed.toString()).isTrue();
+            assertThat(typed.at("/aggregations/lterms#t/buckets/0").has("avg#p")).isTrue();
+            assertThat(typed.at("/aggregations/lterms#t/buckets/0").has("dterms#q")).isTrue();
+            assertThat(typed.path("aggregations").has("tdigest_percentiles#pc")).isTrue();
+            assertThat(es.post("/meta/_search?typed_keys=true", json(searches.get(3).split("\\|")[1])).json()
+                    .at("/aggregations/sterms#t/buckets/0/key").asText()).isEqualTo("a");
+            assertThat(es.delete("/meta").status()).isEqualTo(200);
+        }
+        assertThat(qdrant.violations).isEmpty();
+    }
 }

@@ -56,7 +56,15 @@ public final class AggregationMeta {
 
     /** The rendered {@code aggregations} object with every {@code meta} echoed. */
     public JsonObject apply(JsonObject rendered) {
-        return isEmpty() ? rendered : withMeta(rendered, roots);
+        return apply(rendered, false);
+    }
+
+    /**
+     * The rendered {@code aggregations} object with every {@code meta} echoed; {@code typedKeys}: the answers are
+     * named {@code <type>#<name>} ({@code typed_keys=true}).
+     */
+    public JsonObject apply(JsonObject rendered, boolean typedKeys) {
+        return isEmpty() ? rendered : withMeta(rendered, roots, typedKeys);
     }
 
     private static Map<String, Node> nodes(JsonValue aggs) {
@@ -84,12 +92,13 @@ public final class AggregationMeta {
     }
 
     /** The answers in {@code container} (keyed by aggregation name) with the nodes' meta applied. */
-    private static JsonObject withMeta(JsonObject container, Map<String, Node> nodes) {
+    private static JsonObject withMeta(JsonObject container, Map<String, Node> nodes, boolean typed) {
         JsonObjectBuilder out = JsonObjectBuilder.object();
         for (Map.Entry<String, JsonValue> e : container.members().entrySet()) {
-            Node node = nodes.get(e.getKey());
+            String key = e.getKey();
+            Node node = nodes.get(subName(key, typed));
             if (node != null && node.hasMeta() && e.getValue() instanceof JsonObject answer) {
-                out.put(e.getKey(), answer(answer, node));
+                out.put(e.getKey(), answer(answer, node, typed));
             } else {
                 out.put(e.getKey(), e.getValue());
             }
@@ -97,7 +106,7 @@ public final class AggregationMeta {
         return out.build();
     }
 
-    private static JsonObject answer(JsonObject answer, Node node) {
+    private static JsonObject answer(JsonObject answer, Node node, boolean typed) {
         JsonObjectBuilder out = JsonObjectBuilder.object();
         node.meta().ifPresent(m -> out.put("meta", m));
         boolean multi = MULTI_BUCKET.contains(node.type());
@@ -106,10 +115,10 @@ public final class AggregationMeta {
             if (node.subs().isEmpty()) {
                 out.put(e.getKey(), v);
             } else if (multi && e.getKey().equals("buckets")) {
-                out.put(e.getKey(), buckets(v, node.subs()));
-            } else if (!multi && node.subs().containsKey(e.getKey()) && v instanceof JsonObject sub) {
-                out.put(e.getKey(), withMeta(JsonObjectBuilder.object().put(e.getKey(), sub).build(), node.subs())
-                        .members().get(e.getKey()));
+                out.put(e.getKey(), buckets(v, node.subs(), typed));
+            } else if (!multi && node.subs().containsKey(subName(e.getKey(), typed)) && v instanceof JsonObject sub) {
+                out.put(e.getKey(), withMeta(JsonObjectBuilder.object().put(e.getKey(), sub).build(), node.subs(),
+                        typed).members().get(e.getKey()));
             } else {
                 out.put(e.getKey(), v);
             }
@@ -117,19 +126,25 @@ public final class AggregationMeta {
         return out.build();
     }
 
-    private static JsonValue buckets(JsonValue buckets, Map<String, Node> subs) {
+    /** The aggregation name of an answer's key: after the type under {@code typed_keys}. */
+    private static String subName(String key, boolean typed) {
+        int hash = typed ? key.indexOf('#') : -1;
+        return hash >= 0 ? key.substring(hash + 1) : key;
+    }
+
+    private static JsonValue buckets(JsonValue buckets, Map<String, Node> subs, boolean typed) {
         return switch (buckets) {
             case JsonArray a -> {
                 List<JsonValue> out = new ArrayList<>(a.elements().size());
                 for (JsonValue b : a.elements()) {
-                    out.add(b instanceof JsonObject bucket ? withMeta(bucket, subs) : b);
+                    out.add(b instanceof JsonObject bucket ? withMeta(bucket, subs, typed) : b);
                 }
                 yield new JsonArray(out);
             }
             case JsonObject keyed -> {
                 JsonObjectBuilder out = JsonObjectBuilder.object();
                 keyed.members().forEach((key, b) -> out.put(key, b instanceof JsonObject bucket
-                        ? withMeta(bucket, subs) : b));
+                        ? withMeta(bucket, subs, typed) : b));
                 yield out.build();
             }
             default -> buckets;

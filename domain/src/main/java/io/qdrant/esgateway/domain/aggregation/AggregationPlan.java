@@ -248,7 +248,7 @@ public final class AggregationPlan {
                 int number = filters.size();
                 filters.add(f.query());
                 Supplier<NamedCollectors> subs = level(name, f.subs());
-                yield () -> BucketAggregators.single(doc -> doc.matches(number), subs);
+                yield () -> BucketAggregators.single("filter", doc -> doc.matches(number), subs);
             }
             case Aggregation.Filters f -> {
                 int first = filters.size();
@@ -259,7 +259,7 @@ public final class AggregationPlan {
             case Aggregation.Missing m -> {
                 FieldRef field = field(m.field());
                 Supplier<NamedCollectors> subs = level(name, m.subs());
-                yield () -> BucketAggregators.single(doc -> BucketAggregators.hasNoValue(doc, field), subs);
+                yield () -> BucketAggregators.single("missing", doc -> BucketAggregators.hasNoValue(doc, field), subs);
             }
             case Aggregation.Global g -> {
                 if (parent != null) {
@@ -268,7 +268,7 @@ public final class AggregationPlan {
                             + " aggregations");
                 }
                 Supplier<NamedCollectors> subs = level(name, g.subs());
-                yield () -> BucketAggregators.single(doc -> true, subs);
+                yield () -> BucketAggregators.single("global", doc -> true, subs);
             }
         };
     }

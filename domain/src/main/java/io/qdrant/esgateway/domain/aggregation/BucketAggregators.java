@@ -28,7 +28,8 @@ final class BucketAggregators {
         };
     }
 
-    static Collector single(Predicate<AggregationDoc> keep, Supplier<NamedCollectors> subs) {
+    /** {@code type}: {@code filter}, {@code missing} or {@code global}. */
+    static Collector single(String type, Predicate<AggregationDoc> keep, Supplier<NamedCollectors> subs) {
         NamedCollectors collectors = subs.get();
         return new Collector() {
             private long count;
@@ -43,28 +44,37 @@ final class BucketAggregators {
 
             @Override
             public Partial partial() {
-                return new SingleBucket(count, collectors.partial());
+                return new SingleBucket(type, count, collectors.partial());
             }
         };
     }
 
-    /** The partial (and answer) of a single-bucket aggregation: {@code {"doc_count": n, <subs>}}. */
-    record SingleBucket(long count, NamedPartials subs) implements Partial {
+    /**
+     * The partial (and answer) of a single-bucket aggregation of {@code type} ({@code filter}, {@code missing},
+     * {@code global}, or one bucket of {@code filters}): {@code {"doc_count": n, <subs>}}.
+     */
+    record SingleBucket(String type, long count, NamedPartials subs) implements Partial {
         @Override
         public Partial merge(Partial other) {
             SingleBucket o = (SingleBucket) other;
-            return new SingleBucket(count + o.count, subs.merge(o.subs));
+            return new SingleBucket(type, count + o.count, subs.merge(o.subs));
         }
 
         @Override
         public Partial complete(KeyUniverse universe) {
-            return new SingleBucket(count, subs.complete(universe));
+            return new SingleBucket(type, count, subs.complete(universe));
+        }
+
+
+        @Override
+        public String typedName() {
+            return type;
         }
 
         @Override
-        public JsonValue render() {
+        public JsonValue render(boolean typedKeys) {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("doc_count", count);
-            subs.renderInto(b);
+            subs.renderInto(b, typedKeys);
             return b.build();
         }
 
@@ -108,7 +118,7 @@ final class BucketAggregators {
             public Partial partial() {
                 List<SingleBucket> out = new ArrayList<>();
                 for (int i = 0; i < buckets.size(); i++) {
-                    out.add(new SingleBucket(counts[i], buckets.get(i).partial()));
+                    out.add(new SingleBucket("filters", counts[i], buckets.get(i).partial()));
                 }
                 return new FiltersPartial(spec, out);
             }
@@ -142,12 +152,18 @@ final class BucketAggregators {
             return spec.anonymous() ? Integer.toString(i) : spec.names().get(i);
         }
 
+
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return "filters";
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             if (spec.keyed()) {
                 JsonObjectBuilder keyed = JsonObjectBuilder.object();
                 for (int i = 0; i < buckets.size(); i++) {
-                    keyed.put(key(i), buckets.get(i).render());
+                    keyed.put(key(i), buckets.get(i).render(typedKeys));
                 }
                 return JsonObjectBuilder.object().put("buckets", keyed.build()).build();
             }
@@ -158,7 +174,7 @@ final class BucketAggregators {
                     b.put("key", key(i));
                 }
                 b.put("doc_count", buckets.get(i).count());
-                buckets.get(i).subs().renderInto(b);
+                buckets.get(i).subs().renderInto(b, typedKeys);
                 list.add(b.build());
             }
             return JsonObjectBuilder.object().put("buckets", new JsonArray(list)).build();

@@ -25,7 +25,7 @@ public final class BucketCounts {
     /** A {@code filter} aggregation's partial: {@code count} matching documents pass its query. */
     public static Partial filter(Aggregation.Filter filter, long count) {
         requireCountable(filter);
-        return new BucketAggregators.SingleBucket(count, NamedPartials.EMPTY);
+        return new BucketAggregators.SingleBucket("filter", count, NamedPartials.EMPTY);
     }
 
     /**
@@ -44,7 +44,7 @@ public final class BucketCounts {
         }
         List<BucketAggregators.SingleBucket> out = new ArrayList<>(buckets);
         for (long count : counts) {
-            out.add(new BucketAggregators.SingleBucket(count, NamedPartials.EMPTY));
+            out.add(new BucketAggregators.SingleBucket("filters", count, NamedPartials.EMPTY));
         }
         return new BucketAggregators.FiltersPartial(filters, out);
     }

@@ -85,7 +85,12 @@ final class CardinalityAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return "cardinality";
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             return JsonObjectBuilder.object().put("value", values.size()).build();
         }
     }

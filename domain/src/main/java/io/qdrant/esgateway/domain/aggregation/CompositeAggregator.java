@@ -262,7 +262,12 @@ final class CompositeAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return "composite";
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             Comparator<List<Object>> order = order();
             List<Map.Entry<List<Object>, BucketPartial>> all = new ArrayList<>();
             for (Map.Entry<List<Object>, BucketPartial> e : buckets.entrySet()) {
@@ -282,7 +287,7 @@ final class CompositeAggregator {
                 afterKey = key.build();
                 JsonObjectBuilder b = JsonObjectBuilder.object().put("key", afterKey)
                         .put("doc_count", e.getValue().count());
-                e.getValue().subs().renderInto(b);
+                e.getValue().subs().renderInto(b, typedKeys);
                 list.add(b.build());
             }
             JsonObjectBuilder out = JsonObjectBuilder.object();

@@ -353,7 +353,12 @@ final class HistogramAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return line instanceof DateLine ? "date_histogram" : "histogram";
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             List<Map.Entry<Object, BucketPartial>> all = new ArrayList<>(buckets.entrySet());
             all.sort((a, b) -> Keys.compare(a.getKey(), b.getKey()));
             if (line.minDocCount() == 0) {
@@ -374,7 +379,7 @@ final class HistogramAggregator {
                 JsonObjectBuilder b = JsonObjectBuilder.object();
                 line.putKey(b, e.getKey());
                 b.put("doc_count", e.getValue().count());
-                e.getValue().subs().renderInto(b);
+                e.getValue().subs().renderInto(b, typedKeys);
                 if (line.keyed()) {
                     keyed.put(line.keyString(e.getKey()), b.build());
                 } else {

@@ -107,7 +107,12 @@ final class MetricAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return metric.kind().esName();
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             JsonObjectBuilder out = JsonObjectBuilder.object();
             if (metric.kind() == Aggregation.MetricKind.VALUE_COUNT) {
                 return out.put("value", count).build();

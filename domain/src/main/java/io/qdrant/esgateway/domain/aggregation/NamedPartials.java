@@ -56,14 +56,28 @@ public record NamedPartials(Map<String, Partial> byName) {
 
     /** The final answers, as the {@code aggregations} object of a search response. */
     public JsonObject render() {
+        return render(false);
+    }
+
+    /** The final answers; {@code typedKeys}: each named {@code <type>#<name>} at every depth ({@code typed_keys}). */
+    public JsonObject render(boolean typedKeys) {
         JsonObjectBuilder out = JsonObjectBuilder.object();
-        renderInto(out);
+        renderInto(out, typedKeys);
         return out.build();
     }
 
     /** Adds each aggregation's final answer to a bucket (or the top level) under its name. */
     public void renderInto(JsonObjectBuilder target) {
-        byName.forEach((name, p) -> target.put(name, p.render()));
+        renderInto(target, false);
+    }
+
+    /** Adds each final answer under its name, or under {@code <type>#<name>} when {@code typedKeys}. */
+    public void renderInto(JsonObjectBuilder target, boolean typedKeys) {
+        if (typedKeys) {
+            byName.forEach((name, p) -> target.put(p.typedName() + "#" + name, p.render(true)));
+        } else {
+            byName.forEach((name, p) -> target.put(name, p.render(false)));
+        }
     }
 
     /** Each partial completed with {@code universe} (see {@link Partial#complete}). */

@@ -14,7 +14,21 @@ public interface Partial {
     Partial merge(Partial other);
 
     /** The aggregation's final answer, as Elasticsearch renders it under {@code aggregations.<name>}. */
-    JsonValue render();
+    default JsonValue render() {
+        return render(false);
+    }
+
+    /**
+     * The final answer; {@code typedKeys} names every sub-aggregation inside it {@code <type>#<name>}, as
+     * Elasticsearch does for {@code typed_keys=true}.
+     */
+    JsonValue render(boolean typedKeys);
+
+    /**
+     * The type Elasticsearch names this answer with under {@code typed_keys=true} (its result class's name:
+     * {@code sterms}, {@code lterms}, {@code tdigest_percentiles}, {@code date_histogram}, …).
+     */
+    String typedName();
 
     /**
      * This partial with the zero-count buckets of {@code min_doc_count: 0} terms aggregations added (at any depth)

@@ -102,7 +102,12 @@ final class PercentilesAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return "tdigest_percentiles";
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             double[] sorted = sorted();
             boolean formatted = StatsAggregator.formats(field) && sorted.length > 0;
             if (percentiles.keyed()) {

@@ -109,17 +109,19 @@ final class RangeAggregator {
                     NamedCollectors c = bucketSubs[r] != null ? bucketSubs[r] : subs.get();
                     buckets.add(new BucketPartial(counts[r], c.partial()));
                 }
-                return new RangePartial(agg.keyed(), ranges, buckets, field.kind() != ValueKind.UNMAPPED);
+                return new RangePartial(agg.type(), agg.keyed(), ranges, buckets,
+                        field.kind() != ValueKind.UNMAPPED);
             }
         };
     }
 
     /**
-     * The count and sub-aggregations of each range, in the order of {@code ranges}; {@code mapped}: whether the field
-     * is mapped where they were collected (a mapped index's keys and bound strings win when merging).
+     * The count and sub-aggregations of each range, in the order of {@code ranges}, of a {@code range} or
+     * {@code date_range} ({@code type}); {@code mapped}: whether the field is mapped where they were collected (a
+     * mapped index's keys and bound strings win when merging).
      */
-    record RangePartial(boolean keyed, List<Resolved> ranges, List<BucketPartial> buckets, boolean mapped)
-            implements Partial {
+    record RangePartial(String type, boolean keyed, List<Resolved> ranges, List<BucketPartial> buckets,
+                        boolean mapped) implements Partial {
         @Override
         public Partial merge(Partial other) {
             RangePartial o = (RangePartial) other;
@@ -127,18 +129,23 @@ final class RangeAggregator {
             for (int i = 0; i < buckets.size(); i++) {
                 merged.add(buckets.get(i).merge(o.buckets.get(i)));
             }
-            return new RangePartial(keyed, mapped || !o.mapped ? ranges : o.ranges, merged, mapped || o.mapped);
+            return new RangePartial(type, keyed, mapped || !o.mapped ? ranges : o.ranges, merged, mapped || o.mapped);
         }
 
         @Override
         public Partial complete(KeyUniverse universe) {
             List<BucketPartial> out = new ArrayList<>();
             buckets.forEach(b -> out.add(new BucketPartial(b.count(), b.subs().complete(universe))));
-            return new RangePartial(keyed, ranges, out, mapped);
+            return new RangePartial(type, keyed, ranges, out, mapped);
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return type;
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             JsonObjectBuilder keyedOut = JsonObjectBuilder.object();
             List<JsonValue> list = new ArrayList<>();
             for (int i = 0; i < ranges.size(); i++) {
@@ -160,7 +167,7 @@ final class RangeAggregator {
                     }
                 }
                 b.put("doc_count", buckets.get(i).count());
-                buckets.get(i).subs().renderInto(b);
+                buckets.get(i).subs().renderInto(b, typedKeys);
                 if (keyed) {
                     keyedOut.put(r.key(), b.build());
                 } else {

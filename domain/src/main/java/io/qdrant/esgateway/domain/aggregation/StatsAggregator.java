@@ -182,7 +182,12 @@ final class StatsAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return stats.type();
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             JsonObjectBuilder out = JsonObjectBuilder.object();
             boolean empty = count == 0;
             boolean formatted = formats(field) && !empty;

@@ -175,7 +175,12 @@ final class TermsAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            throw new IllegalStateException("a key universe is not an aggregation result");
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             throw new IllegalStateException("a key universe is not an aggregation result");
         }
     }
@@ -259,7 +264,17 @@ final class TermsAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return switch (field.kind()) {
+                // ES names its unmapped terms answer (no index maps the field) as a keyword one
+                case KEYWORD, UNMAPPED -> "sterms";
+                case LONG, DATE, BOOLEAN -> "lterms";
+                case DOUBLE, FLOAT -> "dterms";
+            };
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             List<Map.Entry<Object, BucketPartial>> all = new ArrayList<>();
             for (Map.Entry<Object, BucketPartial> e : buckets.entrySet()) {
                 if (e.getValue().count() >= terms.minDocCount()) {
@@ -285,7 +300,7 @@ final class TermsAggregator {
                 if (terms.showTermDocCountError()) {
                     b.put("doc_count_error_upper_bound", 0);
                 }
-                e.getValue().subs().renderInto(b);
+                e.getValue().subs().renderInto(b, typedKeys);
                 rendered.add(b.build());
             }
             return JsonObjectBuilder.object().put("doc_count_error_upper_bound", 0)

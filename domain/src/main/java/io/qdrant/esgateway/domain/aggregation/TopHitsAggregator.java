@@ -224,7 +224,12 @@ final class TopHitsAggregator {
         }
 
         @Override
-        public JsonValue render() {
+        public String typedName() {
+            return "top_hits";
+        }
+
+        @Override
+        public JsonValue render(boolean typedKeys) {
             boolean scored = t.sort().isEmpty() || t.trackScores();
             List<JsonValue> hits = new ArrayList<>();
             for (int i = t.from(); i < top.size(); i++) {

@@ -107,11 +107,8 @@ public final class SearchRequestParser {
                     case "timeout" -> {
                         // the gateway answers whole or fails; a search timeout never truncates results silently
                     }
-                    case "version", "seq_no_primary_term" -> {
-                        if (JsonReads.bool(v).orElse(false)) {
-                            throw GatewayException.unsupported("[" + e.getKey() + ": true] in search hits");
-                        }
-                    }
+                    // checked here, read for the hits by HitMetadata
+                    case "version", "seq_no_primary_term" -> HitMetadata.bodyFlag(e.getKey(), v);
                     default -> throw UNSUPPORTED.contains(e.getKey())
                             ? GatewayException.unsupported("[" + e.getKey() + "] in the search body")
                             : parsing("Unknown key for a " + v.tokenName() + " in [" + e.getKey() + "].");

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.JsonValue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,13 +70,19 @@ final class EsHttpHandler implements Handler {
         String rawPath = req.path().rawPath();
         String api = "unknown";
         boolean pretty = false;
+        String filterPath = null;
+        String allow = null;
         EsResponse response;
         try {
             Map<String, String> params = parseQuery(req.query().rawValue());
             pretty = params.containsKey("pretty") && !"false".equals(params.get("pretty"));
+            filterPath = params.get("filter_path");
             Router.Resolution resolution = router.resolve(method, rawPath);
             response = switch (resolution) {
-                case Router.NoRoute none -> ErrorBodies.simple(none.status(), none.message());
+                case Router.NoRoute none -> {
+                    allow = none.allow();
+                    yield ErrorBodies.simple(none.status(), none.message());
+                }
                 case Router.Matched matched -> {
                     api = matched.route().api();
                     yield dispatch(req, matched, method, rawPath, params);
@@ -86,6 +93,12 @@ final class EsHttpHandler implements Handler {
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "request " + method + " " + rawPath + " failed", e);
             response = ErrorBodies.ofBug(e);
+        }
+        if (filterPath != null && !method.equals("HEAD")) {
+            response = filtered(response, filterPath);
+        }
+        if (allow != null) {
+            res.header(HeaderNames.ALLOW, allow);
         }
         send(req, res, response, pretty, method.equals("HEAD"));
         requestTimer(api, method, response.status()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
@@ -181,6 +194,23 @@ final class EsHttpHandler implements Handler {
         return new GatewayException(ErrorKind.CONTENT_TOO_LONG, "request body of " + length
                 + (length > maxContentLength ? "+" : "") + " bytes is larger than http.max_content_length ["
                 + maxContentLength + " bytes]");
+    }
+
+    /**
+     * The answer with {@code filter_path} applied ({@link FilterPath}); error answers are left whole, as Elasticsearch
+     * does. Only requests with the parameter pay for it.
+     */
+    private EsResponse filtered(EsResponse response, String filterPath) {
+        Optional<FilterPath> filter = FilterPath.parse(filterPath);
+        if (filter.isEmpty() || response.json() == null && response.compactJson() == null) {
+            return response;
+        }
+        JsonValue body = response.json() != null ? response.json() : codec.parse(response.compactJson());
+        if (response.status() >= 400 && body instanceof JsonValue.JsonObject o && o.members().containsKey("error")) {
+            return response;
+        }
+        return filter.get().apply(body).map(b -> EsResponse.json(response.status(), b))
+                .orElseGet(() -> EsResponse.text(response.status(), "", "application/json"));
     }
 
     private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {

@@ -56,13 +56,14 @@ final class MultiSearchEndpoints {
             throw GatewayException.unsupported("[search_type=" + t + "]");
         });
         boolean totalAsInt = request.flag("rest_total_hits_as_int", false);
+        boolean typedKeys = request.flag("typed_keys", false);
         CatalogView.Options defaults = Routes.indexOptions(request, true);
         List<Item> items = parse(request.rawBody(), request.optionalPathParam("index").orElse("_all"), defaults);
         List<JsonValue> responses = new ArrayList<>();
         for (Item item : items) {
             try {
                 JsonValue answer = searches.execute(item.target(), item.body(), Map.of(), item.options(), totalAsInt,
-                        System.nanoTime());
+                        typedKeys, System.nanoTime());
                 JsonObjectBuilder b = JsonObjectBuilder.object();
                 ((JsonObject) answer).members().forEach(b::put);
                 responses.add(b.put("status", 200).build());

@@ -12,7 +12,7 @@ import java.util.Set;
 record Route(Set<String> methods, String pattern, String api, Set<String> params, boolean takesBody, Handler handler) {
 
     /** The URL parameters every Elasticsearch endpoint accepts. */
-    static final Set<String> COMMON_PARAMS = Set.of("pretty", "human", "error_trace");
+    static final Set<String> COMMON_PARAMS = Set.of("pretty", "human", "error_trace", "filter_path");
 
     @FunctionalInterface
     interface Handler {

@@ -73,7 +73,20 @@ final class Router {
     record Matched(Route route, Map<String, String> pathParams) implements Resolution {
     }
 
-    record NoRoute(int status, String message) implements Resolution {
+    /** {@code allow}: the path's methods for a 405 (its {@code Allow} header), else null. */
+    record NoRoute(int status, String message, String allow) implements Resolution {
+        NoRoute(int status, String message) {
+            this(status, message, null);
+        }
+    }
+
+    /** Elasticsearch's order of HTTP methods (its method enum), in which a 405 lists the allowed ones. */
+    private static final List<String> METHOD_ORDER = List.of("GET", "POST", "PUT", "DELETE", "OPTIONS", "HEAD",
+            "PATCH", "TRACE", "CONNECT");
+
+    private static int methodRank(String method) {
+        int i = METHOD_ORDER.indexOf(method);
+        return i < 0 ? METHOD_ORDER.size() : i;
     }
 
     Resolution resolve(String method, String rawPath) {
@@ -99,13 +112,14 @@ final class Router {
                 return new Matched(c.route(), params);
             }
             if (allowed == null) {
-                allowed = new TreeSet<>();
+                allowed = new TreeSet<>(java.util.Comparator.comparingInt(Router::methodRank)
+                        .thenComparing(java.util.Comparator.naturalOrder()));
             }
             allowed.addAll(c.route().methods());
         }
         if (allowed != null) {
             return new NoRoute(405, "Incorrect HTTP method for uri [" + rawPath + "] and method [" + method
-                    + "], allowed: " + allowed.toString());
+                    + "], allowed: " + allowed.toString(), String.join(",", allowed));
         }
         return new NoRoute(400, "no handler found for uri [" + rawPath + "] and method [" + method + "]");
     }

@@ -16,6 +16,7 @@ import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import io.qdrant.esgateway.domain.search.FieldValues;
 import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.HitMetadata;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import io.qdrant.esgateway.domain.sort.SortSpec;
@@ -39,7 +40,7 @@ final class SearchEndpoints {
     /** URL parameters that change the search itself (handed to the domain parser). */
     static final Set<String> SEARCH_PARAMS = Set.of("q", "df", "default_operator", "lenient", "size", "from",
             "sort", "_source", "_source_includes", "_source_excludes", "track_total_hits", "track_scores",
-            "stored_fields");
+            "stored_fields", "version", "seq_no_primary_term");
     private static final String SEARCH_ROUTE_PARAMS = String.join(",", SEARCH_PARAMS) + ","
             + Routes.INDEX_OPTIONS + ",timeout,rest_total_hits_as_int,search_type,request_cache,preference,routing,"
             + "batched_reduce_size,ccs_minimize_roundtrips,allow_partial_search_results,pre_filter_shard_size,"
@@ -73,13 +74,18 @@ final class SearchEndpoints {
             request.param(p).ifPresent(v -> params.put(p, v));
         }
         return EsResponse.ok(execute(target(request), request.body(), params, Routes.indexOptions(request, true),
-                request.flag("rest_total_hits_as_int", false), start));
+                request.flag("rest_total_hits_as_int", false), request.flag("typed_keys", false), start));
     }
 
-    /** One search, rendered as Elasticsearch renders a search response (also each answer of {@code _msearch}). */
+    /**
+     * One search, rendered as Elasticsearch renders a search response (also each answer of {@code _msearch});
+     * {@code typedKeys}: aggregations named {@code <type>#<name>} ({@code typed_keys=true}).
+     */
     JsonValue execute(String target, Optional<JsonValue> body, Map<String, String> params,
-                      io.qdrant.esgateway.domain.index.CatalogView.Options options, boolean totalAsInt, long start) {
+                      io.qdrant.esgateway.domain.index.CatalogView.Options options, boolean totalAsInt,
+                      boolean typedKeys, long start) {
         SearchRequest parsed = SearchRequestParser.parse(body, params);
+        HitMetadata metadata = HitMetadata.of(body, params);
         SearchResult result = search.search(target, parsed, options);
 
         JsonObjectBuilder hits = JsonObjectBuilder.object();
@@ -105,6 +111,12 @@ final class SearchEndpoints {
             JsonObjectBuilder h = JsonObjectBuilder.object().put("_index", hit.index());
             if (!parsed.noStoredFields()) {
                 h.put("_id", hit.id());
+            }
+            if (metadata.version()) {
+                h.put("_version", hit.version().version());
+            }
+            if (metadata.seqNoPrimaryTerm()) {
+                h.put("_seq_no", hit.version().seqNo()).put("_primary_term", hit.version().primaryTerm());
             }
             h.put("_score", score(hit.score()));
             if (parsed.rrf().isPresent()) {
@@ -148,7 +160,8 @@ final class SearchEndpoints {
                 .put("timed_out", false)
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
-        result.aggregations().ifPresent(a -> out.put("aggregations", AggregationMeta.of(body).apply(a.render())));
+        result.aggregations().ifPresent(a -> out.put("aggregations",
+                AggregationMeta.of(body).apply(a.render(typedKeys), typedKeys)));
         return out.build();
     }
 
