@@ -14,6 +14,7 @@ import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
+import io.qdrant.esgateway.application.service.ByQueryService;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.SearchService;
 import io.qdrant.esgateway.application.service.IndexAdministrationService;
@@ -75,6 +76,7 @@ final class Gateway implements AutoCloseable {
                 .without(config.nativeAbsent());
         SearchService search = new SearchService(catalog, store, capabilities, new PlanMetrics(registry),
                 config.maxReadsInFlight(), config.requestCacheEntries());
+        ByQueryService byQuery = new ByQueryService(catalog, store, documents);
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);
@@ -97,7 +99,7 @@ final class Gateway implements AutoCloseable {
                             activity.end();
                         }
                     });
-                    EsRestApi.register(routing, settings, admin, documents, search, status, registry,
+                    EsRestApi.register(routing, settings, admin, documents, search, byQuery, status, registry,
                             registry::scrape);
                 })
                 .build()

@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.in.http;
 
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
@@ -38,8 +39,8 @@ public final class EsRestApi {
 
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
-                                DocumentOperations documents, SearchOperations search, ClusterStatus status,
-                                MeterRegistry registry,
+                                DocumentOperations documents, SearchOperations search, ByQueryOperations byQuery,
+                                ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
         Router router = new Router();
         JsonCodec codec = new JsonCodec();
@@ -53,6 +54,7 @@ public final class EsRestApi {
         SearchEndpoints searchEndpoints = new SearchEndpoints(search);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
+        new ByQueryEndpoints(byQuery).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {

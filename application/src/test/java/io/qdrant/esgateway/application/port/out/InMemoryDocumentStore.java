@@ -162,9 +162,23 @@ public class InMemoryDocumentStore implements DocumentStore {
         return io.qdrant.esgateway.domain.plan.BackendCapabilities.everything();
     }
 
+    /** Scans everything (a request without a query, or {@code match_all}), in id order; nothing else. */
     @Override
     public void scan(IndexMetadata index, ScanRequest scan, java.util.function.Consumer<ScannedDocument> sink) {
-        throw new UnsupportedOperationException("the in-memory fake does not scan");
+        if (scan.search().query().isPresent()
+                && !(scan.search().query().get() instanceof io.qdrant.esgateway.domain.query.Query.MatchAll)
+                || scan.filter().isPresent()) {
+            throw new UnsupportedOperationException("the in-memory fake scans only everything");
+        }
+        List<StoredDocument> all;
+        synchronized (this) {
+            all = new ArrayList<>(new java.util.TreeMap<>(documents.getOrDefault(key(index), Map.of())).values());
+        }
+        long position = 0;
+        for (StoredDocument doc : all) {
+            sink.accept(new ScannedDocument(doc.id(), position++, Float.NaN,
+                    io.qdrant.esgateway.domain.json.JsonValue.JsonObject.of()));
+        }
     }
 
     @Override
