@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.in.ScrollOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import io.qdrant.esgateway.application.port.out.BackendObserver;
 import java.util.function.Supplier;
@@ -39,7 +40,8 @@ public final class EsRestApi {
 
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
-                                DocumentOperations documents, SearchOperations search, ByQueryOperations byQuery,
+                                DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
+                                ByQueryOperations byQuery,
                                 ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
         Router router = new Router();
@@ -51,10 +53,11 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
-        SearchEndpoints searchEndpoints = new SearchEndpoints(search);
+        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
         new ByQueryEndpoints(byQuery).register(router);
+        new ScrollEndpoints(scrolls).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {
