@@ -14,6 +14,9 @@ import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
+import io.qdrant.esgateway.application.service.ByQueryService;
+import io.qdrant.esgateway.application.service.ScrollService;
+import io.qdrant.esgateway.application.port.out.ReadSnapshots;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.SearchService;
 import io.qdrant.esgateway.application.service.IndexAdministrationService;
@@ -31,6 +34,8 @@ import java.util.UUID;
 /** The wiring: every adapter and service built by hand with constructors, and the web server that serves them. */
 final class Gateway implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Elasticsearch's default {@code search.max_open_scroll_context}. */
+    static final int MAX_OPEN_SCROLL_CONTEXTS = 500;
 
     private final WebServer server;
     private final AutoCloseable catalog;
@@ -77,6 +82,10 @@ final class Gateway implements AutoCloseable {
                 .without(config.nativeAbsent());
         SearchService search = new SearchService(catalog, store, capabilities, new PlanMetrics(registry),
                 config.maxReadsInFlight(), config.requestCacheEntries(), Clock.systemUTC());
+        ByQueryService byQuery = new ByQueryService(catalog, store, documents);
+        ScrollService scrolls = new ScrollService(catalog, store,
+                store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(), capabilities,
+                Clock.systemUTC(), Gateway::newId, MAX_OPEN_SCROLL_CONTEXTS);
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);
@@ -99,7 +108,7 @@ final class Gateway implements AutoCloseable {
                             activity.end();
                         }
                     });
-                    EsRestApi.register(routing, settings, admin, documents, search, status, registry,
+                    EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, status, registry,
                             registry::scrape);
                 })
                 .build()

@@ -22,8 +22,18 @@ public record Scenario(String id, String description, Set<Engine> engines, List<
      * A compared request.
      *
      * @param compareHeaders response headers compared besides status and body (names in lower case)
+     * @param capture        values each side's answer gives to later requests of that side: name → JSON Pointer into
+     *                       the answer's body; a later path or body says {@code {{name}}} (e.g. a scroll id)
      */
     public record Case(String name, RequestSpec request, List<String> compareHeaders, List<Normalizer.Rule> normalise,
-                       Set<Engine> engines, Set<String> requires) {
+                       Set<Engine> engines, Set<String> requires, java.util.Map<String, String> capture) {
+        public Case {
+            capture = java.util.Map.copyOf(capture);
+        }
+
+        public Case(String name, RequestSpec request, List<String> compareHeaders, List<Normalizer.Rule> normalise,
+                    Set<Engine> engines, Set<String> requires) {
+            this(name, request, compareHeaders, normalise, engines, requires, java.util.Map.of());
+        }
     }
 }

@@ -31,7 +31,7 @@ public final class ScenarioLoader {
     private static final Set<String> STEP_KEYS = Set.of("request", "body", "raw_body", "content_type", "headers",
             "requires");
     private static final Set<String> CASE_KEYS = Set.of("name", "request", "body", "raw_body", "content_type",
-            "headers", "requires", "compare_headers", "normalise", "engines");
+            "headers", "requires", "compare_headers", "normalise", "engines", "capture");
     /** Compared on every case unless the case lists its own. */
     public static final List<String> DEFAULT_HEADERS = List.of("content-type", "x-elastic-product");
 
@@ -96,8 +96,10 @@ public final class ScenarioLoader {
             }
             List<String> headers = c.has("compare_headers") ? strings(c.get("compare_headers")).stream()
                     .map(h -> h.toLowerCase(Locale.ROOT)).toList() : DEFAULT_HEADERS;
+            java.util.Map<String, String> capture = new java.util.LinkedHashMap<>();
+            c.path("capture").fields().forEachRemaining(e -> capture.put(e.getKey(), e.getValue().asText()));
             cases.add(new Scenario.Case(caseName, request(c), headers, rules(c.path("normalise")), engines(c),
-                    requires(c)));
+                    requires(c), capture));
         }
         if (cases.isEmpty()) {
             throw new IllegalArgumentException("a scenario needs at least one case");

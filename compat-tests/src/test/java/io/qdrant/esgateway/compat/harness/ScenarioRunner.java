@@ -11,6 +11,9 @@ public final class ScenarioRunner {
     private final HttpTarget oracle;
     private final Engine engine;
     private final KnownDifferences known;
+    /** Each side's captured values ({@link Scenario.Case#capture}), for the current scenario. */
+    private final java.util.Map<String, String> gatewayValues = new java.util.HashMap<>();
+    private final java.util.Map<String, String> oracleValues = new java.util.HashMap<>();
 
     public ScenarioRunner(HttpTarget gateway, HttpTarget oracle, Engine engine, KnownDifferences known) {
         this.gateway = gateway;
@@ -21,6 +24,8 @@ public final class ScenarioRunner {
 
     /** Deletes every index (and so every alias) on both sides, then runs the setup steps; any failure throws. */
     public void setUp(Scenario scenario) {
+        gatewayValues.clear();
+        oracleValues.clear();
         deleteAllIndices(gateway);
         deleteAllIndices(oracle);
         for (Scenario.Step step : scenario.setup()) {
@@ -45,13 +50,34 @@ public final class ScenarioRunner {
             }
             return;
         }
-        HttpTarget.Exchange g = gateway.send(c.request());
-        HttpTarget.Exchange o = oracle.send(c.request());
+        HttpTarget.Exchange g = gateway.send(filled(c.request(), gatewayValues));
+        HttpTarget.Exchange o = oracle.send(filled(c.request(), oracleValues));
+        c.capture().forEach((name, pointer) -> {
+            // the pointer addresses the answer as compared: {"status":…,"body":…}
+            String inBody = pointer.startsWith("/body") ? pointer.substring("/body".length()) : pointer;
+            gatewayValues.put(name, Json.parseOrText(g.body()).at(inBody).asText());
+            oracleValues.put(name, Json.parseOrText(o.body()).at(inBody).asText());
+        });
         Optional<String> report = Comparison.compare(scenario, c, engine, g, o, known);
         if (report.isPresent()) {
             throw new AssertionError(report.get() + "\n  raw gateway answer: " + g + "\n  raw " + engine.id()
                     + " answer: " + o);
         }
+    }
+
+    /** The request with each {@code {{name}}} replaced by the side's captured value. */
+    private static RequestSpec filled(RequestSpec request, java.util.Map<String, String> values) {
+        if (values.isEmpty()) {
+            return request;
+        }
+        String path = request.path();
+        String body = request.body();
+        for (java.util.Map.Entry<String, String> e : values.entrySet()) {
+            String token = "{{" + e.getKey() + "}}";
+            path = path.replace(token, e.getValue());
+            body = body == null ? null : body.replace(token, e.getValue());
+        }
+        return new RequestSpec(request.method(), path, body, request.contentType(), request.headers());
     }
 
     private void expectSuccess(HttpTarget target, RequestSpec request, Scenario scenario) {

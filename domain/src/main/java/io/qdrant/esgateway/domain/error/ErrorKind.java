@@ -58,5 +58,9 @@ public enum ErrorKind {
      * An aggregation answer with more than {@code search.max_buckets} (65,536) buckets: Elasticsearch's
      * {@code too_many_buckets_exception}, raised in the final reduce (400; see {@link GatewayException#reduceFailed}).
      */
-    TOO_MANY_BUCKETS
+    TOO_MANY_BUCKETS,
+    /** A scroll id (or point in time) names no open context: expired, cleared or never issued (404). */
+    SEARCH_CONTEXT_MISSING,
+    /** Opening one more search context would pass {@code search.max_open_scroll_context} (ES's plain 500). */
+    TOO_MANY_SEARCH_CONTEXTS
 }

@@ -243,7 +243,8 @@ public final class GatewaySort {
             try {
                 out[i] = switch (col.kind) {
                     case SCORE -> Float.parseFloat(SortValues.text(v));
-                    case DOC -> (long) (int) Long.parseLong(SortValues.text(v));
+                    // a position: a Lucene doc id, or on Qdrant a 63-bit position in point-id order
+                    case DOC -> Long.parseLong(SortValues.text(v));
                     case KEYWORD -> v == JsonNull.INSTANCE ? null : SortValues.text(v);
                     case LONG -> SortValues.longOf(v);
                     case BOOLEAN -> JsonReads.bool(v).map(b -> b ? 1L : 0L).orElseGet(() -> SortValues.longOf(v));

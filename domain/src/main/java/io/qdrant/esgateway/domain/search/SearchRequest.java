@@ -91,6 +91,18 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
                 docvalueFields, Optional.empty(), Map.of(), Optional.empty());
     }
 
+    /**
+     * One page of a scroll or point in time: this request with {@code sort} (the request's own with a tiebreaker),
+     * continuing after {@code after}, {@code size} hits from the first, an exact total, and its aggregations only
+     * when {@code withAggregations}.
+     */
+    public SearchRequest forPage(List<SortSpec> pageSort, Optional<List<JsonValue>> after, int pageSize,
+                                 boolean withAggregations) {
+        return new SearchRequest(query, knn, 0, pageSize, pageSort, after, source, new TrackTotalHits.Exact(),
+                trackScores, minScore, postFilter, highlight, fields, docvalueFields, storedFields,
+                withAggregations ? aggregations : Map.of(), rrf);
+    }
+
     /** The same request with another query and kNN sections and no fusion (totals and aggregations of a fusion). */
     public SearchRequest withMatching(Optional<Query> newQuery, List<Query.Knn> newKnn, int newSize) {
         return new SearchRequest(newQuery, newKnn, 0, newSize, List.of(), Optional.empty(), source, trackTotalHits,

@@ -20,6 +20,8 @@ final class ErrorBodies {
         return switch (kind) {
             case INDEX_NOT_FOUND, ALIASES_NOT_FOUND, DOCUMENT_MISSING, RESOURCE_NOT_FOUND -> 404;
             case VERSION_CONFLICT -> 409;
+            case SEARCH_CONTEXT_MISSING -> 404;
+            case TOO_MANY_SEARCH_CONTEXTS -> 500;
             case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
@@ -56,6 +58,8 @@ final class ErrorBodies {
             case BACKEND_TIMEOUT -> "backend_timeout_exception";
             case BACKEND_FAILURE -> "backend_failure_exception";
             case TOO_MANY_BUCKETS -> "too_many_buckets_exception";
+            case SEARCH_CONTEXT_MISSING -> "search_context_missing_exception";
+            case TOO_MANY_SEARCH_CONTEXTS -> "exception";
         };
     }
 
@@ -127,7 +131,9 @@ final class ErrorBodies {
         GatewayException first = e.shardFailures().get(0).reason();
         JsonObjectBuilder causedBy = JsonObjectBuilder.object();
         cause(first, true).members().forEach(causedBy::put);
-        causedBy.put("caused_by", cause(first, true));
+        if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING) {
+            causedBy.put("caused_by", cause(first, true));
+        }
         return JsonObjectBuilder.object()
                 .put("root_cause", new JsonValue.JsonArray(roots))
                 .put("type", type(e.kind()))
@@ -141,6 +147,11 @@ final class ErrorBodies {
 
     /** One entry of {@code failed_shards} or of a partial answer's {@code _shards.failures}. */
     static JsonObject shardFailure(GatewayException.ShardFailure f) {
+        if (f.reason().kind() == ErrorKind.SEARCH_CONTEXT_MISSING) {
+            // Elasticsearch knows no shard for a context it cannot find
+            return JsonObjectBuilder.object().put("shard", -1).put("index", JsonValue.JsonNull.INSTANCE)
+                    .put("reason", cause(f.reason(), true)).build();
+        }
         return JsonObjectBuilder.object().put("shard", 0).put("index", f.index()).put("node", NODE_ID)
                 .put("reason", cause(f.reason(), true)).build();
     }

@@ -2,9 +2,11 @@ package io.qdrant.esgateway.adapter.in.http;
 
 import io.helidon.webserver.http.HttpRouting;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.in.ScrollOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -38,8 +40,9 @@ public final class EsRestApi {
 
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
-                                DocumentOperations documents, SearchOperations search, ClusterStatus status,
-                                MeterRegistry registry,
+                                DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
+                                ByQueryOperations byQuery,
+                                ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
         Router router = new Router();
         JsonCodec codec = new JsonCodec();
@@ -50,9 +53,11 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
-        SearchEndpoints searchEndpoints = new SearchEndpoints(search);
+        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
+        new ByQueryEndpoints(byQuery).register(router);
+        new ScrollEndpoints(scrolls).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {

@@ -44,14 +44,16 @@ final class SearchEndpoints {
     private static final String SEARCH_ROUTE_PARAMS = String.join(",", SEARCH_PARAMS) + ","
             + Routes.INDEX_OPTIONS + ",timeout,rest_total_hits_as_int,search_type,request_cache,preference,routing,"
             + "batched_reduce_size,ccs_minimize_roundtrips,allow_partial_search_results,pre_filter_shard_size,"
-            + "max_concurrent_shard_requests,typed_keys,analyze_wildcard,analyzer";
+            + "max_concurrent_shard_requests,typed_keys,analyze_wildcard,analyzer,scroll";
     private static final String COUNT_PARAMS = "q,df,default_operator,lenient,analyze_wildcard,analyzer,"
             + Routes.INDEX_OPTIONS + ",preference,routing,min_score,terminate_after";
 
     private final SearchOperations search;
+    private final io.qdrant.esgateway.application.port.in.ScrollOperations scrolls;
 
-    SearchEndpoints(SearchOperations search) {
+    SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls) {
         this.search = search;
+        this.scrolls = scrolls;
     }
 
     void register(Router router) {
@@ -73,6 +75,17 @@ final class SearchEndpoints {
         for (String p : SEARCH_PARAMS) {
             request.param(p).ifPresent(v -> params.put(p, v));
         }
+        if (request.param("scroll").isPresent()) {
+            java.time.Duration keepAlive = ScrollEndpoints.keepAlive(request.param("scroll").get(), "scroll");
+            if (request.flag("request_cache", false)) {
+                throw GatewayException.validationFailed(List.of("[request_cache] cannot be used in a scroll context"));
+            }
+            SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
+            io.qdrant.esgateway.application.port.in.ScrollOperations.Page page = scrolls.open(target(request), parsed,
+                    keepAlive, Routes.indexOptions(request, true));
+            return EsResponse.ok(render(parsed, request.body(), page.result(),
+                    request.flag("rest_total_hits_as_int", false), start, page.scrollId()));
+        }
         return EsResponse.ok(execute(target(request), request.body(), params, Routes.indexOptions(request, true),
                 request.flag("rest_total_hits_as_int", false), request.flag("typed_keys", false), start));
     }
@@ -87,7 +100,15 @@ final class SearchEndpoints {
         SearchRequest parsed = SearchRequestParser.parse(body, params);
         HitMetadata metadata = HitMetadata.of(body, params);
         SearchResult result = search.search(target, parsed, options);
+        return render(parsed, body, result, totalAsInt, start, Optional.empty());
+    }
 
+    /**
+     * A search result rendered as Elasticsearch renders a search response ({@code parsed}: the request as the client
+     * sent it), with {@code _scroll_id} first when it is a page of a scroll.
+     */
+    static JsonValue render(SearchRequest parsed, Optional<JsonValue> body, SearchResult result, boolean totalAsInt,
+                            long start, Optional<String> scrollId) {
         JsonObjectBuilder hits = JsonObjectBuilder.object();
         result.total().ifPresent(total -> {
             if (totalAsInt) {
@@ -155,8 +176,9 @@ final class SearchEndpoints {
             rendered.add(h.build());
         }
         hits.put("hits", new JsonArray(rendered));
-        JsonObjectBuilder out = JsonObjectBuilder.object()
-                .put("took", (System.nanoTime() - start) / 1_000_000)
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        scrollId.ifPresent(id -> out.put("_scroll_id", id));
+        out.put("took", (System.nanoTime() - start) / 1_000_000)
                 .put("timed_out", false)
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);

@@ -1024,6 +1024,143 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return current(slot);
     }
 
+    /** Holds a searcher that has seen every acknowledged write until the snapshot is closed. */
+    @Override
+    public Snapshot open(IndexMetadata index) {
+        return new Pinned(index, withIndex(index, (directory, slot) -> acquire(slot)));
+    }
+
+    /** A held searcher, read as a store; writes are not for it. */
+    private final class Pinned implements Snapshot, io.qdrant.esgateway.application.port.out.DocumentStore {
+        private final IndexMetadata pinned;
+        private final Acquired acquired;
+        private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Pinned(IndexMetadata pinned, Acquired acquired) {
+            this.pinned = pinned;
+            this.acquired = acquired;
+        }
+
+        @Override
+        public io.qdrant.esgateway.application.port.out.DocumentStore reads() {
+            return this;
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                try {
+                    acquired.close();
+                } catch (IOException | AlreadyClosedException e) {
+                    // the index was closed meanwhile: nothing left to release
+                }
+            }
+        }
+
+        private <T> T read(IndexAction<T> action) {
+            if (closed.get()) {
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "the snapshot of [" + pinned.name()
+                        + "] is closed", metadata(pinned), null);
+            }
+            try {
+                return action.apply(null, null);
+            } catch (IOException | AlreadyClosedException e) {
+                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot read the snapshot of ["
+                        + pinned.name() + "/" + pinned.uuid() + "]: " + e.getMessage(), metadata(pinned), e);
+            } catch (org.apache.lucene.search.IndexSearcher.TooManyClauses e) {
+                throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT,
+                        "Query contains too many nested clauses; maxClauseCount is set to "
+                                + org.apache.lucene.search.IndexSearcher.getMaxClauseCount());
+            }
+        }
+
+        @Override
+        public io.qdrant.esgateway.domain.search.IndexHits search(IndexMetadata index,
+                io.qdrant.esgateway.domain.search.SearchRequest request, int topN) {
+            return read((d, s) -> LuceneSearch.search(acquired.reader(), index, request, topN));
+        }
+
+        @Override
+        public io.qdrant.esgateway.domain.aggregation.NamedPartials aggregate(IndexMetadata index,
+                io.qdrant.esgateway.domain.search.SearchRequest request,
+                io.qdrant.esgateway.domain.aggregation.AggregationPlan plan) {
+            return read((d, s) -> LuceneAggregations.aggregate(acquired.reader(), index, request, plan));
+        }
+
+        @Override
+        public void scan(IndexMetadata index, ScanRequest scan, java.util.function.Consumer<ScannedDocument> sink) {
+            read((d, s) -> {
+                LuceneSearch.scan(acquired.reader(), index, scan, sink);
+                return null;
+            });
+        }
+
+        @Override
+        public List<io.qdrant.esgateway.domain.search.Hit> fetch(IndexMetadata index,
+                io.qdrant.esgateway.domain.search.SearchRequest request, List<FetchRef> refs) {
+            return read((d, s) -> {
+                Set<String> ids = new LinkedHashSet<>();
+                refs.forEach(r -> ids.add(r.id()));
+                return LuceneSearch.fetch(acquired.reader(), index, request, refs, lookup(acquired.reader(), ids));
+            });
+        }
+
+        @Override
+        public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
+            return read((d, s) -> LuceneSearch.count(acquired.reader(), index, query));
+        }
+
+        @Override
+        public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
+            return read((d, s) -> lookup(acquired.reader(), new LinkedHashSet<>(ids)));
+        }
+
+        @Override
+        public io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities() {
+            return LuceneSearch.CAPABILITIES;
+        }
+
+        @Override
+        public long maxSeqNo(IndexMetadata index) {
+            return LuceneDocumentStore.this.maxSeqNo(index);
+        }
+
+        @Override
+        public StoreStats stats(IndexMetadata index) {
+            return LuceneDocumentStore.this.stats(index);
+        }
+
+        @Override
+        public void ping() {
+            LuceneDocumentStore.this.ping();
+        }
+
+        @Override
+        public String name() {
+            return LuceneDocumentStore.this.name();
+        }
+
+        @Override
+        public void createIndex(IndexMetadata index) {
+            throw new UnsupportedOperationException("a snapshot does not write");
+        }
+
+        @Override
+        public void dropIndex(IndexMetadata index) {
+            throw new UnsupportedOperationException("a snapshot does not write");
+        }
+
+        @Override
+        public void updateMappings(IndexMetadata index) {
+            throw new UnsupportedOperationException("a snapshot does not write");
+        }
+
+        @Override
+        public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
+            throw new UnsupportedOperationException("a snapshot does not write");
+        }
+    }
+
     /** The current searcher, without a refresh: it misses the writes since the last one. */
     private static Acquired current(Slot slot) throws IOException {
         SearcherManager manager = slot.searchers;

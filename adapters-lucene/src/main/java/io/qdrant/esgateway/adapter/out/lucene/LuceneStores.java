@@ -12,7 +12,8 @@ import org.apache.lucene.store.NRTCachingDirectory;
 public final class LuceneStores {
 
     /** An open store; {@link #close()} closes every index and releases the data directory. */
-    public interface Handle extends DocumentStore, AutoCloseable {
+    public interface Handle extends DocumentStore, io.qdrant.esgateway.application.port.out.ReadSnapshots,
+            AutoCloseable {
 
         /** The data directory, absolute and normalised. */
         Path dataDirectory();

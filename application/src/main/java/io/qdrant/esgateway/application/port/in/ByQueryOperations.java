@@ -1,0 +1,53 @@
+package io.qdrant.esgateway.application.port.in;
+
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.query.Query;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * {@code _delete_by_query} and {@code _update_by_query}: every document a query matches, deleted or re-indexed with
+ * its current source, in batches through the ordinary write path. Not a transaction, as in Elasticsearch: the result
+ * says how far it got.
+ */
+public interface ByQueryOperations {
+
+    /** Deletes every matching document (up to {@code maxDocs}). */
+    ByQueryResult deleteByQuery(String target, ByQueryRequest request, CatalogView.Options options);
+
+    /** Re-indexes every matching document with its own source ("touch": new version, mappings applied again). */
+    ByQueryResult updateByQuery(String target, ByQueryRequest request, CatalogView.Options options);
+
+    /**
+     * @param query      the documents to change (all when empty)
+     * @param proceed    {@code conflicts=proceed}: count version conflicts and go on; else the first batch with a
+     *                   conflict is the last
+     * @param maxDocs    the most documents to change successfully (all when empty)
+     * @param batchSize  documents per batch (Elasticsearch's {@code scroll_size}, 1,000 by default)
+     */
+    record ByQueryRequest(Optional<Query> query, boolean proceed, OptionalLong maxDocs, int batchSize) {
+        public ByQueryRequest {
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("batch size must be positive");
+            }
+        }
+    }
+
+    /**
+     * Elasticsearch's counters: {@code total} is the number of documents the operation set out to change
+     * (the matches, at most {@code max_docs}); {@code batches} the number of batches written; {@code failures} the
+     * writes that failed (ending the operation after their batch).
+     */
+    record ByQueryResult(long total, long updated, long deleted, int batches, long versionConflicts, long noops,
+                         List<Failure> failures) {
+        public ByQueryResult {
+            failures = List.copyOf(failures);
+        }
+    }
+
+    /** One failed write: the index and id it addressed and why. */
+    record Failure(String index, String id, GatewayException cause) {
+    }
+}
