@@ -19,7 +19,7 @@ import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
 import io.qdrant.esgateway.domain.search.SearchRequest;
-import io.qdrant.esgateway.domain.search.SortSpec;
+import io.qdrant.esgateway.domain.sort.SortSpec;
 import io.qdrant.esgateway.domain.search.TrackTotalHits;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

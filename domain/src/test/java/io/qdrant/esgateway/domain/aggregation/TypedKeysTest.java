@@ -67,7 +67,7 @@ class TypedKeysTest {
             Map.entry("th", "top_hits"), Map.entry("m", "missing"), Map.entry("g", "global"));
 
     private static NamedPartials collect(String aggs, Mappings mappings, List<MemoryDoc> docs) {
-        AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)), mappings);
+        AggregationPlan plan = AggregationPlan.of("idx", AggregationParser.parse(Json.parse(aggs)), mappings, () -> 0L);
         NamedPartials all = plan.allDocuments().map(p -> Reduction.collectOnce(p, docs)).orElse(NamedPartials.EMPTY);
         return plan.complete(Reduction.collectOnce(plan, docs), all);
     }

@@ -63,7 +63,8 @@ final class ScrollEndpoints {
         Optional<Duration> renewal = keepAlive.map(k -> keepAlive(k, "scroll"));
         ScrollOperations.Page page = scrolls.next(id.get(), renewal);
         return EsResponse.ok(SearchEndpoints.render(page.request(), Optional.empty(), page.result(),
-                request.flag("rest_total_hits_as_int", false), start, page.scrollId()));
+                request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
+                io.qdrant.esgateway.domain.search.HitMetadata.NONE, false));
     }
 
     private EsResponse clear(EsRequest request) {

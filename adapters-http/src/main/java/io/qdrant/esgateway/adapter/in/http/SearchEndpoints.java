@@ -84,7 +84,8 @@ final class SearchEndpoints {
             io.qdrant.esgateway.application.port.in.ScrollOperations.Page page = scrolls.open(target(request), parsed,
                     keepAlive, Routes.indexOptions(request, true));
             return EsResponse.ok(render(parsed, request.body(), page.result(),
-                    request.flag("rest_total_hits_as_int", false), start, page.scrollId()));
+                    request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
+                    HitMetadata.of(request.body(), params), request.flag("typed_keys", false)));
         }
         return EsResponse.ok(execute(target(request), request.body(), params, Routes.indexOptions(request, true),
                 request.flag("rest_total_hits_as_int", false), request.flag("typed_keys", false), start));
@@ -100,15 +101,16 @@ final class SearchEndpoints {
         SearchRequest parsed = SearchRequestParser.parse(body, params);
         HitMetadata metadata = HitMetadata.of(body, params);
         SearchResult result = search.search(target, parsed, options);
-        return render(parsed, body, result, totalAsInt, start, Optional.empty());
+        return render(parsed, body, result, totalAsInt, start, Optional.empty(), metadata, typedKeys);
     }
 
     /**
      * A search result rendered as Elasticsearch renders a search response ({@code parsed}: the request as the client
-     * sent it), with {@code _scroll_id} first when it is a page of a scroll.
+     * sent it), with {@code _scroll_id} first when it is a page of a scroll; {@code metadata}: the hit metadata asked
+     * for ({@code version}, {@code seq_no_primary_term}); {@code typedKeys}: aggregations named {@code <type>#<name>}.
      */
     static JsonValue render(SearchRequest parsed, Optional<JsonValue> body, SearchResult result, boolean totalAsInt,
-                            long start, Optional<String> scrollId) {
+                            long start, Optional<String> scrollId, HitMetadata metadata, boolean typedKeys) {
         JsonObjectBuilder hits = JsonObjectBuilder.object();
         result.total().ifPresent(total -> {
             if (totalAsInt) {

@@ -172,7 +172,7 @@ public class InMemoryDocumentStore implements DocumentStore {
     @Override
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
         enter(Operation.SEARCH, index);
-        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings());
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), System::currentTimeMillis);
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         float score = request.needsScores() ? 1f : Float.NaN;
         List<Entry> matches = matches(index, request, true, Optional.empty());
