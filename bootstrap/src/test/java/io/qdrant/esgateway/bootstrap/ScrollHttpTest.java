@@ -4,7 +4,6 @@ import static io.qdrant.esgateway.bootstrap.EsClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,30 +24,24 @@ class ScrollHttpTest {
     static Path luceneData;
     @TempDir
     static Path qdrantData;
-    static FakeQdrant qdrant;
-    static RunningGateway lucene;
-    static RunningGateway onQdrant;
+    static BothBackends gateways;
 
     @BeforeAll
     static void start() {
-        lucene = RunningGateway.start(luceneData);
-        qdrant = new FakeQdrant();
-        onQdrant = RunningGateway.start(qdrantData, "QEG_BACKEND", "qdrant", "QEG_QDRANT_URL", qdrant.uri().toString());
+        gateways = BothBackends.start(luceneData, qdrantData);
     }
 
     @AfterAll
     static void stop() {
-        lucene.close();
-        onQdrant.close();
-        qdrant.close();
+        gateways.close();
     }
 
     static Stream<String> backends() {
-        return Stream.of("lucene", "qdrant");
+        return BothBackends.names();
     }
 
     private static EsClient es(String backend) {
-        return backend.equals("lucene") ? lucene.client : onQdrant.client;
+        return gateways.client(backend);
     }
 
     private static void sevenDocuments(EsClient es, String index) {

@@ -20,8 +20,6 @@ import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -29,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -71,13 +68,10 @@ class EqualScorePagesTest {
     }
 
     static Backend backend(String name, DocumentStore store) {
-        AtomicInteger ids = new AtomicInteger();
-        InMemoryCatalog catalog = new InMemoryCatalog();
-        InstantSource clock = InstantSource.fixed(Instant.parse("2024-06-01T00:00:00Z"));
-        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, () -> "uuid" + ids
-                .incrementAndGet(), clock);
-        DocumentService documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(),
-                clock);
+        StoreServices services = StoreServices.over(store);
+        InMemoryCatalog catalog = services.catalog();
+        IndexAdministrationService admin = services.admin();
+        DocumentService documents = services.documents();
         admin.create(CreateIndexRequest.parse("ties", Json.parse(MAPPING)));
         List<WriteCommand> bulk = new ArrayList<>();
         for (String id : WRITTEN) {

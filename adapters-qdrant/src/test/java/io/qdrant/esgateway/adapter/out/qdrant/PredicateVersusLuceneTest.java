@@ -29,8 +29,6 @@ import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -122,13 +120,10 @@ class PredicateVersusLuceneTest {
     private static final SearchRequest ALL = SearchRequestParser.parse(Optional.of(Json.parse("{}")), Map.of());
 
     static Side side(DocumentStore store) {
-        AtomicInteger ids = new AtomicInteger();
-        InMemoryCatalog catalog = new InMemoryCatalog();
-        InstantSource clock = InstantSource.fixed(Instant.parse("2024-06-01T00:00:00Z"));
-        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, () -> "uuid" + ids
-                .incrementAndGet(), clock);
-        DocumentService documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(),
-                clock);
+        StoreServices services = StoreServices.over(store);
+        InMemoryCatalog catalog = services.catalog();
+        IndexAdministrationService admin = services.admin();
+        DocumentService documents = services.documents();
         return new Side(store, catalog, admin, documents);
     }
 

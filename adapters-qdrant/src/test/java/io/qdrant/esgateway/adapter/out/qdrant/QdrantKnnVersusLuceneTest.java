@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,13 +66,10 @@ class QdrantKnnVersusLuceneTest {
     }
 
     static Backend backend(DocumentStore store) {
-        AtomicInteger ids = new AtomicInteger();
-        InMemoryCatalog catalog = new InMemoryCatalog();
-        InstantSource clock = InstantSource.fixed(Instant.parse("2024-06-01T00:00:00Z"));
-        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, () -> "uuid" + ids
-                .incrementAndGet(), clock);
-        DocumentService documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(),
-                clock);
+        StoreServices services = StoreServices.over(store);
+        InMemoryCatalog catalog = services.catalog();
+        IndexAdministrationService admin = services.admin();
+        DocumentService documents = services.documents();
         admin.create(CreateIndexRequest.parse("vectors", Json.parse("""
                 {"mappings": {"properties": {
                   "name": {"type": "keyword"}, "tag": {"type": "keyword"}, "count": {"type": "long"},

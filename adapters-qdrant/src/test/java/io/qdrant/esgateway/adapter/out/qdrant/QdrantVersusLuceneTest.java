@@ -24,13 +24,10 @@ import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,13 +57,10 @@ class QdrantVersusLuceneTest {
     }
 
     static Backend backend(DocumentStore store) {
-        AtomicInteger ids = new AtomicInteger();
-        InMemoryCatalog catalog = new InMemoryCatalog();
-        InstantSource clock = InstantSource.fixed(Instant.parse("2024-06-01T00:00:00Z"));
-        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, () -> "uuid" + ids
-                .incrementAndGet(), clock);
-        DocumentService documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(),
-                clock);
+        StoreServices services = StoreServices.over(store);
+        InMemoryCatalog catalog = services.catalog();
+        IndexAdministrationService admin = services.admin();
+        DocumentService documents = services.documents();
         admin.create(CreateIndexRequest.parse("products", Json.parse("""
                 {"mappings": {"properties": {
                   "tag": {"type": "keyword"}, "title": {"type": "text", "fields": {"raw": {"type": "keyword"}}},
