@@ -43,7 +43,7 @@ final class AnswerCache<A> {
     /** Whether {@code request} may be cached at all: a {@code size: 0} search without {@code now} in it. */
     static boolean cacheable(SearchRequest request) {
         return request.size() == 0 && request.from() == 0 && request.rrf().isEmpty()
-                && !request.toString().contains("now");
+                && !SharedAnswers.dependsOnNow(request.toString());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
 import io.qdrant.esgateway.application.port.out.IdGenerator;
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
 import io.qdrant.esgateway.domain.document.DocumentIds;
 import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
@@ -56,6 +57,8 @@ public final class DocumentService implements DocumentOperations {
     private final IndexAdministration admin;
     private final IdGenerator ids;
     private final InstantSource clock;
+    /** The shared response cache whose generations every write moves before it is acknowledged; null when off. */
+    private final SharedResponseCache responses;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Tombstone>> tombstones = new ConcurrentHashMap<>();
 
@@ -64,6 +67,17 @@ public final class DocumentService implements DocumentOperations {
 
     public DocumentService(Catalog catalog, DocumentStore store, IndexAdministration admin, IdGenerator ids,
                            InstantSource clock) {
+        this(catalog, store, admin, ids, clock, null);
+    }
+
+    /**
+     * @param responses the shared response cache: each write moves its index's data generation there (one round trip
+     *                  per index of a request, under the index's lock, after the store applied the batch and before the
+     *                  outcome is reported); a write whose move fails is reported failed. Null when there is none.
+     */
+    public DocumentService(Catalog catalog, DocumentStore store, IndexAdministration admin, IdGenerator ids,
+                           InstantSource clock, SharedResponseCache responses) {
+        this.responses = responses;
         this.catalog = catalog;
         this.store = store;
         this.admin = admin;
@@ -270,6 +284,9 @@ public final class DocumentService implements DocumentOperations {
                     }
                     durability = store.apply(written, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
+                    if (responses != null) {
+                        responses.bump(List.of(index.uuid()));
+                    }
                 } catch (GatewayException e) {
                     // a failed batch may still have changed the store (in part, on a backend without atomic
                     // batches): move the generation anyway, so that no cached answer outlives it
@@ -277,6 +294,13 @@ public final class DocumentService implements DocumentOperations {
                         catalog.bumpGeneration(index.name());
                     } catch (GatewayException ignored) {
                         // the catalog is failing too: searches that read the generation fail with it
+                    }
+                    if (responses != null) {
+                        try {
+                            responses.bump(List.of(index.uuid()));
+                        } catch (GatewayException ignored) {
+                            // the cache's server is failing: the write is reported failed (not acknowledged)
+                        }
                     }
                     planned.forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w : new Failed(index.name(), w.id(), e));
                     return null;

@@ -1,0 +1,63 @@
+package io.qdrant.esgateway.application.port.out;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Read answers shared by every gateway replica, with generation tickets. Each index (by uuid) has a data generation
+ * that every write moves ({@link #bump}) before it is acknowledged. A {@link #lookup} returns the entry for a key
+ * only when it was published under the generations current now, and in any case a {@link Ticket}: the generations
+ * it read. {@link #publish} keeps an answer only if those generations are still current, checked and stored in one
+ * atomic step, so an answer computed while a write ran is never served after that write is acknowledged.
+ *
+ * <p>Implementations: Valkey/Redis (shared by replicas) and an in-memory one; both pass
+ * {@code SharedResponseCacheContract}. Failures of the cache's server are {@code BACKEND_UNAVAILABLE}.
+ */
+public interface SharedResponseCache {
+
+    /**
+     * The generations a lookup read, in the order of {@code indices}: what a miss's answer is published under.
+     *
+     * @param key     the entry's key (the normalised request and its catalog state, hashed by the caller)
+     * @param indices the uuids of every index the request reads
+     */
+    record Ticket(String key, List<String> indices, List<Long> generations) {
+        public Ticket {
+            indices = List.copyOf(indices);
+            generations = List.copyOf(generations);
+            if (indices.size() != generations.size()) {
+                throw new IllegalArgumentException("one generation per index");
+            }
+        }
+    }
+
+    /** A lookup's outcome: the ticket, and the entry when it was published under exactly those generations. */
+    record Lookup(Ticket ticket, Optional<byte[]> answer) {
+    }
+
+    /** What {@link #publish} did. */
+    enum Published {
+        /** Stored: served to lookups while the ticket's generations stay current (and the entry lives). */
+        PUBLISHED,
+        /** Not stored: a generation moved since the ticket was taken. */
+        STALE_TICKET,
+        /** Not stored: larger than the per-entry limit. */
+        TOO_LARGE
+    }
+
+    /** The entry for {@code key} if it is current for {@code indices}, and the generations read (one round trip). */
+    Lookup lookup(String key, List<String> indices);
+
+    /** Stores {@code answer} under the ticket's key only if every generation of the ticket is still current. */
+    Published publish(Ticket ticket, byte[] answer);
+
+    /**
+     * Moves the data generation of each index on (one round trip for all of them). A writer calls it after its write
+     * is visible and before it acknowledges it; when it fails the write must not be acknowledged.
+     */
+    void bump(Collection<String> indices);
+
+    /** Throws {@code BACKEND_UNAVAILABLE} unless the cache's server answers now. */
+    void ping();
+}

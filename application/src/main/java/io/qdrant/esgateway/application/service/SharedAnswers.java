@@ -1,0 +1,144 @@
+package io.qdrant.esgateway.application.service;
+
+import io.qdrant.esgateway.application.port.in.ResponseCaching;
+import io.qdrant.esgateway.application.port.out.Catalog;
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+/**
+ * The shared response cache in front of the read services. An entry's key is a hash of the normalised request, the
+ * target and the catalog state it resolved against (the catalog version and the uuids of the indices it reads), so a
+ * catalog change (alias swap, new mapping, deleted index) leaves every older entry unreachable for the requests that
+ * start after it; the data generations of those indices make the {@link SharedResponseCache.Ticket}, so a write
+ * does the same for what it touched. A request whose text mentions {@code now} is never cached (the request cache's
+ * rule, {@link #dependsOnNow}). When the cache's server fails, reads are computed and answered without it (a
+ * computed answer is always current); writes fail instead ({@link DocumentService}).
+ */
+public final class SharedAnswers implements ResponseCaching {
+    private static final System.Logger LOG = System.getLogger(SharedAnswers.class.getName());
+
+    private final Catalog catalog;
+    private final SharedResponseCache cache;
+    private final Mode mode;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+    private final LongAdder published = new LongAdder();
+    private final LongAdder stale = new LongAdder();
+    private final LongAdder tooLarge = new LongAdder();
+    private final LongAdder uncacheable = new LongAdder();
+    private final LongAdder errors = new LongAdder();
+
+    /** @param mode {@link Mode#ON} or {@link Mode#COORDINATE} ({@link ResponseCaching#OFF} is the off mode) */
+    public SharedAnswers(Catalog catalog, SharedResponseCache cache, Mode mode) {
+        if (mode == Mode.OFF) {
+            throw new IllegalArgumentException("the off mode is ResponseCaching.OFF");
+        }
+        this.catalog = catalog;
+        this.cache = cache;
+        this.mode = mode;
+    }
+
+    /** Whether an answer may depend on the time it is computed at: its request mentions {@code now} (date math). */
+    static boolean dependsOnNow(String request) {
+        return request.contains("now");
+    }
+
+    @Override
+    public Mode mode() {
+        return mode;
+    }
+
+    @Override
+    public <A> A read(String target, CatalogView.Options options, String request, Supplier<A> compute,
+                      Codec<A> codec) {
+        if (dependsOnNow(request) || dependsOnNow(target)) {
+            uncacheable.increment();
+            return compute.get();
+        }
+        List<IndexMetadata> indices;
+        CatalogView view;
+        try {
+            view = catalog.view();
+            indices = view.resolve(target, options);
+        } catch (GatewayException e) {
+            // the read fails the same way when it runs: its error is its answer, never cached
+            uncacheable.increment();
+            return compute.get();
+        }
+        for (IndexMetadata index : indices) {
+            if (!index.settings().requestCacheEnabled()) {
+                uncacheable.increment();
+                return compute.get();
+            }
+        }
+        List<String> uuids = new ArrayList<>(indices.size());
+        indices.forEach(i -> uuids.add(i.uuid()));
+        String key = key(target, options, view.version(), uuids, request);
+        SharedResponseCache.Lookup lookup;
+        try {
+            lookup = cache.lookup(key, uuids);
+        } catch (GatewayException e) {
+            errors.increment();
+            LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
+            return compute.get();
+        }
+        if (lookup.answer().isPresent()) {
+            hits.increment();
+            if (mode == Mode.ON) {
+                return codec.decode(lookup.answer().get());
+            }
+        } else {
+            misses.increment();
+        }
+        A answer = compute.get();
+        Optional<byte[]> bytes = codec.encode(answer);
+        if (bytes.isEmpty()) {
+            uncacheable.increment();
+            return answer;
+        }
+        try {
+            switch (cache.publish(lookup.ticket(), bytes.get())) {
+                case PUBLISHED -> published.increment();
+                case STALE_TICKET -> stale.increment();
+                case TOO_LARGE -> tooLarge.increment();
+            }
+        } catch (GatewayException e) {
+            errors.increment();
+            LOG.log(System.Logger.Level.DEBUG, "response cache publish failed", e);
+        }
+        return answer;
+    }
+
+    @Override
+    public Counts counts() {
+        return new Counts(hits.sum(), misses.sum(), published.sum(), stale.sum(), tooLarge.sum(), uncacheable.sum(),
+                errors.sum());
+    }
+
+    /** SHA-256 of everything the answer depends on besides the data generations. */
+    static String key(String target, CatalogView.Options options, long catalogVersion, List<String> uuids,
+                      String request) {
+        StringBuilder text = new StringBuilder(request.length() + 128).append(target).append('\u0000')
+                .append(options).append('\u0000')
+                .append(catalogVersion).append('\u0000');
+        uuids.forEach(u -> text.append(u).append(','));
+        text.append('\u0000').append(request);
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package io.qdrant.esgateway.application.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
+import io.qdrant.esgateway.application.port.in.ResponseCaching;
+import io.qdrant.esgateway.application.port.in.ResponseCaching.Mode;
+import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
+import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
+import io.qdrant.esgateway.application.port.out.InMemorySharedResponseCache;
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
+import io.qdrant.esgateway.domain.document.Versioning.Condition;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The shared response cache in front of real services (in-memory catalog, store and cache): two replicas are two
+ * {@link SharedAnswers} and two {@link DocumentService}s over one catalog, one store and one cache.
+ */
+class SharedAnswersTest {
+    private static final CatalogView.Options OPTIONS = CatalogView.Options.STRICT_EXPAND_OPEN;
+    private static final ResponseCaching.Codec<Long> LONGS = new ResponseCaching.Codec<>() {
+        @Override
+        public Optional<byte[]> encode(Long answer) {
+            return answer < 0 ? Optional.empty() : Optional.of(Long.toString(answer).getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public Long decode(byte[] bytes) {
+            return Long.parseLong(new String(bytes, StandardCharsets.UTF_8));
+        }
+    };
+
+    private final AtomicInteger ids = new AtomicInteger();
+    private final InMemoryCatalog catalog = new InMemoryCatalog();
+    private final InMemoryDocumentStore store = new InMemoryDocumentStore();
+    private final InMemorySharedResponseCache shared = new InMemorySharedResponseCache(1 << 20);
+    private final IndexAdministrationService admin = new IndexAdministrationService(catalog, store,
+            () -> "uuid-" + ids.incrementAndGet(), () -> Instant.EPOCH);
+    private final SearchService search = new SearchService(catalog, store);
+    private final AtomicInteger computed = new AtomicInteger();
+
+    private DocumentService writer(SharedResponseCache cache) {
+        return new DocumentService(catalog, store, admin, () -> "id-" + ids.incrementAndGet(), () -> Instant.EPOCH,
+                cache);
+    }
+
+    private Supplier<Long> count(String target) {
+        return () -> {
+            computed.incrementAndGet();
+            return search.count(target, Optional.empty(), OPTIONS).count();
+        };
+    }
+
+    private static WriteCommand index(String target, String id) {
+        return new WriteCommand.Index(target, Optional.of(id), (JsonObject) Json.parse("{\"n\":1}"), false,
+                Condition.NONE, false);
+    }
+
+    @Test
+    void onServesTheSecondReadFromTheCacheAndAWriteOnAnotherReplicaInvalidatesIt() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        SharedAnswers b = new SharedAnswers(catalog, shared, Mode.ON);
+        writer(shared).write(index("i", "1"));
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).hasValue(1);
+        assertThat(b.counts().hits()).isEqualTo(1);
+        writer(shared).write(index("i", "2"));
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(2L);
+        assertThat(computed).hasValue(2);
+        assertThat(a.counts().published() + b.counts().published()).isEqualTo(2);
+    }
+
+    @Test
+    void aWriterWithoutTheSharedCacheWouldLeaveTheOldAnswerServed() {
+        // shows the write path's bump is what invalidates: without it the pre-write answer is served
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        a.read("i", OPTIONS, "count", count("i"), LONGS);
+        writer(null).write(index("i", "2"));
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+    }
+
+    @Test
+    void coordinateTakesTicketsAndPublishesButNeverServes() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers on = new SharedAnswers(catalog, shared, Mode.ON);
+        SharedAnswers coordinate = new SharedAnswers(catalog, shared, Mode.COORDINATE);
+        coordinate.read("i", OPTIONS, "count", count("i"), LONGS);
+        coordinate.read("i", OPTIONS, "count", count("i"), LONGS);
+        assertThat(computed).hasValue(2);
+        assertThat(coordinate.counts().hits()).isEqualTo(1);
+        assertThat(coordinate.counts().published()).isEqualTo(2);
+        on.read("i", OPTIONS, "count", count("i"), LONGS);
+        assertThat(computed).hasValue(2);
+    }
+
+    @Test
+    void aRequestThatMentionsNowIsNeverCached() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        a.read("i", OPTIONS, "{\"range\":{\"t\":{\"gte\":\"now-1d\"}}}", count("i"), LONGS);
+        a.read("i", OPTIONS, "{\"range\":{\"t\":{\"gte\":\"now-1d\"}}}", count("i"), LONGS);
+        assertThat(computed).hasValue(2);
+        assertThat(a.counts().uncacheable()).isEqualTo(2);
+    }
+
+    @Test
+    void anAnswerTheCodecRefusesAndAnErrorAreNotKept() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        a.read("i", OPTIONS, "partial", () -> -1L, LONGS);
+        assertThat(a.read("i", OPTIONS, "partial", () -> -2L, LONGS)).isEqualTo(-2L);
+        assertThatThrownBy(() -> a.read("missing", OPTIONS, "count", count("missing"), LONGS))
+                .isInstanceOf(GatewayException.class);
+        assertThat(a.counts().published()).isZero();
+    }
+
+    @Test
+    void anAliasSwapIsSeenByTheNextRead() {
+        admin.create(CreateIndexRequest.parse("old", null));
+        admin.create(CreateIndexRequest.parse("new", null));
+        writer(shared).write(index("new", "1"));
+        admin.updateAliases(List.of(AliasActions.add("old", "current", null)));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        assertThat(a.read("current", OPTIONS, "count", count("current"), LONGS)).isEqualTo(0L);
+        admin.updateAliases(List.of(AliasActions.add("new", "current", null),
+                new AliasActions.Action.Remove(List.of("old"), List.of("current"), Optional.empty())));
+        assertThat(a.read("current", OPTIONS, "count", count("current"), LONGS)).isEqualTo(1L);
+    }
+
+    /**
+     * The ticket race through the services: a slow read takes its ticket and reads the store, a write on another
+     * replica is acknowledged, then the read finishes; its answer is not published and the next read sees the write.
+     */
+    @Test
+    @Timeout(30)
+    void aSlowReadInterleavedWithAWriteDoesNotPublishThePreWriteAnswer() throws Exception {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers replicaA = new SharedAnswers(catalog, shared, Mode.ON);
+        DocumentService replicaB = writer(shared);
+        CountDownLatch storeRead = new CountDownLatch(1);
+        CountDownLatch writeAcknowledged = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> slow = pool.submit(() -> replicaA.read("i", OPTIONS, "count", () -> {
+                long n = search.count("i", Optional.empty(), OPTIONS).count();
+                storeRead.countDown();
+                try {
+                    writeAcknowledged.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return n;
+            }, LONGS));
+            storeRead.await();
+            replicaB.write(index("i", "1"));
+            writeAcknowledged.countDown();
+            assertThat(slow.get(20, TimeUnit.SECONDS)).isEqualTo(0L);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(replicaA.counts().staleTickets()).isEqualTo(1);
+        assertThat(replicaA.counts().published()).isZero();
+        assertThat(replicaA.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+    }
+
+    @Test
+    void whenTheCacheFailsReadsAreComputedAndWritesAreNotAcknowledged() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        AtomicBoolean down = new AtomicBoolean(true);
+        SharedResponseCache failing = new SharedResponseCache() {
+            private void check() {
+                if (down.get()) {
+                    throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cache down");
+                }
+            }
+
+            @Override
+            public Lookup lookup(String key, List<String> indices) {
+                check();
+                return shared.lookup(key, indices);
+            }
+
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                check();
+                return shared.publish(ticket, answer);
+            }
+
+            @Override
+            public void bump(Collection<String> indices) {
+                check();
+                shared.bump(indices);
+            }
+
+            @Override
+            public void ping() {
+                check();
+            }
+        };
+        SharedAnswers a = new SharedAnswers(catalog, failing, Mode.ON);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(0L);
+        assertThat(a.counts().errors()).isEqualTo(1);
+        assertThatThrownBy(() -> writer(failing).write(index("i", "1")))
+                .isInstanceOfSatisfying(GatewayException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_UNAVAILABLE));
+        down.set(false);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(a.counts().hits()).isEqualTo(1);
+    }
+}
