@@ -63,6 +63,7 @@ class HexagonalArchitectureTest {
             .applicationServices(APPLICATION)
             .adapter("http", BASE + ".adapter.in.http..")
             .adapter("catalog", BASE + ".adapter.out.catalog..")
+            .adapter("cache", BASE + ".adapter.out.cache..")
             .adapter("lucene", BASE + ".adapter.out.lucene..")
             .adapter("qdrant", BASE + ".adapter.out.qdrant..")
             .withOptionalLayers(true)

@@ -1,0 +1,213 @@
+package io.qdrant.esgateway.adapter.out.cache.redis;
+
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * The shared response cache on Valkey/Redis. Keys: {@code <prefix>rc:g:<index uuid>} holds an index's data
+ * generation (a counter, no TTL: never evicted under a {@code volatile-*} policy); {@code <prefix>rc:e:<key>} is a
+ * hash of the entry's ticket tag ({@code t}: its generations, comma-separated) and answer ({@code b}), with the TTL.
+ * A lookup is one script call (read the generations, read the entry, compare its tag); a publish is one script call
+ * (compare the generations with the ticket's, then store) — atomic on the server, so no write's generation move can
+ * fall between the check and the store. A bump is one pipelined round trip of {@code INCR}s.
+ *
+ * <p>Nothing is retried blindly: every command is safe to repeat (a lookup reads; a publish re-checks its ticket;
+ * an extra bump only misses the cache), and the only retry is after {@code NOSCRIPT}, when the script did not run.
+ */
+final class RedisResponseCache implements RedisResponseCaches.Handle {
+    private static final String LOOKUP = """
+            local out = {}
+            local tag = ''
+            for i = 2, #KEYS do
+              local g = redis.call('GET', KEYS[i]) or '0'
+              out[i - 1] = g
+              tag = tag .. g .. ','
+            end
+            local e = redis.call('HMGET', KEYS[1], 't', 'b')
+            if e[1] == tag and e[2] then
+              out[#KEYS] = e[2]
+            end
+            return out
+            """;
+    private static final String PUBLISH = """
+            local tag = ''
+            for i = 2, #KEYS do
+              tag = tag .. (redis.call('GET', KEYS[i]) or '0') .. ','
+            end
+            if tag ~= ARGV[1] then
+              return 0
+            end
+            redis.call('HSET', KEYS[1], 't', ARGV[1], 'b', ARGV[2])
+            redis.call('PEXPIRE', KEYS[1], ARGV[3])
+            return 1
+            """;
+
+    private final JedisPool pool;
+    private final String prefix;
+    private final byte[] ttlMillis;
+    private final int maxEntryBytes;
+    private final byte[] lookupSha;
+    private final byte[] publishSha;
+
+    private RedisResponseCache(JedisPool pool, RedisResponseCaches.Settings settings, byte[] lookupSha,
+                               byte[] publishSha) {
+        this.pool = pool;
+        this.prefix = settings.prefix();
+        this.ttlMillis = bytes(Long.toString(settings.ttl().toMillis()));
+        this.maxEntryBytes = settings.maxEntryBytes();
+        this.lookupSha = lookupSha;
+        this.publishSha = publishSha;
+    }
+
+    static RedisResponseCache open(RedisResponseCaches.Settings settings) {
+        GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+        config.setMaxTotal(settings.poolSize());
+        config.setMaxIdle(settings.poolSize());
+        config.setMinIdle(Math.min(2, settings.poolSize()));
+        config.setTestWhileIdle(true);
+        config.setJmxEnabled(false);
+        int timeout = (int) settings.timeout().toMillis();
+        JedisPool pool = new JedisPool(config, settings.url(), timeout, timeout);
+        try (Jedis jedis = pool.getResource()) {
+            checkEvictionPolicy(jedis);
+            byte[] lookup = jedis.scriptLoad(bytes(LOOKUP));
+            byte[] publish = jedis.scriptLoad(bytes(PUBLISH));
+            return new RedisResponseCache(pool, settings, lookup, publish);
+        } catch (JedisException e) {
+            pool.close();
+            throw unavailable("connecting to " + redacted(settings.url()), e);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+    }
+
+    /** An {@code allkeys-*} policy may evict a generation, which would let an old entry match again. */
+    private static void checkEvictionPolicy(Jedis jedis) {
+        String policy;
+        try {
+            policy = jedis.configGet("maxmemory-policy").getOrDefault("maxmemory-policy", "");
+        } catch (JedisException e) {
+            // CONFIG may be disabled (managed servers): the documented requirement stands unchecked
+            System.getLogger(RedisResponseCache.class.getName()).log(System.Logger.Level.WARNING,
+                    "cannot read maxmemory-policy; the response cache needs a volatile-* policy or noeviction");
+            return;
+        }
+        if (policy.startsWith("allkeys-")) {
+            throw new IllegalStateException("the Valkey/Redis server's maxmemory-policy is " + policy
+                    + ": it may evict the response cache's generations; use volatile-lru (or another volatile-*"
+                    + " policy, or noeviction)");
+        }
+    }
+
+    private static String redacted(java.net.URI url) {
+        return url.getScheme() + "://" + url.getHost() + ":" + url.getPort();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] generationKey(String index) {
+        return bytes(prefix + "rc:g:" + index);
+    }
+
+    private byte[] entryKey(String key) {
+        return bytes(prefix + "rc:e:" + key);
+    }
+
+    private List<byte[]> keys(String key, List<String> indices) {
+        List<byte[]> keys = new ArrayList<>(indices.size() + 1);
+        keys.add(entryKey(key));
+        indices.forEach(i -> keys.add(generationKey(i)));
+        return keys;
+    }
+
+    private static String tag(List<Long> generations) {
+        StringBuilder tag = new StringBuilder();
+        generations.forEach(g -> tag.append(g).append(','));
+        return tag.toString();
+    }
+
+    @Override
+    public Lookup lookup(String key, List<String> indices) {
+        Object reply = script(lookupSha, LOOKUP, keys(key, indices), List.of(), "looking up");
+        List<?> values = (List<?>) reply;
+        List<Long> generations = new ArrayList<>(indices.size());
+        for (int i = 0; i < indices.size(); i++) {
+            generations.add(Long.parseLong(new String((byte[]) values.get(i), StandardCharsets.US_ASCII)));
+        }
+        Optional<byte[]> answer = values.size() > indices.size()
+                ? Optional.of((byte[]) values.get(indices.size())) : Optional.empty();
+        return new Lookup(new Ticket(key, indices, generations), answer);
+    }
+
+    @Override
+    public Published publish(Ticket ticket, byte[] answer) {
+        if (answer.length > maxEntryBytes) {
+            return Published.TOO_LARGE;
+        }
+        Object reply = script(publishSha, PUBLISH, keys(ticket.key(), ticket.indices()),
+                List.of(bytes(tag(ticket.generations())), answer, ttlMillis), "publishing");
+        return Long.valueOf(1).equals(reply) ? Published.PUBLISHED : Published.STALE_TICKET;
+    }
+
+    @Override
+    public void bump(Collection<String> indices) {
+        if (indices.isEmpty()) {
+            return;
+        }
+        try (Jedis jedis = pool.getResource()) {
+            Pipeline pipeline = jedis.pipelined();
+            indices.forEach(i -> pipeline.incr(generationKey(i)));
+            pipeline.sync();
+        } catch (JedisException e) {
+            throw unavailable("moving a data generation", e);
+        }
+    }
+
+    @Override
+    public void ping() {
+        try (Jedis jedis = pool.getResource()) {
+            jedis.ping();
+        } catch (JedisException e) {
+            throw unavailable("ping", e);
+        }
+    }
+
+    private Object script(byte[] sha, String source, List<byte[]> keys, List<byte[]> args, String what) {
+        try (Jedis jedis = pool.getResource()) {
+            try {
+                return jedis.evalsha(sha, keys, args);
+            } catch (JedisNoScriptException e) {
+                // the server lost its scripts (restart, SCRIPT FLUSH); this one did not run: load it and run it
+                return jedis.eval(bytes(source), keys, args);
+            }
+        } catch (JedisException e) {
+            throw unavailable(what, e);
+        }
+    }
+
+    private static GatewayException unavailable(String what, Exception cause) {
+        return new GatewayException(ErrorKind.BACKEND_UNAVAILABLE,
+                "response cache (Valkey/Redis) unavailable: " + what + " failed: " + cause.getMessage(),
+                java.util.Map.of(), cause);
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

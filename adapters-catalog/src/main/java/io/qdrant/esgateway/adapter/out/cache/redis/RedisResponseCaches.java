@@ -1,0 +1,40 @@
+package io.qdrant.esgateway.adapter.out.cache.redis;
+
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
+import java.net.URI;
+import java.time.Duration;
+
+/** Opens the shared response cache on Valkey or Redis ({@code redis://} or {@code rediss://} for TLS). */
+public final class RedisResponseCaches {
+
+    /**
+     * @param url           {@code redis://[user:password@]host:port/db} or {@code rediss://…}
+     * @param prefix        put before every key (several gateways, or a gateway and other users, on one server)
+     * @param ttl           how long an entry lives at most
+     * @param maxEntryBytes the largest answer kept
+     * @param poolSize      most connections (hence requests to the server in flight) at once
+     * @param timeout       connect and read timeout of one command
+     */
+    public record Settings(URI url, String prefix, Duration ttl, int maxEntryBytes, int poolSize, Duration timeout) {
+    }
+
+    /** An open cache; {@link #close()} closes its connections. */
+    public interface Handle extends SharedResponseCache, AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private RedisResponseCaches() {
+    }
+
+    /**
+     * Connects and checks the server: it must answer, and must not evict keys without a TTL
+     * ({@code maxmemory-policy} {@code allkeys-*}), since the data generations have none.
+     *
+     * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE} if it cannot
+     * @throws IllegalStateException if the server's eviction policy could drop a generation
+     */
+    public static Handle open(Settings settings) {
+        return RedisResponseCache.open(settings);
+    }
+}

@@ -1,0 +1,142 @@
+package io.qdrant.esgateway.adapter.out.cache.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.qdrant.esgateway.adapter.out.catalog.redis.RedisTestServer;
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
+import io.qdrant.esgateway.application.port.out.SharedResponseCacheContract;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared response cache contract on a real Redis/Valkey server (one per class, a fresh key prefix per test); two
+ * handles on it stand for two replicas. Then what only the server shows: TTL, the key prefix, a server restart.
+ */
+class RedisResponseCacheTest extends SharedResponseCacheContract {
+    private static RedisTestServer server;
+    private static int tests;
+    private String prefix;
+    private final List<RedisResponseCaches.Handle> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisTestServer.start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private static RedisResponseCaches.Settings settings(String prefix, Duration ttl, int maxEntryBytes) {
+        return new RedisResponseCaches.Settings(URI.create(server.url()), prefix, ttl, maxEntryBytes, 8,
+                Duration.ofSeconds(2));
+    }
+
+    private static long reply(String line) {
+        return Long.parseLong(line.substring(1).trim());
+    }
+
+    @Override
+    protected SharedResponseCache newCache(int maxEntryBytes) {
+        // a fresh key space per test: its own prefix
+        prefix = "t" + (++tests) + ":";
+        RedisResponseCaches.Handle handle = RedisResponseCaches.open(settings(prefix, Duration.ofMinutes(1),
+                maxEntryBytes));
+        opened.add(handle);
+        return handle;
+    }
+
+    @Override
+    protected SharedResponseCache otherReplica() {
+        RedisResponseCaches.Handle handle = RedisResponseCaches.open(settings(prefix, Duration.ofMinutes(1),
+                MAX_ENTRY_BYTES));
+        opened.add(handle);
+        return handle;
+    }
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(RedisResponseCaches.Handle::close);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void entriesExpireAfterTheirTtl() throws Exception {
+        try (RedisResponseCaches.Handle shortLived = RedisResponseCaches.open(settings(prefix + "ttl:",
+                Duration.ofMillis(200), MAX_ENTRY_BYTES))) {
+            SharedResponseCache.Lookup miss = shortLived.lookup("k", List.of("u"));
+            shortLived.publish(miss.ticket(), bytes("a"));
+            assertThat(shortLived.lookup("k", List.of("u")).answer()).isPresent();
+            long pttl = reply(server.command("PTTL", prefix + "ttl:rc:e:k"));
+            assertThat(pttl).isBetween(1L, 200L);
+            Thread.sleep(400);
+            assertThat(shortLived.lookup("k", List.of("u")).answer()).isEmpty();
+            // the generation has no TTL: it must outlive every entry
+            shortLived.bump(List.of("u"));
+            assertThat(reply(server.command("PTTL", prefix + "ttl:rc:g:u"))).isEqualTo(-1L);
+        }
+    }
+
+    @Test
+    void twoPrefixesOnOneServerDoNotSeeEachOther() {
+        SharedResponseCache.Lookup miss = cache.lookup("k", List.of("u"));
+        cache.publish(miss.ticket(), bytes("a"));
+        try (RedisResponseCaches.Handle other = RedisResponseCaches.open(settings(prefix + "other:",
+                Duration.ofMinutes(1), MAX_ENTRY_BYTES))) {
+            assertThat(other.lookup("k", List.of("u")).answer()).isEmpty();
+            other.bump(List.of("u"));
+        }
+        assertThat(cache.lookup("k", List.of("u")).answer()).isPresent();
+    }
+
+    @Test
+    void aServerThatLostItsScriptsStillAnswers() {
+        SharedResponseCache.Lookup miss = cache.lookup("k", List.of("u"));
+        server.command("SCRIPT", "FLUSH");
+        assertThat(cache.publish(miss.ticket(), bytes("a"))).isEqualTo(SharedResponseCache.Published.PUBLISHED);
+        server.command("SCRIPT", "FLUSH");
+        assertThat(cache.lookup("k", List.of("u")).answer()).isPresent();
+    }
+
+    @Test
+    void aServerThatIsDownIsUnavailableAndTheCacheRecoversWhenItReturns() {
+        server.stop();
+        try {
+            assertThatThrownBy(() -> cache.lookup("k", List.of("u"))).isInstanceOfSatisfying(GatewayException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_UNAVAILABLE));
+            assertThatThrownBy(() -> cache.bump(List.of("u"))).isInstanceOfSatisfying(GatewayException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_UNAVAILABLE));
+        } finally {
+            server.restart();
+        }
+        SharedResponseCache.Lookup miss = cache.lookup("k", List.of("u"));
+        assertThat(cache.publish(miss.ticket(), bytes("a"))).isEqualTo(SharedResponseCache.Published.PUBLISHED);
+    }
+
+    @Test
+    void anEvictionPolicyThatMayDropGenerationsIsRefused() {
+        server.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+        try {
+            assertThatThrownBy(() -> RedisResponseCaches.open(settings(prefix, Duration.ofMinutes(1),
+                    MAX_ENTRY_BYTES))).isInstanceOf(IllegalStateException.class).hasMessageContaining("volatile-lru");
+        } finally {
+            server.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        }
+    }
+}
