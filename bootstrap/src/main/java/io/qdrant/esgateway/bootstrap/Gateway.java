@@ -10,10 +10,13 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.qdrant.esgateway.adapter.in.http.EsRestApi;
+import io.qdrant.esgateway.adapter.out.cache.redis.RedisResponseCaches;
 import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
+import io.qdrant.esgateway.application.port.in.ResponseCaching;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
+import io.qdrant.esgateway.application.service.SharedAnswers;
 import io.qdrant.esgateway.application.service.ByQueryService;
 import io.qdrant.esgateway.application.service.ScrollService;
 import io.qdrant.esgateway.application.port.out.ReadSnapshots;
@@ -37,15 +40,22 @@ final class Gateway implements AutoCloseable {
     /** Elasticsearch's default {@code search.max_open_scroll_context}. */
     static final int MAX_OPEN_SCROLL_CONTEXTS = 500;
 
+    /** Connections to Valkey/Redis for the shared response cache (most commands in flight at once). */
+    static final int RESPONSE_CACHE_POOL = 64;
+    static final java.time.Duration RESPONSE_CACHE_TIMEOUT = java.time.Duration.ofSeconds(2);
+
     private final WebServer server;
     private final AutoCloseable catalog;
     private final AutoCloseable store;
+    private final AutoCloseable responseCache;
     private final RequestActivity activity;
 
-    private Gateway(WebServer server, AutoCloseable catalog, AutoCloseable store, RequestActivity activity) {
+    private Gateway(WebServer server, AutoCloseable catalog, AutoCloseable store, AutoCloseable responseCache,
+                    RequestActivity activity) {
         this.server = server;
         this.catalog = catalog;
         this.store = store;
+        this.responseCache = responseCache;
         this.activity = activity;
     }
 
@@ -68,6 +78,18 @@ final class Gateway implements AutoCloseable {
             closeQuietly(catalog);
             throw e;
         }
+        RedisResponseCaches.Handle shared = null;
+        if (!config.responseCache().equals("off")) {
+            try {
+                shared = RedisResponseCaches.open(new RedisResponseCaches.Settings(config.redisUrl().orElseThrow(),
+                        config.redisPrefix(), config.responseCacheTtl(), config.responseCacheMaxEntry(),
+                        RESPONSE_CACHE_POOL, RESPONSE_CACHE_TIMEOUT));
+            } catch (RuntimeException e) {
+                closeQuietly((AutoCloseable) store);
+                closeQuietly(catalog);
+                throw e;
+            }
+        }
 
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -77,11 +99,15 @@ final class Gateway implements AutoCloseable {
         IndexAdministrationService admin = new IndexAdministrationService(catalog, store, Gateway::newId,
                 Clock.systemUTC());
         ClusterStatusService status = new ClusterStatusService(catalog, store);
-        DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC());
+        DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC(),
+                shared);
+        ResponseCaching caching = shared == null ? ResponseCaching.OFF : new SharedAnswers(catalog, shared,
+                config.responseCache().equals("on") ? ResponseCaching.Mode.ON : ResponseCaching.Mode.COORDINATE);
+        ResponseCacheMetrics.bind(registry, caching);
         io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities = store.capabilities()
                 .without(config.nativeAbsent());
         SearchService search = new SearchService(catalog, store, capabilities, new PlanMetrics(registry),
-                config.maxReadsInFlight(), config.requestCacheEntries(), Clock.systemUTC());
+                config.maxReadsInFlight(), config.localRequestCacheEntries(), Clock.systemUTC());
         ByQueryService byQuery = new ByQueryService(catalog, store, documents);
         ScrollService scrolls = new ScrollService(catalog, store,
                 store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(), capabilities,
@@ -109,11 +135,11 @@ final class Gateway implements AutoCloseable {
                         }
                     });
                     EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, status, registry,
-                            registry::scrape);
+                            registry::scrape, caching);
                 })
                 .build()
                 .start();
-        return new Gateway(server, catalog, (AutoCloseable) store, activity);
+        return new Gateway(server, catalog, (AutoCloseable) store, shared == null ? () -> { } : shared, activity);
     }
 
     int port() {
@@ -135,6 +161,7 @@ final class Gateway implements AutoCloseable {
         server.stop();
         closeQuietly(store);
         closeQuietly(catalog);
+        closeQuietly(responseCache);
     }
 
     /** Elasticsearch-shaped ids: 15 random bytes, URL-safe base64 without padding (20 characters). */

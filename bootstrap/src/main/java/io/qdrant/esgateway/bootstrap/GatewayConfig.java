@@ -17,14 +17,26 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      String nodeName, String esVersion, long maxContentLength, java.util.Set<String> nativeAbsent,
                      int maxReadsInFlight, java.net.URI qdrantUrl, Optional<String> qdrantApiKey,
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
-                     int qdrantPoolSize, int requestCacheEntries, boolean warmUp) {
+                     int qdrantPoolSize, int requestCacheEntries, boolean warmUp, String responseCache,
+                     Optional<java.net.URI> redisUrl, String redisPrefix, java.time.Duration responseCacheTtl,
+                     int responseCacheMaxEntry) {
+
+    /**
+     * The process-local request cache's size: off while the shared response cache is on or coordinating, since
+     * it is keyed by this process's view of the write generations and could serve an answer older than a write
+     * acknowledged by another replica.
+     */
+    int localRequestCacheEntries() {
+        return responseCache.equals("off") ? requestCacheEntries : 0;
+    }
 
     /** Never shows the Qdrant API key. */
     @Override
     public String toString() {
         return "GatewayConfig[host=" + host + ", port=" + port + ", dataDir=" + dataDir + ", backend=" + backend
                 + ", catalog=" + catalog + ", qdrantUrl=" + qdrantUrl + ", qdrantApiKey="
-                + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + "]";
+                + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + ", responseCache=" + responseCache
+                + ", redisUrl=" + (redisUrl.isPresent() ? "<set>" : "<none>") + "]";
     }
 
     /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
@@ -114,6 +126,13 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
             }
             absent.add(name);
         }
+        String responseCache = oneOf(Setting.RESPONSE_CACHE, v, from, "off", "on", "coordinate");
+        Optional<java.net.URI> redisUrl = redisUrl(v, from);
+        if (!responseCache.equals("off") && redisUrl.isEmpty()) {
+            throw new ConfigException(Setting.RESPONSE_CACHE.env() + "=" + responseCache + " (from "
+                    + from.get(Setting.RESPONSE_CACHE) + ") needs " + Setting.REDIS_URL.env()
+                    + ", the Valkey/Redis server the replicas share");
+        }
         return new GatewayConfig(host, port, Path.of(v.get(Setting.DATA_DIR)), backend, catalog,
                 v.get(Setting.CLUSTER_NAME), nodeName, version, byteSize(Setting.MAX_CONTENT_LENGTH, v, from),
                 java.util.Set.copyOf(absent), integer(Setting.MAX_READS_IN_FLIGHT, v, from, 1, 64),
@@ -121,7 +140,29 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 duration(Setting.QDRANT_CONNECT_TIMEOUT, v, from), duration(Setting.QDRANT_REQUEST_TIMEOUT, v, from),
                 integer(Setting.QDRANT_POOL_SIZE, v, from, 1, 1024),
                 integer(Setting.REQUEST_CACHE_ENTRIES, v, from, 0, 1_000_000),
-                oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"));
+                oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"),
+                responseCache, redisUrl, v.get(Setting.REDIS_PREFIX),
+                duration(Setting.RESPONSE_CACHE_TTL, v, from),
+                (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)));
+    }
+
+    /** A redis:// or rediss:// URL with a host, or nothing; its credentials are never echoed. */
+    private static Optional<java.net.URI> redisUrl(Map<Setting, String> v, Map<Setting, String> from) {
+        String text = v.get(Setting.REDIS_URL).trim();
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            java.net.URI uri = new java.net.URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("redis") || scheme.equals("rediss")) && uri.getHost() != null) {
+                return Optional.of(uri);
+            }
+        } catch (java.net.URISyntaxException e) {
+            // reported below
+        }
+        throw new ConfigException("invalid value for " + Setting.REDIS_URL.env() + " (from " + from.get(Setting.REDIS_URL)
+                + "): expected a URL such as redis://127.0.0.1:6379/0 or rediss://user:password@host:6380/0");
     }
 
     /** An http(s) URL with a host; one with credentials is refused without echoing it. */

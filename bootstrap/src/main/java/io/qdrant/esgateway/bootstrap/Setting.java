@@ -35,6 +35,17 @@ enum Setting {
             "longest wait for one Qdrant response (e.g. 30s, 2m)"),
     QDRANT_POOL_SIZE("qdrant-pool-size", "--qdrant-pool-size", "QEG_QDRANT_POOL_SIZE", "32",
             "most requests to Qdrant in flight at once, hence most connections to it (1 to 1024); more wait"),
+    RESPONSE_CACHE("response-cache", null, "QEG_RESPONSE_CACHE", "off",
+            "response cache shared by replicas on Valkey/Redis (docs/deployment.md): off, on (serve and publish) or"
+                    + " coordinate (publish, never serve); on and coordinate need QEG_REDIS_URL and turn the"
+                    + " process-local request cache off"),
+    REDIS_URL("redis-url", null, "QEG_REDIS_URL", "",
+            "Valkey/Redis server: redis://[user:password@]host:port/db, or rediss:// for TLS"),
+    REDIS_PREFIX("redis-prefix", null, "QEG_REDIS_PREFIX", "qeg:", "put before every Valkey/Redis key"),
+    RESPONSE_CACHE_TTL("response-cache-ttl", null, "QEG_RESPONSE_CACHE_TTL", "5m",
+            "longest life of a shared response cache entry (e.g. 30s, 5m)"),
+    RESPONSE_CACHE_MAX_ENTRY("response-cache-max-entry", null, "QEG_RESPONSE_CACHE_MAX_ENTRY", "1mb",
+            "largest answer the shared response cache keeps (larger ones are answered, not kept)"),
     WARM_UP("warm-up", "--warm-up", "QEG_WARM_UP", "on",
             "on start, run a synthetic workload on a private throwaway instance so the JIT compiles the request paths"
                     + " before the first real bulk loads (embedded backend only): on or off");

@@ -111,4 +111,35 @@ class GatewayConfigTest {
             assertThat(s.env()).startsWith("QEG_");
         }
     }
+
+    @Test
+    void theSharedResponseCacheIsOffByDefaultAndNeedsARedisUrlOtherwise() {
+        GatewayConfig c = GatewayConfig.load(new String[0], Map.of("QEG_NODE_NAME", "n"));
+        assertThat(c.responseCache()).isEqualTo("off");
+        assertThat(c.localRequestCacheEntries()).isEqualTo(c.requestCacheEntries()).isPositive();
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_RESPONSE_CACHE", "on")))
+                .hasMessageContaining("QEG_RESPONSE_CACHE=on").hasMessageContaining("needs QEG_REDIS_URL");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_RESPONSE_CACHE", "sometimes")))
+                .hasMessageContaining("expected one of off, on, coordinate");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_REDIS_URL", "http://cache:6379")))
+                .hasMessageContaining("redis://");
+        GatewayConfig shared = GatewayConfig.load(new String[0], Map.of("QEG_RESPONSE_CACHE", "coordinate",
+                "QEG_REDIS_URL", "rediss://user:secret@cache:6380/2", "QEG_RESPONSE_CACHE_TTL", "30s",
+                "QEG_RESPONSE_CACHE_MAX_ENTRY", "64kb"));
+        assertThat(shared.redisUrl()).hasValueSatisfying(u -> assertThat(u.getPort()).isEqualTo(6380));
+        assertThat(shared.redisPrefix()).isEqualTo("qeg:");
+        assertThat(shared.responseCacheTtl()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(shared.responseCacheMaxEntry()).isEqualTo(64 * 1024);
+        assertThat(shared.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void theProcessLocalRequestCacheIsOffWhileTheSharedOneIsOnOrCoordinating() {
+        for (String mode : new String[] {"on", "coordinate"}) {
+            GatewayConfig c = GatewayConfig.load(new String[0], Map.of("QEG_RESPONSE_CACHE", mode,
+                    "QEG_REDIS_URL", "redis://127.0.0.1:6379", "QEG_REQUEST_CACHE_ENTRIES", "500"));
+            assertThat(c.requestCacheEntries()).isEqualTo(500);
+            assertThat(c.localRequestCacheEntries()).as(mode).isZero();
+        }
+    }
 }

@@ -7,6 +7,7 @@ import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
 import io.qdrant.esgateway.application.port.in.ScrollOperations;
+import io.qdrant.esgateway.application.port.in.ResponseCaching;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -44,6 +45,19 @@ public final class EsRestApi {
                                 ByQueryOperations byQuery,
                                 ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
+        register(routing, settings, admin, documents, search, scrolls, byQuery, status, registry, prometheusScrape,
+                ResponseCaching.OFF);
+    }
+
+    /**
+     * As {@link #register(HttpRouting.Builder, Settings, IndexAdministration, DocumentOperations, SearchOperations,
+     * ScrollOperations, ByQueryOperations, ClusterStatus, MeterRegistry, Supplier)}, with searches, counts and each
+     * search of an msearch answered through {@code caching}.
+     */
+    public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
+                                DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
+                                ByQueryOperations byQuery, ClusterStatus status, MeterRegistry registry,
+                                Supplier<String> prometheusScrape, ResponseCaching caching) {
         Router router = new Router();
         JsonCodec codec = new JsonCodec();
         new ClusterEndpoints(settings, status).register(router);
@@ -53,7 +67,7 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
-        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls);
+        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls, caching, codec);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
         new ByQueryEndpoints(byQuery).register(router);

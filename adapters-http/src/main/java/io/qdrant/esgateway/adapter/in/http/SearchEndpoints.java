@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.in.http;
 
 import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 
+import io.qdrant.esgateway.application.port.in.ResponseCaching;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations.CountResult;
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@code _search} and {@code _count}.
@@ -50,10 +52,62 @@ final class SearchEndpoints {
 
     private final SearchOperations search;
     private final io.qdrant.esgateway.application.port.in.ScrollOperations scrolls;
+    private final ResponseCaching caching;
+    /** Whether answers go through the shared response cache (read once: the off mode costs one field test). */
+    private final boolean cached;
+    private final ResponseCaching.Codec<JsonValue> answers;
 
     SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls) {
+        this(search, scrolls, ResponseCaching.OFF, new JsonCodec());
+    }
+
+    SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls,
+                    ResponseCaching caching, JsonCodec codec) {
         this.search = search;
         this.scrolls = scrolls;
+        this.caching = caching;
+        this.cached = caching.mode() != ResponseCaching.Mode.OFF;
+        this.answers = new CachedAnswers(codec);
+    }
+
+    /**
+     * A rendered answer as the shared cache keeps it: its compact JSON; an answer with shard failures is not kept
+     * (a failure may be transient). Served again with the {@code took} of the request that is served.
+     */
+    private record CachedAnswers(JsonCodec codec) implements ResponseCaching.Codec<JsonValue> {
+        @Override
+        public Optional<byte[]> encode(JsonValue answer) {
+            if (answer instanceof JsonObject o && o.get("_shards") instanceof JsonObject shards
+                    && shards.get("failed") instanceof JsonValue.JsonNumber failed && failed.value().doubleValue() != 0) {
+                return Optional.empty();
+            }
+            return Optional.of(codec.write(answer, false));
+        }
+
+        @Override
+        public JsonValue decode(byte[] bytes) {
+            return codec.parse(bytes);
+        }
+    }
+
+    /** The request as the cache keys it: a kind, the body re-serialised compactly and the parameters sorted. */
+    private String normalised(String kind, Optional<JsonValue> body, Map<String, String> params) {
+        StringBuilder out = new StringBuilder(kind).append('\u0000');
+        body.ifPresent(b -> out.append(new String(((CachedAnswers) answers).codec().write(b, false),
+                java.nio.charset.StandardCharsets.UTF_8)));
+        out.append('\u0000').append(new java.util.TreeMap<>(params));
+        return out.toString();
+    }
+
+    /** {@code answer} with {@code took} measured from {@code start} (a cached answer carries its first one's). */
+    private static JsonValue took(JsonValue answer, long start) {
+        if (!(answer instanceof JsonObject o) || !o.has("took")) {
+            return answer;
+        }
+        JsonObjectBuilder b = JsonObjectBuilder.object();
+        o.members().forEach((k, v) -> b.put(k, k.equals("took")
+                ? new JsonValue.JsonNumber((System.nanoTime() - start) / 1_000_000) : v));
+        return b.build();
     }
 
     void register(Router router) {
@@ -100,8 +154,16 @@ final class SearchEndpoints {
                       boolean typedKeys, long start) {
         SearchRequest parsed = SearchRequestParser.parse(body, params);
         HitMetadata metadata = HitMetadata.of(body, params);
-        SearchResult result = search.search(target, parsed, options);
-        return render(parsed, body, result, totalAsInt, start, Optional.empty(), metadata, typedKeys);
+        if (!cached) {
+            SearchResult result = search.search(target, parsed, options);
+            return render(parsed, body, result, totalAsInt, start, Optional.empty(), metadata, typedKeys);
+        }
+        Map<String, String> key = new LinkedHashMap<>(params);
+        key.put("rest_total_hits_as_int", Boolean.toString(totalAsInt));
+        key.put("typed_keys", Boolean.toString(typedKeys));
+        return took(caching.read(target, options, normalised("search", body, key), () -> render(parsed, body,
+                search.search(target, parsed, options), totalAsInt, start, Optional.empty(), metadata, typedKeys),
+                answers), start);
     }
 
     /**
@@ -211,9 +273,23 @@ final class SearchEndpoints {
         if (request.param("min_score").isPresent() || request.param("terminate_after").isPresent()) {
             throw GatewayException.unsupported("[min_score] and [terminate_after] on _count");
         }
-        CountResult result = search.count(target(request), query, Routes.indexOptions(request, true));
-        return EsResponse.ok(JsonObjectBuilder.object().put("count", result.count())
-                .put("_shards", shards(result.indices())).build());
+        String target = target(request);
+        io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, true);
+        Optional<Query> parsed = query;
+        Supplier<JsonValue> compute = () -> {
+            CountResult result = search.count(target, parsed, options);
+            return JsonObjectBuilder.object().put("count", result.count())
+                    .put("_shards", shards(result.indices())).build();
+        };
+        if (!cached) {
+            return EsResponse.ok(compute.get());
+        }
+        Map<String, String> key = new LinkedHashMap<>();
+        for (String p : List.of("q", "df", "default_operator", "lenient")) {
+            request.param(p).ifPresent(v -> key.put(p, v));
+        }
+        return EsResponse.ok(caching.read(target, options, normalised("count", request.body(), key), compute,
+                answers));
     }
 
     private static String target(EsRequest request) {
