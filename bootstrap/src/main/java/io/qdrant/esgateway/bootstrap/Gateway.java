@@ -98,7 +98,7 @@ final class Gateway implements AutoCloseable {
 
         IndexAdministrationService admin = new IndexAdministrationService(catalog, store, Gateway::newId,
                 Clock.systemUTC());
-        ClusterStatusService status = new ClusterStatusService(catalog, store);
+        ClusterStatusService status = new ClusterStatusService(catalog, store, shared);
         DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC(),
                 shared);
         ResponseCaching caching = shared == null ? ResponseCaching.OFF : new SharedAnswers(catalog, shared,

@@ -3,6 +3,7 @@ package io.qdrant.esgateway.application.service;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.SharedResponseCache;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import java.util.ArrayList;
@@ -14,9 +15,18 @@ public final class ClusterStatusService implements ClusterStatus {
     private final Catalog catalog;
     private final DocumentStore store;
 
+    /** The shared response cache, when there is one: readiness reports it too; null otherwise. */
+    private final SharedResponseCache responses;
+
     public ClusterStatusService(Catalog catalog, DocumentStore store) {
+        this(catalog, store, null);
+    }
+
+    /** @param responses the shared response cache (writes fail while it is down), or null */
+    public ClusterStatusService(Catalog catalog, DocumentStore store, SharedResponseCache responses) {
         this.catalog = catalog;
         this.store = store;
+        this.responses = responses;
     }
 
     @Override
@@ -55,6 +65,13 @@ public final class ClusterStatusService implements ClusterStatus {
             store.ping();
         } catch (RuntimeException e) {
             problems.add(store.name() + ": " + e.getMessage());
+        }
+        if (responses != null) {
+            try {
+                responses.ping();
+            } catch (RuntimeException e) {
+                problems.add("response cache: " + e.getMessage());
+            }
         }
         return new Readiness(problems.isEmpty(), problems);
     }

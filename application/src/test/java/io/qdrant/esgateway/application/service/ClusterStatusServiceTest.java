@@ -187,4 +187,25 @@ class ClusterStatusServiceTest {
         assertThat(readiness.problems()).containsExactly("catalog: catalog database is locked",
                 "memory: connection refused");
     }
+
+    @Test
+    void readinessReportsTheSharedResponseCacheWhenThereIsOne() {
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean();
+        io.qdrant.esgateway.application.port.out.InMemorySharedResponseCache shared =
+                new io.qdrant.esgateway.application.port.out.InMemorySharedResponseCache(1024) {
+                    @Override
+                    public void ping() {
+                        if (down.get()) {
+                            throw GatewayException.backendUnavailable("valkey refused the connection", null);
+                        }
+                    }
+                };
+        ClusterStatusService withCache = new ClusterStatusService(catalog, store, shared);
+        assertThat(withCache.readiness().ready()).isTrue();
+        down.set(true);
+        assertThat(withCache.readiness().ready()).isFalse();
+        assertThat(withCache.readiness().problems()).singleElement().asString()
+                .startsWith("response cache: ").contains("valkey refused the connection");
+        assertThat(service.readiness().ready()).as("without a shared cache, nothing to report").isTrue();
+    }
 }

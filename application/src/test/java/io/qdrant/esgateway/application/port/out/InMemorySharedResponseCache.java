@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** The shared response cache in one process's memory: one lock makes lookup, publish and bump atomic. */
-public final class InMemorySharedResponseCache implements SharedResponseCache {
+public class InMemorySharedResponseCache implements SharedResponseCache {
     private record Entry(List<Long> generations, byte[] answer) {
     }
 
