@@ -71,17 +71,21 @@ final class SearchEndpoints {
     }
 
     /**
-     * A rendered answer as the shared cache keeps it: its compact JSON; an answer with shard failures is not kept
-     * (a failure may be transient). Served again with the {@code took} of the request that is served.
+     * A rendered answer as the shared cache keeps it: its compact JSON. Kept only when reading those bytes back and
+     * writing them again gives the same bytes (a number the reader cannot carry exactly, such as one beyond the
+     * double range, would change), so a served answer is byte for byte the computed one; an answer with shard
+     * failures is not kept (a failure may be transient). Served again with the {@code took} of the request served.
      */
-    private record CachedAnswers(JsonCodec codec) implements ResponseCaching.Codec<JsonValue> {
+    record CachedAnswers(JsonCodec codec) implements ResponseCaching.Codec<JsonValue> {
         @Override
         public Optional<byte[]> encode(JsonValue answer) {
             if (answer instanceof JsonObject o && o.get("_shards") instanceof JsonObject shards
                     && shards.get("failed") instanceof JsonValue.JsonNumber failed && failed.value().doubleValue() != 0) {
                 return Optional.empty();
             }
-            return Optional.of(codec.write(answer, false));
+            byte[] bytes = codec.write(answer, false);
+            return java.util.Arrays.equals(codec.write(codec.parse(bytes), false), bytes) ? Optional.of(bytes)
+                    : Optional.empty();
         }
 
         @Override
@@ -273,6 +277,11 @@ final class SearchEndpoints {
         if (request.param("min_score").isPresent() || request.param("terminate_after").isPresent()) {
             throw GatewayException.unsupported("[min_score] and [terminate_after] on _count");
         }
+        if (!cached) {
+            CountResult result = search.count(target(request), query, Routes.indexOptions(request, true));
+            return EsResponse.ok(JsonObjectBuilder.object().put("count", result.count())
+                    .put("_shards", shards(result.indices())).build());
+        }
         String target = target(request);
         io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, true);
         Optional<Query> parsed = query;
@@ -281,9 +290,6 @@ final class SearchEndpoints {
             return JsonObjectBuilder.object().put("count", result.count())
                     .put("_shards", shards(result.indices())).build();
         };
-        if (!cached) {
-            return EsResponse.ok(compute.get());
-        }
         Map<String, String> key = new LinkedHashMap<>();
         for (String p : List.of("q", "df", "default_operator", "lenient")) {
             request.param(p).ifPresent(v -> key.put(p, v));
