@@ -71,9 +71,9 @@ public final class DocumentService implements DocumentOperations {
     }
 
     /**
-     * @param responses the shared response cache: each write moves its index's data generation there (one round trip
-     *                  per index of a request, under the index's lock, after the store applied the batch and before the
-     *                  outcome is reported); a write whose move fails is reported failed. Null when there is none.
+     * @param responses the shared response cache: each request moves the data generation of every index it wrote to
+     *                  there (one round trip for all of them, after the store applied the batches and before any
+     *                  outcome is reported); when that fails, its writes are reported failed. Null when there is none.
      */
     public DocumentService(Catalog catalog, DocumentStore store, IndexAdministration admin, IdGenerator ids,
                            InstantSource clock, SharedResponseCache responses) {
@@ -114,8 +114,28 @@ public final class DocumentService implements DocumentOperations {
                 out[i] = new Failed(command.target(), idOf(command).orElse(null), e);
             }
         }
-        groups.forEach((uuid, items) -> executeGroup(targets.get(uuid), items, commands, out));
+        Set<String> applied = responses == null ? null : new LinkedHashSet<>();
+        groups.forEach((uuid, items) -> executeGroup(targets.get(uuid), items, commands, out, applied));
+        if (applied != null && !applied.isEmpty()) {
+            moveGenerations(applied, out);
+        }
         return List.of(out);
+    }
+
+    /**
+     * Moves the shared response cache's generation of every index this request wrote to (or may have written to, in
+     * a failed batch), in one round trip, before any outcome is reported; if that fails, no write is acknowledged.
+     */
+    private void moveGenerations(Set<String> indices, WriteOutcome[] out) {
+        try {
+            responses.bump(indices);
+        } catch (GatewayException e) {
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] instanceof Written w && w.result() != Result.NOOP) {
+                    out[i] = new Failed(w.index(), w.id(), e);
+                }
+            }
+        }
     }
 
     private static Optional<String> idOf(WriteCommand command) {
@@ -221,8 +241,8 @@ public final class DocumentService implements DocumentOperations {
      * of the batch fails (a later batch planned on it fails too: its wait covers this one's).
      */
     private void executeGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
-                              WriteOutcome[] out) {
-        Applied applied = applyGroup(resolved, items, commands, out);
+                              WriteOutcome[] out, Set<String> moved) {
+        Applied applied = applyGroup(resolved, items, commands, out, moved);
         if (applied == null) {
             return;
         }
@@ -242,7 +262,7 @@ public final class DocumentService implements DocumentOperations {
 
     /** The locked part of {@link #executeGroup}; null when every outcome is set already (failed). */
     private Applied applyGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
-                               WriteOutcome[] out) {
+                               WriteOutcome[] out, Set<String> moved) {
         ReentrantLock lock = locks.computeIfAbsent(resolved.uuid(), k -> new ReentrantLock());
         lock.lock();
         try {
@@ -282,11 +302,11 @@ public final class DocumentService implements DocumentOperations {
                                 .filter(i -> i.uuid().equals(uuid)).findFirst()
                                 .orElse(index.withMappings(plan.mappings));
                     }
+                    if (moved != null) {
+                        moved.add(index.uuid());
+                    }
                     durability = store.apply(written, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
-                    if (responses != null) {
-                        responses.bump(List.of(index.uuid()));
-                    }
                 } catch (GatewayException e) {
                     // a failed batch may still have changed the store (in part, on a backend without atomic
                     // batches): move the generation anyway, so that no cached answer outlives it
@@ -294,13 +314,6 @@ public final class DocumentService implements DocumentOperations {
                         catalog.bumpGeneration(index.name());
                     } catch (GatewayException ignored) {
                         // the catalog is failing too: searches that read the generation fail with it
-                    }
-                    if (responses != null) {
-                        try {
-                            responses.bump(List.of(index.uuid()));
-                        } catch (GatewayException ignored) {
-                            // the cache's server is failing: the write is reported failed (not acknowledged)
-                        }
                     }
                     planned.forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w : new Failed(index.name(), w.id(), e));
                     return null;

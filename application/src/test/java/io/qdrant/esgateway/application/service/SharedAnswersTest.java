@@ -234,4 +234,42 @@ class SharedAnswersTest {
         assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
         assertThat(a.counts().hits()).isEqualTo(1);
     }
+
+    @Test
+    void oneBulkOverTwoIndicesMovesBothGenerationsInOneRoundTripBeforeItAnswers() {
+        admin.create(CreateIndexRequest.parse("a", null));
+        admin.create(CreateIndexRequest.parse("b", null));
+        List<Collection<String>> bumps = new java.util.ArrayList<>();
+        SharedResponseCache counting = new SharedResponseCache() {
+            @Override
+            public Lookup lookup(String key, List<String> indices) {
+                return shared.lookup(key, indices);
+            }
+
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                return shared.publish(ticket, answer);
+            }
+
+            @Override
+            public void bump(Collection<String> indices) {
+                bumps.add(List.copyOf(indices));
+                shared.bump(indices);
+            }
+
+            @Override
+            public void ping() {
+            }
+        };
+        List<io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome> outcomes = writer(counting)
+                .bulk(List.of(index("a", "1"), index("b", "1"), index("a", "2"), index("b", "2")));
+        assertThat(outcomes).allSatisfy(o -> assertThat(o).isInstanceOf(
+                io.qdrant.esgateway.application.port.in.DocumentOperations.Written.class));
+        assertThat(bumps).hasSize(1);
+        assertThat(bumps.get(0)).containsExactlyInAnyOrder(
+                catalog.view().index("a").orElseThrow().uuid(), catalog.view().index("b").orElseThrow().uuid());
+        // a request whose items all failed to plan wrote nothing: no round trip
+        writer(counting).bulk(List.of(new WriteCommand.Delete("missing", "1", Condition.NONE, false)));
+        assertThat(bumps).hasSize(1);
+    }
 }
