@@ -321,8 +321,9 @@ public final class SearchService implements SearchOperations {
         }
         List<Object> results = reads.run(tasks);
         int at = 0;
-        List<?> pair = together ? (List<?>) results.get(0) : null;
-        IndexHits hits = (IndexHits) (together ? pair.get(0) : results.get(0));
+        @SuppressWarnings("unchecked")
+        List<DocumentStore.ReadValue> pair = together ? (List<DocumentStore.ReadValue>) results.get(0) : null;
+        IndexHits hits = together ? ((DocumentStore.ReadValue.Hits) pair.get(0)).hits() : (IndexHits) results.get(0);
         at++;
         if (separateTotal) {
             @SuppressWarnings("unchecked")
@@ -333,7 +334,8 @@ public final class SearchService implements SearchOperations {
             return new IndexAnswer(hits, Optional.empty());
         }
         NamedPartials nativeParts = nativePlan == null ? NamedPartials.EMPTY
-                : together ? (NamedPartials) pair.get(1) : (NamedPartials) results.get(at++);
+                : together ? ((DocumentStore.ReadValue.Partials) pair.get(1)).partials()
+                : (NamedPartials) results.get(at++);
         NamedPartials scannedParts = scanPlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at);
         Map<String, Partial> ordered = new LinkedHashMap<>();
         for (String name : request.aggregations().keySet()) {

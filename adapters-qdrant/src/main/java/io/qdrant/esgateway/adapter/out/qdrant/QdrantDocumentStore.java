@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
 import io.qdrant.esgateway.application.port.out.DocumentStore.Read;
+import io.qdrant.esgateway.application.port.out.DocumentStore.ReadValue;
 import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
@@ -640,7 +641,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     /** See {@link TogetherReads}: a count-only search goes beside a {@code terms} aggregation's facet call. */
     @Override
-    public List<Object> readTogether(List<Read> reads) {
+    public List<ReadValue> readTogether(List<Read> reads) {
         return TogetherReads.run(reads, this::step);
     }
 
@@ -651,25 +652,26 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
      */
     private TogetherReads.Step step(Read read) {
         return switch (read) {
-            case Read.Aggregate a -> new TogetherReads.Step.Own(carried -> aggregate(a.index(), a.request(), a.plan(),
-                    carried));
+            case Read.Aggregate a -> new TogetherReads.Step.Own(carried -> new ReadValue.Partials(aggregate(a.index(),
+                    a.request(), a.plan(), carried)));
             case Read.Search s when s.topN() > 0 || !onFilterPath(s.index(), s.request()) ->
-                    new TogetherReads.Step.Own(carried -> search(s.index(), s.request(), s.topN()));
+                    new TogetherReads.Step.Own(carried -> new ReadValue.Hits(search(s.index(), s.request(), s.topN())));
             case Read.Search s -> {
                 IndexMetadata index = s.index();
                 SearchRequest request = s.request();
                 // as search() before its count: translation, the score, the sort and search_after (their 400s)
                 Translated matches = filterSearch(index, request).matches();
                 if (request.trackTotalHits() instanceof TrackTotalHits.Disabled) {
-                    yield new TogetherReads.Step.Done(new IndexHits(Optional.empty(), List.of(), Float.NaN));
+                    yield new TogetherReads.Step.Done(new ReadValue.Hits(new IndexHits(Optional.empty(), List.of(),
+                            Float.NaN)));
                 }
                 if (matches instanceof FilterTranslator.Never) {
-                    yield new TogetherReads.Step.Done(new IndexHits(IndexHits.Total.of(request.trackTotalHits(), 0),
-                            List.of(), Float.NaN));
+                    yield new TogetherReads.Step.Done(new ReadValue.Hits(new IndexHits(IndexHits.Total.of(
+                            request.trackTotalHits(), 0), List.of(), Float.NaN)));
                 }
                 QdrantHttp.Beside<Long> count = countBeside(index, matches);
-                yield new TogetherReads.Step.Beside(count, () -> new IndexHits(IndexHits.Total.of(
-                        request.trackTotalHits(), besideResult(index, count)), List.of(), Float.NaN));
+                yield new TogetherReads.Step.Beside(count, () -> new ReadValue.Hits(new IndexHits(IndexHits.Total.of(
+                        request.trackTotalHits(), besideResult(index, count)), List.of(), Float.NaN)));
             }
         };
     }

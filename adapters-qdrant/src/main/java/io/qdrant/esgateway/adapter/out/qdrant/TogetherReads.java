@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.adapter.out.qdrant;
 
 import io.qdrant.esgateway.application.port.out.DocumentStore.Read;
+import io.qdrant.esgateway.application.port.out.DocumentStore.ReadValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -25,15 +26,15 @@ final class TogetherReads {
     /** One read as the store runs it. */
     sealed interface Step {
         /** Answered without a call (no total asked for, a filter that matches nothing). */
-        record Done(Object value) implements Step {
+        record Done(ReadValue value) implements Step {
         }
 
         /** One call prepared to go beside another read's first call; {@code value} reads its result (once). */
-        record Beside(QdrantHttp.Beside<?> call, Supplier<Object> value) implements Step {
+        record Beside(QdrantHttp.Beside<?> call, Supplier<ReadValue> value) implements Step {
         }
 
         /** Calls of its own; {@code run} sends the given beside (null: none) with its first call, if it can. */
-        record Own(Function<QdrantHttp.Beside<?>, Object> run) implements Step {
+        record Own(Function<QdrantHttp.Beside<?>, ReadValue> run) implements Step {
         }
 
         /** Failed before any call (a 400 of its checks). */
@@ -42,14 +43,14 @@ final class TogetherReads {
     }
 
     /** A read's value or its failure. */
-    private record Outcome(Object value, RuntimeException failure) {
+    private record Outcome(ReadValue value, RuntimeException failure) {
     }
 
     /**
      * Runs the reads: each prepared by {@code steps} (a thrown failure is that read's), the read with calls of its own
      * in order, the first of them carrying the first prepared call; then the prepared calls' results.
      */
-    static List<Object> run(List<Read> reads, Function<Read, Step> steps) {
+    static List<ReadValue> run(List<Read> reads, Function<Read, Step> steps) {
         List<Step> prepared = new ArrayList<>(reads.size());
         for (Read read : reads) {
             try {
@@ -81,7 +82,7 @@ final class TogetherReads {
                 case Step.Failed failed -> new Outcome(null, failed.failure());
             };
         }
-        List<Object> values = new ArrayList<>(outcomes.length);
+        List<ReadValue> values = new ArrayList<>(outcomes.length);
         for (Outcome o : outcomes) {
             if (o.failure() != null) {
                 throw o.failure();
@@ -91,7 +92,7 @@ final class TogetherReads {
         return values;
     }
 
-    private static Outcome outcome(Supplier<Object> read) {
+    private static Outcome outcome(Supplier<ReadValue> read) {
         try {
             return new Outcome(read.get(), null);
         } catch (RuntimeException e) {

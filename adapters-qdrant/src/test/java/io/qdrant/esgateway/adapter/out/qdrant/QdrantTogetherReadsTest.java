@@ -7,6 +7,7 @@ import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
 import io.qdrant.esgateway.application.port.out.BackendObserver;
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
 import io.qdrant.esgateway.application.port.out.DocumentStore.Read;
+import io.qdrant.esgateway.application.port.out.DocumentStore.ReadValue;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
 import io.qdrant.esgateway.application.service.SearchService;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
@@ -128,25 +129,25 @@ class QdrantTogetherReadsTest {
     /** The two reads' values, checked against the same reads made one by one. */
     private void assertTheAnswersAreThoseOfTheReadsOneByOne(String json) {
         List<Read> reads = reads(json);
-        List<Object> together = store.readTogether(reads);
+        List<ReadValue> together = store.readTogether(reads);
         Read.Search search = (Read.Search) reads.get(0);
         Read.Aggregate aggregate = (Read.Aggregate) reads.get(1);
         IndexHits hits = store.search(index, search.request(), 0);
         NamedPartials partials = store.aggregate(index, aggregate.request(), aggregate.plan());
         assertThat(together).hasSize(2);
-        assertThat(((IndexHits) together.get(0)).total()).isEqualTo(hits.total());
-        assertThat(((IndexHits) together.get(0)).hits()).isEmpty();
-        assertThat(((NamedPartials) together.get(1)).render()).isEqualTo(partials.render());
+        assertThat(((ReadValue.Hits) together.get(0)).hits().total()).isEqualTo(hits.total());
+        assertThat(((ReadValue.Hits) together.get(0)).hits().hits()).isEmpty();
+        assertThat(((ReadValue.Partials) together.get(1)).partials().render()).isEqualTo(partials.render());
     }
 
     @Test
     void theCountGoesBesideTheFacetOnTheCallersThread() {
-        List<Object> values = store.readTogether(reads(TERMS));
-        assertThat(((IndexHits) values.get(0)).total()).hasValueSatisfying(t -> {
+        List<ReadValue> values = store.readTogether(reads(TERMS));
+        assertThat(((ReadValue.Hits) values.get(0)).hits().total()).hasValueSatisfying(t -> {
             assertThat(t.value()).isEqualTo(31);
             assertThat(t.exact()).isTrue();
         });
-        assertThat(Json.write(((NamedPartials) values.get(1)).render()))
+        assertThat(Json.write(((ReadValue.Partials) values.get(1)).partials().render()))
                 .contains("\"key\":\"t0\",\"doc_count\":13");
         assertThat(fake.requests).hasSize(2);
         assertThat(fake.requests("POST", COUNT)).singleElement()
@@ -184,14 +185,14 @@ class QdrantTogetherReadsTest {
 
     @Test
     void withoutATotalOrWithAFilterThatMatchesNothingTheFacetIsTheOnlyCall() {
-        List<Object> values = store.readTogether(reads(TERMS.replace("\"track_total_hits\": true",
+        List<ReadValue> values = store.readTogether(reads(TERMS.replace("\"track_total_hits\": true",
                 "\"track_total_hits\": false")));
-        assertThat(((IndexHits) values.get(0)).total()).isEmpty();
+        assertThat(((ReadValue.Hits) values.get(0)).hits().total()).isEmpty();
         assertThat(fake.requests).singleElement().satisfies(r -> assertThat(r.path()).endsWith(FACET));
         fake.requests.clear();
         values = store.readTogether(reads("{\"size\": 0, \"query\": {\"match_none\": {}},"
                 + " \"aggs\": {\"tags\": {\"terms\": {\"field\": \"tag\"}}}}"));
-        assertThat(((IndexHits) values.get(0)).total()).hasValueSatisfying(t -> assertThat(t.value()).isZero());
+        assertThat(((ReadValue.Hits) values.get(0)).hits().total()).hasValueSatisfying(t -> assertThat(t.value()).isZero());
         assertThat(fake.requests.stream().filter(r -> r.path().endsWith(COUNT))).isEmpty();
     }
 
@@ -247,8 +248,8 @@ class QdrantTogetherReadsTest {
     @Test
     void aCountAnswered503IsRetriedAndTheAnswersAreRight() {
         fake.inject("POST", COUNT, 503, "{\"status\": {\"error\": \"busy\"}, \"time\": 0.0}");
-        List<Object> values = store.readTogether(reads(TERMS));
-        assertThat(((IndexHits) values.get(0)).total()).hasValueSatisfying(t -> assertThat(t.value()).isEqualTo(31));
+        List<ReadValue> values = store.readTogether(reads(TERMS));
+        assertThat(((ReadValue.Hits) values.get(0)).hits().total()).hasValueSatisfying(t -> assertThat(t.value()).isEqualTo(31));
         assertThat(sleeps).containsExactly(100L);
         assertThat(fake.requests("POST", COUNT)).hasSize(2);
     }
@@ -296,9 +297,9 @@ class QdrantTogetherReadsTest {
             return QdrantTransportTest.json(out, FACET_ANSWER);
         });
         try (QdrantDocumentStore scripted = store(server.uri(), 4, Duration.ofSeconds(30))) {
-            List<Object> values = scripted.readTogether(reads(TERMS));
+            List<ReadValue> values = scripted.readTogether(reads(TERMS));
             assertThat(overlapped).as("the count's request reached Qdrant before the facet was answered").isTrue();
-            assertThat(((IndexHits) values.get(0)).total()).hasValueSatisfying(t -> assertThat(t.value())
+            assertThat(((ReadValue.Hits) values.get(0)).hits().total()).hasValueSatisfying(t -> assertThat(t.value())
                     .isEqualTo(7));
             assertThat(server.heads).hasSize(2);
             assertThat(callers).hasSize(2).allSatisfy(t -> assertThat(t).isSameAs(Thread.currentThread()));
@@ -329,10 +330,10 @@ class QdrantTogetherReadsTest {
                     .contains("did not answer within 300ms");
             assertThat(calls).extracting(BackendObserver.Call::outcome).containsExactly("200", "timeout");
 
-            List<Object> values = scripted.readTogether(reads(TERMS));
-            assertThat(((IndexHits) values.get(0)).total()).hasValueSatisfying(t -> assertThat(t.value())
+            List<ReadValue> values = scripted.readTogether(reads(TERMS));
+            assertThat(((ReadValue.Hits) values.get(0)).hits().total()).hasValueSatisfying(t -> assertThat(t.value())
                     .isEqualTo(7));
-            assertThat(Json.write(((NamedPartials) values.get(1)).render()))
+            assertThat(Json.write(((ReadValue.Partials) values.get(1)).partials().render()))
                     .contains("\"key\":\"a\",\"doc_count\":4");
             assertThat(callers).allSatisfy(t -> assertThat(t).isSameAs(Thread.currentThread()));
         }
