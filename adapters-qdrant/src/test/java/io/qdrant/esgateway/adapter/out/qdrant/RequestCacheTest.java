@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
- * The request cache (application {@code AnswerCache}) seen from the backend: a repeated {@code size: 0} search is
+ * The request cache (application {@code RequestCache}) seen from the backend: a repeated {@code size: 0} search is
  * answered without a Qdrant call until the index is written to, and then answers with the write; searches with hits
  * and searches mentioning {@code now} always go to the backend; with the cache off every search does.
  */

@@ -17,14 +17,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * up to 200 µs, then 10 µs to 500 µs, 25 µs to 1 ms, coarser beyond), so that a reader taking the bucket counts
  * before and after a run can compute the run's p50 and p95 (the benchmark runner's gateway-overhead mode does).
  */
-final class OwnTime {
+final class GatewayOverheadTimer {
     static final String NAME = "qeg.request.own";
     static final Duration[] BUCKETS = buckets();
 
     private final MeterRegistry registry;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-    OwnTime(MeterRegistry registry) {
+    GatewayOverheadTimer(MeterRegistry registry) {
         this.registry = registry;
     }
 

@@ -11,11 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class ReadsTest {
+class BoundedReadsTest {
 
     @Test
     void readsRunConcurrentlyButNeverMoreThanTheBound() {
-        Reads reads = new Reads(3);
+        BoundedReads reads = new BoundedReads(3);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         CountDownLatch threeStarted = new CountDownLatch(3);
@@ -41,7 +41,7 @@ class ReadsTest {
     void aTaskOfSeveralReadsHoldsAsManyPermits() {
         // a bound of 2: a task of two reads and a task of one never run at once (each waits a while for the other:
         // had the pair held one permit, both would start and see each other)
-        Reads reads = new Reads(2);
+        BoundedReads reads = new BoundedReads(2);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         CountDownLatch both = new CountDownLatch(2);
@@ -50,7 +50,7 @@ class ReadsTest {
             both.await(300, TimeUnit.MILLISECONDS);
             return null;
         };
-        List<Callable<Object>> tasks = List.of(new Reads.Several(2, () -> {
+        List<Callable<Object>> tasks = List.of(new BoundedReads.Several(2, () -> {
             peak.accumulateAndGet(running.addAndGet(2), Math::max);
             meet.call();
             running.addAndGet(-2);
@@ -64,13 +64,13 @@ class ReadsTest {
         assertThat(reads.run(tasks)).containsExactly("pair", "single");
         assertThat(peak.get()).isEqualTo(2);
         // more reads than the bound hold the whole bound, and still run
-        assertThat(new Reads(1).run(List.of(new Reads.Several(3, () -> "three"), () -> "one")))
+        assertThat(new BoundedReads(1).run(List.of(new BoundedReads.Several(3, () -> "three"), () -> "one")))
                 .containsExactly("three", "one");
     }
 
     @Test
     void theFirstFailureInTaskOrderIsRethrownAfterAllFinished() {
-        Reads reads = new Reads(2);
+        BoundedReads reads = new BoundedReads(2);
         AtomicInteger finished = new AtomicInteger();
         List<Callable<Object>> tasks = List.of(
                 () -> {
@@ -95,12 +95,12 @@ class ReadsTest {
         Thread caller = Thread.currentThread();
         List<Callable<Object>> tasks = List.of(() -> Thread.currentThread() == caller,
                 () -> Thread.currentThread() == caller, () -> Thread.currentThread() == caller);
-        assertThat(new Reads(4).run(tasks)).containsExactly(true, false, false);
+        assertThat(new BoundedReads(4).run(tasks)).containsExactly(true, false, false);
         List<Callable<Boolean>> coordinators = List.of(() -> Thread.currentThread() == caller,
                 () -> Thread.currentThread() == caller);
-        assertThat(Reads.all(coordinators)).extracting(Reads.Outcome::value).containsExactly(true, false);
-        assertThat(new Reads(4).run(List.of())).isEmpty();
-        assertThat(Reads.<Object>all(List.of())).isEmpty();
+        assertThat(BoundedReads.all(coordinators)).extracting(BoundedReads.Outcome::value).containsExactly(true, false);
+        assertThat(new BoundedReads(4).run(List.of())).isEmpty();
+        assertThat(BoundedReads.<Object>all(List.of())).isEmpty();
     }
 
     @Test
@@ -108,7 +108,7 @@ class ReadsTest {
         List<Callable<String>> tasks = List.of(() -> "a", () -> {
             throw new IllegalArgumentException("b");
         });
-        List<Reads.Outcome<String>> outcomes = Reads.all(tasks);
+        List<BoundedReads.Outcome<String>> outcomes = BoundedReads.all(tasks);
         assertThat(outcomes.get(0).value()).isEqualTo("a");
         assertThat(outcomes.get(1).failure()).hasMessage("b");
     }

@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * write moves the generation ({@code DocumentService}) before it is acknowledged, so a cached answer never hides an
  * acknowledged write. Least recently used entries go first past {@code maxEntries}.
  */
-final class AnswerCache<A> {
+final class RequestCache<A> {
     private record Key(IndexMetadata index, SearchRequest request) {
     }
 
@@ -30,12 +30,12 @@ final class AnswerCache<A> {
     private final int maxEntries;
     private final Map<Key, Cached<A>> entries;
 
-    AnswerCache(int maxEntries) {
+    RequestCache(int maxEntries) {
         this.maxEntries = maxEntries;
         this.entries = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, Cached<A>> eldest) {
-                return size() > AnswerCache.this.maxEntries;
+                return size() > RequestCache.this.maxEntries;
             }
         };
     }

@@ -15,11 +15,11 @@ import java.util.concurrent.Semaphore;
  * backend). A single read runs on the caller's thread; of several, the first runs there and the others on new threads.
  * A task that makes several reads at once ({@link Several}) holds as many permits while it runs.
  */
-final class Reads {
+final class BoundedReads {
     private final Semaphore permits;
     private final int bound;
 
-    Reads(int maxInFlight) {
+    BoundedReads(int maxInFlight) {
         this.bound = Math.max(1, maxInFlight);
         this.permits = new Semaphore(bound);
     }
