@@ -23,7 +23,7 @@ class AdapterVisibilityTest {
     static final String BASE = "io.qdrant.esgateway.adapter";
     /** Each adapter's root package: its factory's package. */
     static final List<String> ROOTS = List.of(BASE + ".in.http", BASE + ".out.catalog.sqlite", BASE + ".out.lucene",
-            BASE + ".out.qdrant");
+            BASE + ".out.qdrant", BASE + ".out.cache.redis");
 
     @ArchTest
     static final ArchRule adapter_implementations_are_package_private = classes()
