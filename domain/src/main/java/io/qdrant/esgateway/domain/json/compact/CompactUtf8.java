@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.json;
+package io.qdrant.esgateway.domain.json.compact;
 
 import java.nio.charset.StandardCharsets;
 
@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * bytes, which for well-formed UTF-8 without escapes is comparing the strings); at most
  * {@link CompactText#MAX_KEYS} keys per object and {@link CompactText#MAX_DEPTH} levels.
  */
-final class CompactUtf8 {
+public final class CompactUtf8 {
     private final byte[] b;
     private int pos;
     /** Start and end offsets of the keys of the objects being scanned, innermost last. */
@@ -33,7 +33,7 @@ final class CompactUtf8 {
     }
 
     /** What {@link #verdict} says of bytes made by encoding a {@code String}. */
-    enum Verdict {
+    public enum Verdict {
         /** Verbatim, and no {@code ?} in a string. */
         VERBATIM,
         /** Not verbatim. */
@@ -51,7 +51,7 @@ final class CompactUtf8 {
      * encoded from a {@code String} {@code t}: {@code VERBATIM} means {@code CompactText.verbatim(t)}, and
      * {@code NOT_VERBATIM} means not (a lone surrogate in {@code t} would make it not verbatim too).
      */
-    static Verdict verdict(byte[] utf8) {
+    public static Verdict verdict(byte[] utf8) {
         if (utf8.length == 0 || utf8[0] != '{') {
             return Verdict.NOT_VERBATIM;
         }
@@ -258,7 +258,7 @@ final class CompactUtf8 {
         return true;
     }
 
-    /** The bytes {@link Json#parse} reads as a number, in the form every writer gives its value. */
+    /** The bytes {@link io.qdrant.esgateway.domain.json.Json#parse} reads as a number, in the form every writer gives its value. */
     private boolean number() {
         int start = pos;
         boolean fraction = false;
