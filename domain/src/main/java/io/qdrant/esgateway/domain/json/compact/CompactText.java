@@ -183,13 +183,7 @@ public final class CompactText {
             return false;
         }
         if (fraction) {
-            String text = s.substring(start, pos);
-            try {
-                double d = Double.parseDouble(text);
-                return Double.isFinite(d) && Double.toString(d).equals(text);
-            } catch (NumberFormatException e) {
-                return false;
-            }
+            return CanonicalNumbers.fraction(s.substring(start, pos));
         }
         int digits = start;
         if (s.charAt(digits) == '-') {
@@ -204,7 +198,6 @@ public final class CompactText {
                 return false;
             }
         }
-        // no leading zero (Json.parse would drop it), and not "-0" (it parses to 0)
-        return s.charAt(digits) != '0' || pos - digits == 1 && digits == start;
+        return CanonicalNumbers.integer(s.charAt(digits), pos - digits, digits != start);
     }
 }

@@ -275,13 +275,7 @@ public final class CompactUtf8 {
             return false;
         }
         if (fraction) {
-            String text = new String(b, start, pos - start, StandardCharsets.ISO_8859_1);
-            try {
-                double d = Double.parseDouble(text);
-                return Double.isFinite(d) && Double.toString(d).equals(text);
-            } catch (NumberFormatException e) {
-                return false;
-            }
+            return CanonicalNumbers.fraction(new String(b, start, pos - start, StandardCharsets.ISO_8859_1));
         }
         int digits = start;
         if (b[digits] == '-') {
@@ -296,7 +290,6 @@ public final class CompactUtf8 {
                 return false;
             }
         }
-        // no leading zero (Json.parse would drop it), and not "-0" (it parses to 0)
-        return b[digits] != '0' || pos - digits == 1 && digits == start;
+        return CanonicalNumbers.integer(b[digits], pos - digits, digits != start);
     }
 }
