@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.text.LuceneRegex;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonReads;

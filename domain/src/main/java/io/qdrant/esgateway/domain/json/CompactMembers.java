@@ -9,7 +9,7 @@ import java.util.Set;
  * parsed by {@link Json#parse} only when someone reads them, and kept as text so that an answer can carry the source
  * without parsing and re-rendering it ({@link #verbatimText()}).
  *
- * <p>Made only by {@link Json#compactObject} and only for a {@link CompactText#verbatim verbatim} text: one that is
+ * <p>Made only by {@link Json#compactObject} and only for a {@link io.qdrant.esgateway.domain.json.compact.CompactText#verbatim verbatim} text: one that is
  * exactly how the gateway renders the object it parses to (compact, no escapes, canonical numbers, no repeated keys),
  * so that writing the text is writing the object. The text's UTF-8 encoding is kept beside it when the verbatim check
  * ran on it ({@link #verbatimUtf8()}: an answer writes those bytes, no encode). Immutable; the parse happens at most

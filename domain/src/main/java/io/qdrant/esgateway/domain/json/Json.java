@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.qdrant.esgateway.domain.json.compact.CompactText;
+import io.qdrant.esgateway.domain.json.compact.CompactUtf8;
 
 /**
  * Compact JSON text for the neutral tree. Used where the model is persisted as text (catalog rows); the HTTP edge

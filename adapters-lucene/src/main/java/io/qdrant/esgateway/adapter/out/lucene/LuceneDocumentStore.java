@@ -1,5 +1,13 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import static io.qdrant.esgateway.adapter.out.lucene.IndexSlot.*;
+import static io.qdrant.esgateway.adapter.out.lucene.StoreFiles.*;
+
+import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.Acquired;
+import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.IndexAction;
+import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.Recent;
+import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.StaleSlot;
+
 import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.BrokenInvariant;
 import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.RejectedValue;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
@@ -128,85 +136,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         Directory open(Path path) throws IOException;
     }
 
-    @FunctionalInterface
-    private interface IndexAction<T> {
-        T apply(Path directory, Slot slot) throws IOException;
-    }
-
-    /**
-     * Thrown inside an index action when the slot's writer or searcher went away under it (a failed rollback, a
-     * writer Lucene closed after a tragic error): the caller opens the index again and retries.
-     */
-    private static final class StaleSlot extends RuntimeException {
-        StaleSlot() {
-            super(null, null, false, false);
-        }
-    }
-
-    /**
-     * One index's open state. {@code directory}, {@code writer} and {@code searchers} are all set or all null; they
-     * change only under the slot's write lock, except that a rollback (under the slot's read lock and
-     * {@code writing}) swaps {@code writer} and {@code searchers} for fresh ones. {@code broken} means the writer is
-     * unusable and the index must be opened again under the write lock.
-     */
-    private static final class Slot {
-        final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-        final ReentrantLock writing = new ReentrantLock();
-        Directory directory;
-        volatile IndexWriter writer;
-        volatile SearcherManager searchers;
-        volatile Translog translog;
-        /**
-         * The document (null: deleted) each id got from the writes applied since the searcher was last refreshed:
-         * what a real-time GET answers for those ids without a refresh. Changed only under {@code writing}, emptied
-         * right after each refresh, so every applied write is here or in the current searcher.
-         */
-        final ConcurrentHashMap<String, Recent> recent = new ConcurrentHashMap<>();
-        /**
-         * Makes a batch's entries in {@code recent}, and a refresh's emptying of it, atomic for GET: writers take its
-         * write lock for just those steps, GET validates an optimistic read over its whole lookup.
-         */
-        final StampedLock recentLock = new StampedLock();
-        volatile long maxSeqNo = -1;
-        /** A write applied since the searcher was last refreshed. */
-        volatile boolean dirty;
-        volatile boolean broken;
-        boolean retired;
-
-        boolean usable() {
-            return writer != null && !broken;
-        }
-    }
-
-    /**
-     * The last write of an id not yet in the searcher: what a GET answers for it (its version and stored
-     * {@code _source} bytes), both null for a delete. Not the Lucene document: an ingest keeps up to
-     * {@link #RECENT_LIMIT} of these alive until the next refresh, and a Lucene document with its fields and terms is
-     * several times larger, live data every young collection of the ingest copied again (docs/benchmarks/README.md,
-     * "Write path").
-     */
-    private record Recent(DocumentVersion version, byte[] source) {
-        static final Recent DELETED = new Recent(null, null);
-
-        static Recent of(Translog.Op op) {
-            return op instanceof Translog.Op.Upsert u ? new Recent(u.version(), u.source()) : DELETED;
-        }
-    }
-
     /** What {@link #recover} leaves: the writer holds every logged write, committed, and a fresh translog. */
     private record Recovered(Translog translog, long maxSeqNo) {
-    }
-
-    /** A searcher taken from a manager, given back to the same one. */
-    private record Acquired(SearcherManager manager, IndexSearcher searcher) implements AutoCloseable {
-        IndexReader reader() {
-            return searcher.getIndexReader();
-        }
-
-        @Override
-        public void close() throws IOException {
-            manager.release(searcher);
-        }
     }
 
     private final Path dataDirectory;
@@ -216,7 +147,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     private final long flushThresholdBytes;
     private final FileChannel lockChannel;
     private final FileLock dataLock;
-    private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, IndexSlot> slots = new ConcurrentHashMap<>();
     private final ReentrantReadWriteLock storeLock = new ReentrantReadWriteLock();
     private boolean closed;
     /** Runs {@link #flushLogged} every {@link #FLUSH_INTERVAL} on one daemon thread; stopped by {@link #close()}. */
@@ -251,8 +182,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             if (closed) {
                 return;
             }
-            for (Map.Entry<String, Slot> e : slots.entrySet()) {
-                Slot slot = e.getValue();
+            for (Map.Entry<String, IndexSlot> e : slots.entrySet()) {
+                IndexSlot slot = e.getValue();
                 slot.lock.readLock().lock();
                 try {
                     if (!slot.usable()) {
@@ -340,12 +271,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * Runs {@code action} on the index's live slot, holding the store open and the slot's write lock; a slot retired
      * meanwhile (dropped or failed) is replaced by a fresh one and the claim retried.
      */
-    private void withClaimedSlot(String uuid, java.util.function.Consumer<Slot> action) {
+    private void withClaimedSlot(String uuid, java.util.function.Consumer<IndexSlot> action) {
         storeLock.readLock().lock();
         try {
             requireOpen();
             while (true) {
-                Slot slot = slots.computeIfAbsent(uuid, k -> new Slot());
+                IndexSlot slot = slots.computeIfAbsent(uuid, k -> new IndexSlot());
                 slot.lock.writeLock().lock();
                 try {
                     if (slot.retired) {
@@ -363,7 +294,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     }
 
     /** Claims the index directory, commits an empty index in it and keeps its writer; on failure removes both. */
-    private void create(IndexMetadata index, Slot slot) {
+    private void create(IndexMetadata index, IndexSlot slot) {
         Path directory = indexDirectory(index);
         try {
             Files.createDirectory(directory);
@@ -552,7 +483,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * threshold, refreshes once {@code recent} is past its limit. A failure here does not fail the batch, which is
      * logged already: the slot is marked broken and the index opened again from disk on next use.
      */
-    private void housekeeping(IndexMetadata index, Slot slot, Translog translog) {
+    private void housekeeping(IndexMetadata index, IndexSlot slot, Translog translog) {
         try {
             if (translog.sizeInBytes() >= flushThresholdBytes) {
                 flush(slot);
@@ -564,29 +495,6 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             LOG.log(Level.WARNING, "committing or refreshing the Lucene index [" + index.uuid() + "] failed; it is"
                     + " opened again from its last commit and translog on next use", e);
             slot.broken = true;
-        }
-    }
-
-    /**
-     * A Lucene commit of everything applied, recording the highest sequence number and the next translog
-     * generation, then a roll to that (empty) generation, which deletes the older ones. Caller holds
-     * {@code writing} (or owns the slot), so the commit holds exactly the logged batches.
-     */
-    private static void flush(Slot slot) throws IOException {
-        Translog translog = slot.translog;
-        long next = translog.generation() + 1;
-        slot.writer.setLiveCommitData(commitData(slot.maxSeqNo, next).entrySet());
-        slot.writer.commit();
-        translog.roll(next);
-    }
-
-    /** Opens a new searcher on everything applied and forgets {@code recent}; caller holds {@code writing}. */
-    private static void refresh(Slot slot) throws IOException {
-        long start = System.nanoTime();
-        slot.searchers.maybeRefreshBlocking();
-        forgetRecent(slot);
-        if (LOG.isLoggable(Level.FINE)) {
-            LOG.fine("refreshed a Lucene searcher in " + (System.nanoTime() - start) / 1000 + " µs");
         }
     }
 
@@ -631,58 +539,11 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return new Recovered(translog, maxSeqNo);
     }
 
-    /**
-     * Real-time GET without a refresh: an id written since the last refresh is answered from {@code recent} (the
-     * Lucene document that write applied, decoded as a stored one would be), every other id from the current
-     * searcher, which holds every write before that refresh. The lookup is validated against {@code recentLock}: if a
-     * batch or a refresh changed {@code recent} meanwhile it is done again (after a few tries, holding the read
-     * lock), so a GET of several ids never sees half a batch.
-     */
+    /** Real-time GET without a refresh (see {@link RealtimeGet}). */
     @Override
     public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
         Set<String> wanted = new LinkedHashSet<>(ids);
-        return withIndex(index, (directory, slot) -> {
-            for (int attempt = 0; ; attempt++) {
-                boolean locked = attempt >= 3;
-                long stamp = locked ? slot.recentLock.readLock() : slot.recentLock.tryOptimisticRead();
-                try {
-                    Map<String, Recent> fromRecent = new HashMap<>();
-                    Set<String> rest = new LinkedHashSet<>();
-                    for (String id : wanted) {
-                        Recent recent = slot.recent.get(id);
-                        if (recent != null) {
-                            fromRecent.put(id, recent);
-                        } else {
-                            rest.add(id);
-                        }
-                    }
-                    Map<String, StoredDocument> found = Map.of();
-                    if (!rest.isEmpty()) {
-                        try (Acquired acquired = current(slot)) {
-                            found = lookup(acquired.reader(), rest);
-                        }
-                    }
-                    if (!locked && !slot.recentLock.validate(stamp)) {
-                        continue;
-                    }
-                    Map<String, StoredDocument> ordered = new LinkedHashMap<>();
-                    for (String id : wanted) {
-                        Recent recent = fromRecent.get(id);
-                        StoredDocument document = recent == null ? found.get(id)
-                                : recent.source() == null ? null
-                                : FieldEncoding.decodeForAnswer(id, recent.version(), recent.source());
-                        if (document != null) {
-                            ordered.put(id, document);
-                        }
-                    }
-                    return ordered;
-                } finally {
-                    if (locked) {
-                        slot.recentLock.unlockRead(stamp);
-                    }
-                }
-            }
-        });
+        return withIndex(index, (directory, slot) -> RealtimeGet.get(slot, wanted));
     }
 
     /** The value of the last write applied (or recovered from the last commit and the translog at open). */
@@ -805,8 +666,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 return;
             }
             closed = true;
-            for (Map.Entry<String, Slot> e : slots.entrySet()) {
-                Slot slot = e.getValue();
+            for (Map.Entry<String, IndexSlot> e : slots.entrySet()) {
+                IndexSlot slot = e.getValue();
                 boolean committed = false;
                 try {
                     closeQuietly(slot.searchers);
@@ -852,7 +713,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         try {
             requireOpen();
             while (true) {
-                Slot slot = slots.computeIfAbsent(uuid, k -> new Slot());
+                IndexSlot slot = slots.computeIfAbsent(uuid, k -> new IndexSlot());
                 slot.lock.readLock().lock();
                 try {
                     if (slot.usable()) {
@@ -897,7 +758,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     }
 
     /** Opens an index an earlier call or process created; never creates one. */
-    private void reopen(IndexMetadata index, Slot slot) {
+    private void reopen(IndexMetadata index, IndexSlot slot) {
         Path directory = indexDirectory(index);
         if (!Files.isDirectory(directory)) {
             retire(index, slot);
@@ -922,7 +783,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * Makes a freshly opened (and recovered) writer the slot's, with a searcher on it, its translog and its sequence
      * number. On failure the translog is closed.
      */
-    private static void install(Slot slot, Directory lucene, IndexWriter writer, Recovered recovered)
+    private static void install(IndexSlot slot, Directory lucene, IndexWriter writer, Recovered recovered)
             throws IOException {
         SearcherManager searchers;
         try {
@@ -946,7 +807,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * (caller holds {@code writing}). Until the new writer is in place the slot is broken, so if this fails the next
      * caller opens the index again.
      */
-    private void rollBack(IndexMetadata index, Path directory, Slot slot) throws IOException {
+    private void rollBack(IndexMetadata index, Path directory, IndexSlot slot) throws IOException {
         slot.broken = true;
         SearcherManager old = slot.searchers;
         Translog oldLog = slot.translog;
@@ -966,259 +827,10 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Closes a translog; writers still waiting on it succeed only if {@code committed} holds all of it. */
-    private static void closeTranslog(Translog translog, boolean committed) {
-        if (translog == null) {
-            return;
-        }
-        try {
-            if (committed) {
-                translog.closeCommitted();
-            } else {
-                translog.close();
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "closing a translog failed", e);
-        }
-    }
-
-    /** Closes a broken slot's writer, searcher and directory (caller holds the slot's write lock). */
-    private static void discard(Slot slot) {
-        closeQuietly(slot.searchers);
-        rollbackQuietly(slot.writer);
-        closeQuietly(slot.translog);
-        closeQuietly(slot.directory);
-        slot.searchers = null;
-        slot.writer = null;
-        slot.translog = null;
-        slot.directory = null;
-        slot.broken = false;
-    }
-
-    /** Empties {@code recent} once the searcher has every write in it (caller holds {@code writing}). */
-    private static void forgetRecent(Slot slot) {
-        long stamp = slot.recentLock.writeLock();
-        try {
-            slot.recent.clear();
-            slot.dirty = false;
-        } finally {
-            slot.recentLock.unlockWrite(stamp);
-        }
-    }
-
-    /**
-     * A searcher that has seen every write acknowledged so far. It is refreshed only when a write committed since
-     * the last refresh, under {@code writing}, so no batch in flight becomes visible.
-     */
-    private static Acquired acquire(Slot slot) throws IOException {
-        if (slot.dirty) {
-            slot.writing.lock();
-            try {
-                if (slot.broken) {
-                    throw new StaleSlot();
-                }
-                if (slot.dirty) {
-                    refresh(slot);
-                }
-            } catch (AlreadyClosedException e) {
-                // Lucene closed the writer after a tragic error: open the index again
-                slot.broken = true;
-                throw new StaleSlot();
-            } finally {
-                slot.writing.unlock();
-            }
-        }
-        return current(slot);
-    }
-
     /** Holds a searcher that has seen every acknowledged write until the snapshot is closed. */
     @Override
     public Snapshot open(IndexMetadata index) {
-        return new Pinned(index, withIndex(index, (directory, slot) -> acquire(slot)));
-    }
-
-    /** A held searcher, read as a store; writes are not for it. */
-    private final class Pinned implements Snapshot, io.qdrant.esgateway.application.port.out.DocumentStore {
-        private final IndexMetadata pinned;
-        private final Acquired acquired;
-        private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
-
-        Pinned(IndexMetadata pinned, Acquired acquired) {
-            this.pinned = pinned;
-            this.acquired = acquired;
-        }
-
-        @Override
-        public io.qdrant.esgateway.application.port.out.DocumentStore reads() {
-            return this;
-        }
-
-        @Override
-        public void close() {
-            if (closed.compareAndSet(false, true)) {
-                try {
-                    acquired.close();
-                } catch (IOException | AlreadyClosedException e) {
-                    // the index was closed meanwhile: nothing left to release
-                }
-            }
-        }
-
-        private <T> T read(IndexAction<T> action) {
-            if (closed.get()) {
-                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "the snapshot of [" + pinned.name()
-                        + "] is closed", metadata(pinned), null);
-            }
-            try {
-                return action.apply(null, null);
-            } catch (IOException | AlreadyClosedException e) {
-                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot read the snapshot of ["
-                        + pinned.name() + "/" + pinned.uuid() + "]: " + e.getMessage(), metadata(pinned), e);
-            } catch (org.apache.lucene.search.IndexSearcher.TooManyClauses e) {
-                throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT,
-                        "Query contains too many nested clauses; maxClauseCount is set to "
-                                + org.apache.lucene.search.IndexSearcher.getMaxClauseCount());
-            }
-        }
-
-        @Override
-        public io.qdrant.esgateway.domain.search.IndexHits search(IndexMetadata index,
-                io.qdrant.esgateway.domain.search.SearchRequest request, int topN) {
-            return read((d, s) -> LuceneSearch.search(acquired.reader(), index, request, topN));
-        }
-
-        @Override
-        public io.qdrant.esgateway.domain.aggregation.NamedPartials aggregate(IndexMetadata index,
-                io.qdrant.esgateway.domain.search.SearchRequest request,
-                io.qdrant.esgateway.domain.aggregation.AggregationPlan plan) {
-            return read((d, s) -> LuceneAggregations.aggregate(acquired.reader(), index, request, plan));
-        }
-
-        @Override
-        public void scan(IndexMetadata index, ScanRequest scan, java.util.function.Consumer<ScannedDocument> sink) {
-            read((d, s) -> {
-                LuceneSearch.scan(acquired.reader(), index, scan, sink);
-                return null;
-            });
-        }
-
-        @Override
-        public List<io.qdrant.esgateway.domain.search.Hit> fetch(IndexMetadata index,
-                io.qdrant.esgateway.domain.search.SearchRequest request, List<FetchRef> refs) {
-            return read((d, s) -> {
-                Set<String> ids = new LinkedHashSet<>();
-                refs.forEach(r -> ids.add(r.id()));
-                return LuceneSearch.fetch(acquired.reader(), index, request, refs, lookup(acquired.reader(), ids));
-            });
-        }
-
-        @Override
-        public long count(IndexMetadata index, java.util.Optional<io.qdrant.esgateway.domain.query.Query> query) {
-            return read((d, s) -> LuceneSearch.count(acquired.reader(), index, query));
-        }
-
-        @Override
-        public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
-            return read((d, s) -> lookup(acquired.reader(), new LinkedHashSet<>(ids)));
-        }
-
-        @Override
-        public io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities() {
-            return LuceneSearch.CAPABILITIES;
-        }
-
-        @Override
-        public long maxSeqNo(IndexMetadata index) {
-            return LuceneDocumentStore.this.maxSeqNo(index);
-        }
-
-        @Override
-        public StoreStats stats(IndexMetadata index) {
-            return LuceneDocumentStore.this.stats(index);
-        }
-
-        @Override
-        public void ping() {
-            LuceneDocumentStore.this.ping();
-        }
-
-        @Override
-        public String name() {
-            return LuceneDocumentStore.this.name();
-        }
-
-        @Override
-        public void createIndex(IndexMetadata index) {
-            throw new UnsupportedOperationException("a snapshot does not write");
-        }
-
-        @Override
-        public void dropIndex(IndexMetadata index) {
-            throw new UnsupportedOperationException("a snapshot does not write");
-        }
-
-        @Override
-        public void updateMappings(IndexMetadata index) {
-            throw new UnsupportedOperationException("a snapshot does not write");
-        }
-
-        @Override
-        public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
-            throw new UnsupportedOperationException("a snapshot does not write");
-        }
-    }
-
-    /** The current searcher, without a refresh: it misses the writes since the last one. */
-    private static Acquired current(Slot slot) throws IOException {
-        SearcherManager manager = slot.searchers;
-        try {
-            return new Acquired(manager, manager.acquire());
-        } catch (AlreadyClosedException e) {
-            // a rollback replaced the manager meanwhile; if not, the slot is unusable and must be opened again
-            if (slot.searchers == manager) {
-                slot.broken = true;
-            }
-            throw new StaleSlot();
-        }
-    }
-
-    /** The live documents with these ids, in the order asked. */
-    private static Map<String, StoredDocument> lookup(IndexReader reader, Set<String> ids) throws IOException {
-        Map<String, StoredDocument> found = new HashMap<>();
-        for (LeafReaderContext context : reader.leaves()) {
-            LeafReader leaf = context.reader();
-            Terms terms = leaf.terms(FieldEncoding.ID);
-            if (terms == null) {
-                continue;
-            }
-            TermsEnum termsEnum = terms.iterator();
-            Bits live = leaf.getLiveDocs();
-            StoredFields stored = leaf.storedFields();
-            PostingsEnum postings = null;
-            for (String id : ids) {
-                if (found.containsKey(id) || !termsEnum.seekExact(new BytesRef(id))) {
-                    continue;
-                }
-                postings = termsEnum.postings(postings, PostingsEnum.NONE);
-                for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
-                    if (live == null || live.get(doc)) {
-                        found.put(id, FieldEncoding.decodeForAnswer(stored.document(doc, FieldEncoding.STORED)));
-                        break;
-                    }
-                }
-            }
-            if (found.size() == ids.size()) {
-                break;
-            }
-        }
-        Map<String, StoredDocument> ordered = new LinkedHashMap<>();
-        for (String id : ids) {
-            StoredDocument document = found.get(id);
-            if (document != null) {
-                ordered.put(id, document);
-            }
-        }
-        return ordered;
+        return new PinnedSnapshot(this, index, withIndex(index, (directory, slot) -> acquire(slot)));
     }
 
     static IndexWriterConfig config(OpenMode mode) {
@@ -1229,57 +841,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 .setMaxFullFlushMergeWaitMillis(0);
     }
 
-    private static Map<String, String> commitData(long maxSeqNo, long translogGeneration) {
-        Map<String, String> data = new LinkedHashMap<>();
-        data.put(ENCODING, ENCODING_VERSION);
-        if (maxSeqNo >= 0) {
-            data.put(MAX_SEQ_NO, Long.toString(maxSeqNo));
-        }
-        data.put(TRANSLOG_GENERATION, Long.toString(translogGeneration));
-        return data;
-    }
-
-    /**
-     * The translog generation the commit a writer was opened on names (writes after it are there and in later
-     * generations); 0 for an index committed before there was a translog, which has no translog files.
-     */
-    private static long committedGeneration(IndexWriter writer) throws IOException {
-        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
-        if (data != null) {
-            for (Map.Entry<String, String> e : data) {
-                if (TRANSLOG_GENERATION.equals(e.getKey())) {
-                    try {
-                        return Long.parseLong(e.getValue());
-                    } catch (NumberFormatException bad) {
-                        throw new CorruptIndexException("commit user data [" + TRANSLOG_GENERATION + "] is ["
-                                + e.getValue() + "], not a number", "segments");
-                    }
-                }
-            }
-        }
-        return 0;
-    }
-
-    /** The sequence number in the user data of the commit a writer was opened on; -1 if none was recorded. */
-    private static long committedMaxSeqNo(IndexWriter writer) throws IOException {
-        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
-        if (data == null) {
-            return -1;
-        }
-        for (Map.Entry<String, String> e : data) {
-            if (MAX_SEQ_NO.equals(e.getKey())) {
-                try {
-                    return Long.parseLong(e.getValue());
-                } catch (NumberFormatException bad) {
-                    throw new CorruptIndexException("commit user data [" + MAX_SEQ_NO + "] is [" + e.getValue()
-                            + "], not a number", "segments");
-                }
-            }
-        }
-        return -1;
-    }
-
-    private void retire(IndexMetadata index, Slot slot) {
+    private void retire(IndexMetadata index, IndexSlot slot) {
         slot.writer = null;
         slot.searchers = null;
         slot.translog = null;
@@ -1307,92 +869,4 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return uuid;
     }
 
-    /** A damaged index is a backend fault; any other I/O problem means the disk cannot serve us now. */
-    private static GatewayException failure(String what, IndexMetadata index, Path directory, IOException e) {
-        boolean damaged = e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException
-                || e instanceof IndexFormatTooNewException;
-        return new GatewayException(damaged ? ErrorKind.BACKEND_FAILURE : ErrorKind.BACKEND_UNAVAILABLE,
-                what + " the Lucene index of [" + index.name() + "/" + index.uuid() + "] in [" + directory + "]: "
-                        + describe(e), metadata(index), e);
-    }
-
-    /** I/O problems as {@link #failure}; anything Lucene refuses (it should not: the batch was checked) is ours. */
-    private static GatewayException writeFailure(IndexMetadata index, Path directory, Exception e) {
-        if (e instanceof IOException io) {
-            return failure("cannot write to", index, directory, io);
-        }
-        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of [" + index.name()
-                + "/" + index.uuid() + "] in [" + directory + "]: " + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + e.getMessage()), metadata(index), e);
-    }
-
-    private static Map<String, String> metadata(IndexMetadata index) {
-        Map<String, String> meta = new LinkedHashMap<>();
-        meta.put("index_uuid", index.uuid());
-        meta.put("index", index.name());
-        return meta;
-    }
-
-    private static String describe(IOException e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-    }
-
-    /** The bytes of the files in the index directory; files a merge deletes meanwhile count as gone. */
-    private static long sizeOnDisk(Path directory) throws IOException {
-        long total = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
-            for (Path file : files) {
-                try {
-                    total += Files.size(file);
-                } catch (NoSuchFileException gone) {
-                    // deleted by a merge after the listing
-                }
-            }
-        }
-        return total;
-    }
-
-    private static void deleteRecursively(Path directory) throws IOException {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        Files.walkFileTree(directory, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
-                if (failure != null) {
-                    throw failure;
-                }
-                Files.deleteIfExists(dir);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
-
-    private static void rollbackQuietly(IndexWriter writer) {
-        if (writer == null) {
-            return;
-        }
-        try {
-            writer.rollback();
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.FINE, "rolling back a Lucene writer failed", e);
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable closeable) {
-        if (closeable == null) {
-            return;
-        }
-        try {
-            closeable.close();
-        } catch (Exception e) {
-            LOG.log(Level.FINE, "closing " + closeable + " failed", e);
-        }
-    }
 }

@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.aggregation;
+package io.qdrant.esgateway.domain.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.aggregation;
+package io.qdrant.esgateway.domain.text;
 
 import io.qdrant.esgateway.domain.error.GatewayException;
 import java.util.ArrayList;
@@ -15,11 +15,11 @@ import java.util.regex.PatternSyntaxException;
  * up to 10,000 numbers), and {@code &} (intersection) and {@code ~} (complement) at the top level of the expression.
  * A nested {@code ~} or {@code &}, or a larger interval, is rejected with a 400 naming it.
  */
-final class LuceneRegex {
+public final class LuceneRegex {
     private LuceneRegex() {
     }
 
-    static Predicate<String> compile(String regex) {
+    public static Predicate<String> compile(String regex) {
         List<String> parts = splitTop(regex, '&');
         Predicate<String> all = s -> true;
         for (String part : parts) {

@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.json;
+package io.qdrant.esgateway.domain.json.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,6 +11,10 @@ import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.CompactMembers;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.RandomJson;
 
 /**
  * The verbatim check on UTF-8 bytes decides exactly as the check on the decoded text ({@link CompactText}), and

@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.json;
+package io.qdrant.esgateway.domain.json.compact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,11 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.CompactMembers;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.RandomJson;
 
 class CompactTextTest {
 

@@ -1,4 +1,4 @@
-package io.qdrant.esgateway.domain.json;
+package io.qdrant.esgateway.domain.json.compact;
 
 import java.nio.charset.StandardCharsets;
 
@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * bytes, which for well-formed UTF-8 without escapes is comparing the strings); at most
  * {@link CompactText#MAX_KEYS} keys per object and {@link CompactText#MAX_DEPTH} levels.
  */
-final class CompactUtf8 {
+public final class CompactUtf8 {
     private final byte[] b;
     private int pos;
     /** Start and end offsets of the keys of the objects being scanned, innermost last. */
@@ -33,7 +33,7 @@ final class CompactUtf8 {
     }
 
     /** What {@link #verdict} says of bytes made by encoding a {@code String}. */
-    enum Verdict {
+    public enum Verdict {
         /** Verbatim, and no {@code ?} in a string. */
         VERBATIM,
         /** Not verbatim. */
@@ -51,7 +51,7 @@ final class CompactUtf8 {
      * encoded from a {@code String} {@code t}: {@code VERBATIM} means {@code CompactText.verbatim(t)}, and
      * {@code NOT_VERBATIM} means not (a lone surrogate in {@code t} would make it not verbatim too).
      */
-    static Verdict verdict(byte[] utf8) {
+    public static Verdict verdict(byte[] utf8) {
         if (utf8.length == 0 || utf8[0] != '{') {
             return Verdict.NOT_VERBATIM;
         }
@@ -258,7 +258,7 @@ final class CompactUtf8 {
         return true;
     }
 
-    /** The bytes {@link Json#parse} reads as a number, in the form every writer gives its value. */
+    /** The bytes {@link io.qdrant.esgateway.domain.json.Json#parse} reads as a number, in the form every writer gives its value. */
     private boolean number() {
         int start = pos;
         boolean fraction = false;
@@ -275,13 +275,7 @@ final class CompactUtf8 {
             return false;
         }
         if (fraction) {
-            String text = new String(b, start, pos - start, StandardCharsets.ISO_8859_1);
-            try {
-                double d = Double.parseDouble(text);
-                return Double.isFinite(d) && Double.toString(d).equals(text);
-            } catch (NumberFormatException e) {
-                return false;
-            }
+            return CanonicalNumbers.fraction(new String(b, start, pos - start, StandardCharsets.ISO_8859_1));
         }
         int digits = start;
         if (b[digits] == '-') {
@@ -296,7 +290,6 @@ final class CompactUtf8 {
                 return false;
             }
         }
-        // no leading zero (Json.parse would drop it), and not "-0" (it parses to 0)
-        return b[digits] != '0' || pos - digits == 1 && digits == start;
+        return CanonicalNumbers.integer(b[digits], pos - digits, digits != start);
     }
 }

@@ -1,8 +1,8 @@
-package io.qdrant.esgateway.domain.json;
+package io.qdrant.esgateway.domain.json.compact;
 
 /**
- * Decides whether a JSON text is <em>verbatim</em>: a JSON object that {@link Json#parse} accepts and that is, character
- * for character, what writing the parsed tree compactly gives — with {@link Json#write} and with Jackson's generator
+ * Decides whether a JSON text is <em>verbatim</em>: a JSON object that {@link io.qdrant.esgateway.domain.json.Json#parse} accepts and that is, character
+ * for character, what writing the parsed tree compactly gives — with {@link io.qdrant.esgateway.domain.json.Json#write} and with Jackson's generator
  * (which escapes {@code "}, the backslash, control characters and characters outside the Basic Multilingual Plane,
  * and writes numbers with {@code Long/BigInteger/Double.toString}). Such a text can stand for its tree in an answer
  * without a parse and a re-render. A single pass, no allocation except for numbers with a fraction or exponent.
@@ -13,7 +13,7 @@ package io.qdrant.esgateway.domain.json;
  * {@link Double#toString} of their value; no object with a repeated key (the parse keeps one of them); nesting at most
  * {@link #MAX_DEPTH}. Anything else is not verbatim, which only means the caller takes the parsing path.
  */
-final class CompactText {
+public final class CompactText {
     static final int MAX_DEPTH = 100;
     /** Objects with more keys are not checked for repeats (quadratic) and not verbatim. */
     static final int MAX_KEYS = 256;
@@ -29,7 +29,7 @@ final class CompactText {
     }
 
     /** Whether {@code text} is a verbatim JSON object (see the class comment). */
-    static boolean verbatim(String text) {
+    public static boolean verbatim(String text) {
         if (text.isEmpty() || text.charAt(0) != '{') {
             return false;
         }
@@ -166,7 +166,7 @@ final class CompactText {
         return true;
     }
 
-    /** The characters {@link Json#parse} reads as a number, in the form every writer gives its value. */
+    /** The characters {@link io.qdrant.esgateway.domain.json.Json#parse} reads as a number, in the form every writer gives its value. */
     private boolean number() {
         int start = pos;
         boolean fraction = false;
@@ -183,13 +183,7 @@ final class CompactText {
             return false;
         }
         if (fraction) {
-            String text = s.substring(start, pos);
-            try {
-                double d = Double.parseDouble(text);
-                return Double.isFinite(d) && Double.toString(d).equals(text);
-            } catch (NumberFormatException e) {
-                return false;
-            }
+            return CanonicalNumbers.fraction(s.substring(start, pos));
         }
         int digits = start;
         if (s.charAt(digits) == '-') {
@@ -204,7 +198,6 @@ final class CompactText {
                 return false;
             }
         }
-        // no leading zero (Json.parse would drop it), and not "-0" (it parses to 0)
-        return s.charAt(digits) != '0' || pos - digits == 1 && digits == start;
+        return CanonicalNumbers.integer(s.charAt(digits), pos - digits, digits != start);
     }
 }

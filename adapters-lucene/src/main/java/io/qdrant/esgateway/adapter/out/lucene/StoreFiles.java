@@ -1,0 +1,225 @@
+package io.qdrant.esgateway.adapter.out.lucene;
+
+import static io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore.*;
+
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.BrokenInvariant;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.RejectedValue;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.IndexWriterConfig.OpenMode;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
+import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneAggregations;
+import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
+import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
+import io.qdrant.esgateway.adapter.out.lucene.search.IndexAnalyzer;
+import io.qdrant.esgateway.adapter.out.lucene.search.LuceneSearch;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
+
+/**
+ * The Lucene store's file-system and commit helpers: an index directory's size and deletion, the commit's user data
+ * (sequence number, translog generation), the closing of writers and channels, and I/O failures as gateway errors.
+ */
+final class StoreFiles {
+    /** The store's logger: these are its messages. */
+    private static final Logger LOG = Logger.getLogger(LuceneDocumentStore.class.getName());
+    private StoreFiles() {
+    }
+
+    static Map<String, String> commitData(long maxSeqNo, long translogGeneration) {
+        Map<String, String> data = new LinkedHashMap<>();
+        data.put(ENCODING, ENCODING_VERSION);
+        if (maxSeqNo >= 0) {
+            data.put(MAX_SEQ_NO, Long.toString(maxSeqNo));
+        }
+        data.put(TRANSLOG_GENERATION, Long.toString(translogGeneration));
+        return data;
+    }
+
+    /**
+     * The translog generation the commit a writer was opened on names (writes after it are there and in later
+     * generations); 0 for an index committed before there was a translog, which has no translog files.
+     */
+    static long committedGeneration(IndexWriter writer) throws IOException {
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data != null) {
+            for (Map.Entry<String, String> e : data) {
+                if (TRANSLOG_GENERATION.equals(e.getKey())) {
+                    try {
+                        return Long.parseLong(e.getValue());
+                    } catch (NumberFormatException bad) {
+                        throw new CorruptIndexException("commit user data [" + TRANSLOG_GENERATION + "] is ["
+                                + e.getValue() + "], not a number", "segments");
+                    }
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** The sequence number in the user data of the commit a writer was opened on; -1 if none was recorded. */
+    static long committedMaxSeqNo(IndexWriter writer) throws IOException {
+        Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
+        if (data == null) {
+            return -1;
+        }
+        for (Map.Entry<String, String> e : data) {
+            if (MAX_SEQ_NO.equals(e.getKey())) {
+                try {
+                    return Long.parseLong(e.getValue());
+                } catch (NumberFormatException bad) {
+                    throw new CorruptIndexException("commit user data [" + MAX_SEQ_NO + "] is [" + e.getValue()
+                            + "], not a number", "segments");
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** A damaged index is a backend fault; any other I/O problem means the disk cannot serve us now. */
+    static GatewayException failure(String what, IndexMetadata index, Path directory, IOException e) {
+        boolean damaged = e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException
+                || e instanceof IndexFormatTooNewException;
+        return new GatewayException(damaged ? ErrorKind.BACKEND_FAILURE : ErrorKind.BACKEND_UNAVAILABLE,
+                what + " the Lucene index of [" + index.name() + "/" + index.uuid() + "] in [" + directory + "]: "
+                        + describe(e), metadata(index), e);
+    }
+
+    /** I/O problems as {@link #failure}; anything Lucene refuses (it should not: the batch was checked) is ours. */
+    static GatewayException writeFailure(IndexMetadata index, Path directory, Exception e) {
+        if (e instanceof IOException io) {
+            return failure("cannot write to", index, directory, io);
+        }
+        return new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of [" + index.name()
+                + "/" + index.uuid() + "] in [" + directory + "]: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()), metadata(index), e);
+    }
+
+    static Map<String, String> metadata(IndexMetadata index) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("index_uuid", index.uuid());
+        meta.put("index", index.name());
+        return meta;
+    }
+
+    static String describe(IOException e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    /** The bytes of the files in the index directory; files a merge deletes meanwhile count as gone. */
+    static long sizeOnDisk(Path directory) throws IOException {
+        long total = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path file : files) {
+                try {
+                    total += Files.size(file);
+                } catch (NoSuchFileException gone) {
+                    // deleted by a merge after the listing
+                }
+            }
+        }
+        return total;
+    }
+
+    static void deleteRecursively(Path directory) throws IOException {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        Files.walkFileTree(directory, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException failure) throws IOException {
+                if (failure != null) {
+                    throw failure;
+                }
+                Files.deleteIfExists(dir);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    static void rollbackQuietly(IndexWriter writer) {
+        if (writer == null) {
+            return;
+        }
+        try {
+            writer.rollback();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "rolling back a Lucene writer failed", e);
+        }
+    }
+
+    static void closeQuietly(AutoCloseable closeable) {
+        if (closeable == null) {
+            return;
+        }
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "closing " + closeable + " failed", e);
+        }
+    }
+}
