@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
 import io.qdrant.esgateway.bootstrap.GatewayForCompat;
 import io.qdrant.esgateway.compat.harness.Engine;
 import io.qdrant.esgateway.compat.harness.HttpTarget;
@@ -89,7 +90,10 @@ class PainlessDifferentialTest {
         c.add(new Case("splitOnToken", "ctx._source.r = 'a,b,,c'.splitOnToken(',')", "{}"));
         c.add(new Case("Math", "ctx._source.r = [Math.max(1, 2), Math.min(2L, 3), Math.abs(-3), Math.round(2.5), Math.floor(2.7), Math.ceil(2.1), Math.sqrt(16), Math.pow(2, 10), Math.log10(1000), Math.PI > 3]", "{}"));
         c.add(new Case("Integer Long Double", "ctx._source.r = [Integer.parseInt('42'), Long.parseLong('9000000000'), Double.parseDouble('2.5'), Integer.MAX_VALUE, Long.MAX_VALUE, Integer.toString(7), Double.compare(1.0, 2.0)]", "{}"));
-        c.add(new Case("equality semantics", "ctx._source.r = [1 == 1.0, 'a' == 'a', [1,2] == [1,2], params.x == 3L, null == null, 1 != 2]", "{\"x\":3}"));
+        c.add(new Case("equality semantics", "ctx._source.r = [1 == 1.0, 'a' == 'a', [1,2] == [1,2], params.x == 3L, params.y == null, 1 != 2]", "{\"x\":3}"));
+        c.add(new Case("null constants compared", "ctx._source.r = null == null", "{}"));
+        c.add(new Case("typed boolean & refused", "boolean b = true; ctx._source.r = b & false", "{}"));
+        c.add(new Case("def boolean & allowed", "def b = true; ctx._source.r = [b & true, b | false, true ^ b]", "{}"));
         c.add(new Case("comparisons", "ctx._source.r = [1 < 2, 2.5 >= 2, 3L > 3, -1 <= -1.0]", "{}"));
         c.add(new Case("boolean logic and bitwise", "ctx._source.r = [true && false, true || false, !true, 5 & 3, 5 | 3, 5 ^ 3, ~5, 1 << 33, 1L << 33, -16 >> 2, -16 >>> 28]", "{}"));
         c.add(new Case("typed locals and compound assignment", "int x = 5; x += 1.7; long y = 3; y *= 2; double d = 1; d /= 4; String s = 'a'; s += 1; ctx._source.r = [x, y, d, s]", "{}"));
@@ -164,6 +168,10 @@ class PainlessDifferentialTest {
         HttpTarget oracle = Oracles.engine(Engine.OPENSEARCH).target();
         List<HttpTarget> gateways = List.of(Oracles.gateway(), new HttpTarget("gateway-qdrant", onQdrant.port()));
         Stream<DynamicTest> setup = Stream.of(dynamicTest("setup: a fresh index on every side", () -> {
+            // the oracle compiles each distinct script: lift its compilation rate limit (75 per 5 minutes)
+            HttpTarget.Exchange unlimited = oracle.send(RequestSpec.json("PUT", "/_cluster/settings",
+                    "{\"persistent\":{\"script.context.update.max_compilations_rate\":\"unlimited\"}}"));
+            assertThat(unlimited.status()).as(unlimited.body()).isEqualTo(200);
             for (HttpTarget t : concat(oracle, gateways)) {
                 t.send(RequestSpec.of("DELETE", "/" + INDEX));
                 HttpTarget.Exchange created = t.send(RequestSpec.json("PUT", "/" + INDEX,

@@ -124,7 +124,10 @@ public final class PainlessScript {
         List<String> stack = new ArrayList<>();
         stack.add(source.substring(start, end));
         stack.add(" ".repeat(Math.max(0, at - start)) + "^---- HERE");
-        return GatewayException.script(reason, new ScriptErrorDetails(stack, source, LANG, at, start, end),
+        // Painless shortens the script of a runtime error to its first 256 characters
+        String shown = reason.equals("runtime error") && source.length() > 256 ? source.substring(0, 256) + " ..."
+                : source;
+        return GatewayException.script(reason, new ScriptErrorDetails(stack, shown, LANG, at, start, end),
                 GatewayException.scriptCause(esType, causeReason));
     }
 }

@@ -669,6 +669,28 @@ final class Parser {
 
     private Expr binary(Token opTok, Expr left, Expr right) {
         String op = opTok.text();
+        if (left instanceof Node.Literal a && a.value == null && right instanceof Node.Literal b && b.value == null
+                && (op.equals("==") || op.equals("!=") || op.equals("===") || op.equals("!=="))) {
+            throw new ScriptCompileError(left.pos, "extraneous comparison of [null] constants");
+        }
+        if ((op.equals("&") || op.equals("|")) && left.type.equals(Type.BOOLEAN) && right.type.equals(Type.BOOLEAN)) {
+            // Painless has no non-short-circuit boolean & and | on typed booleans (def values work)
+            throw new ScriptCompileError(opTok.offset(), "cannot apply the " + (op.equals("&") ? "bitwise and"
+                    : "boolean or") + " operator [" + op + "] to the types [boolean] and [boolean]",
+                    "class_cast_exception");
+        }
+        if (!left.type.isDef() && !right.type.isDef() && (op.equals("<") || op.equals("<=") || op.equals(">")
+                || op.equals(">=")) && (left.type.numericRank() < 0 || right.type.numericRank() < 0)) {
+            String name = switch (op) {
+                case "<" -> "less than";
+                case "<=" -> "less than or equals";
+                case ">" -> "greater than";
+                default -> "greater than or equals";
+            };
+            throw new ScriptCompileError(opTok.offset(), "cannot apply the " + name + " operator [" + op
+                    + "] to the types [" + left.type.javaName() + "] and [" + right.type.javaName() + "]",
+                    "class_cast_exception");
+        }
         if (left instanceof Node.Literal a && right instanceof Node.Literal b && !(a.value == null && b.value == null)
                 && foldable(a.value) && foldable(b.value)) {
             try {
@@ -820,6 +842,13 @@ final class Parser {
                     }
                     e = new Node.Call(t.offset(), e, name, args, nullSafe);
                 } else {
+                    List<String> chain = Api.staticChain(e.type);
+                    if (chain != null && !chain.contains("Map") && !Api.hasMethod(chain, "get"
+                            + Character.toUpperCase(name.charAt(0)) + name.substring(1), 0) && !Api.hasMethod(chain,
+                            "is" + Character.toUpperCase(name.charAt(0)) + name.substring(1), 0)) {
+                        throw new ScriptCompileError(t.offset(), "field [" + e.type.javaName() + ", " + name
+                                + "] not found");
+                    }
                     Node.Field f = new Node.Field(t.offset(), e, name, nullSafe);
                     if (e.type.isArray() && name.equals("length")) {
                         f.type = Type.INT;

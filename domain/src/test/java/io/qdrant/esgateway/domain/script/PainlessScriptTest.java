@@ -208,6 +208,13 @@ class PainlessScriptTest {
     }
 
     @Test
+    void a_long_script_is_shortened_in_runtime_errors_only() {
+        String tail = " // " + "a".repeat(300);
+        assertThat(failure("def x = 1; x / 0;" + tail).scriptDetails().script()).hasSize(260).endsWith("a ...");
+        assertThat(failure("def x = ;" + tail).scriptDetails().script()).isEqualTo("def x = ;" + tail);
+    }
+
+    @Test
     void loops_are_bounded() {
         GatewayException e = failure("int i = 0; while (true) { i++; if (i < 0) break; }");
         assertThat(e.gatewayCause().javaType()).isEqualTo("painless_error");
@@ -235,8 +242,11 @@ class PainlessScriptTest {
         assertThat(failure("new Thread()").gatewayCause().reason()).isEqualTo("cannot resolve type [Thread]");
         assertThat(failure("def t = Thread; t").gatewayCause().reason()).isEqualTo("cannot resolve symbol [Thread]");
         assertThat(run("ctx._source.class")).isNull(); // a map key, as in Painless
-        assertThat(failure("'x'.class").gatewayCause().reason())
+        assertThat(failure("'x'.class").gatewayCause().reason()).isEqualTo("field [java.lang.String, class] not found");
+        assertThat(failure("def s = 'x'; s.class").gatewayCause().reason())
                 .isEqualTo("dynamic getter [java.lang.String, class] not found");
+        assertThat(failure("'a' < 'b'").gatewayCause().reason()).isEqualTo("cannot apply the less than operator [<] to"
+                + " the types [java.lang.String] and [java.lang.String]");
         assertThat(failure("java.lang.System.exit(0)").gatewayCause().reason())
                 .isEqualTo("cannot resolve symbol [java]");
     }
