@@ -435,7 +435,6 @@ final class Api {
             }
             return String.join(charSeq(a[0]), parts);
         });
-        s("System", "currentTimeMillis", 0, (r, a) -> System.currentTimeMillis());
 
         // Collections, Objects
         s("Collections", "sort", 1, (r, a) -> {
