@@ -119,7 +119,9 @@ class BulkAndMultiGetHttpTest {
         assertThat(bulk("/_bulk", "{'index':{'_index':'shelf'}}\n{}").errorReason())
                 .isEqualTo("The bulk request must be terminated by a newline [\\n]");
         assertThat(bulk("/_bulk", "\n\n").errorReason()).isEqualTo("Validation Failed: 1: no requests added;");
-        assertThat(bulk("/_bulk", "{'update':{'_index':'shelf','_id':'1'}}\n{'script':'x'}\n").status()).isEqualTo(400);
+        assertThat(bulk("/_bulk", "{'update':{'_index':'shelf','_id':'1'}}\n{'script':{'source':'x','id':'y'}}\n")
+                .errorReason()).isEqualTo("[2] must specify either [source] for an inline script or [id] for a stored"
+                        + " script");
     }
 
     @Test

@@ -144,8 +144,8 @@ class ByQueryHttpTest {
         assertThat(noQuery.errorType()).isEqualTo("action_request_validation_exception");
         assertThat(noQuery.errorReason()).isEqualTo("Validation Failed: 1: query is missing;");
 
-        EsClient.Reply script = es.post("/refused/_update_by_query",
-                json("{'script':{'source':'ctx._source.n = 1'}}"));
+        EsClient.Reply script = es.post("/refused/_delete_by_query",
+                json("{'query':{'match_all':{}},'script':{'source':'ctx._source.n = 1'}}"));
         assertThat(script.status()).isEqualTo(400);
         assertThat(script.errorReason()).contains("[script]");
 

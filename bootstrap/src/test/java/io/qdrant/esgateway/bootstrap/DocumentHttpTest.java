@@ -141,9 +141,9 @@ class DocumentHttpTest {
         assertThat(upsert.json().at("/get/_source").toString()).isEqualTo("{\"n\":0}");
         assertThat(upsert.json().at("/get/found").asBoolean()).isTrue();
 
-        EsClient.Reply script = es.post("/docs/_update/u1", json("{'script':{'source':'ctx._source.n++'}}"));
-        assertThat(script.status()).isEqualTo(400);
-        assertThat(script.errorReason()).contains("[script]");
+        EsClient.Reply both = es.post("/docs/_update/u1", json("{'script':'ctx._source.n = 1','doc':{'n':2}}"));
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.errorReason()).isEqualTo("Validation Failed: 1: can't provide both script and doc;");
     }
 
     @Test

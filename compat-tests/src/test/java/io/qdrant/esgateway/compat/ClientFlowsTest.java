@@ -91,6 +91,60 @@ class ClientFlowsTest {
         assertThat(qdrant.violations).isEmpty();
     }
 
+    /**
+     * A scripted update, a stored script used by id and a scripted update-by-query through the client, on both
+     * backends (Elasticsearch 8.15's Maven artifacts lack Painless, so the values are Painless's own: checked by
+     * {@code PainlessDifferentialTest} against OpenSearch).
+     */
+    @Test
+    void scriptedUpdatesThroughTheClientOnBothBackends() throws IOException {
+        FakeQdrant fake = new FakeQdrant();
+        try (GatewayForCompat lucene = GatewayForCompat.start(Files.createDirectories(temp.resolve("script-lucene")));
+             GatewayForCompat onQdrant = GatewayForCompat.start(Files.createDirectories(temp.resolve("script-qdrant")),
+                     Map.of("QEG_BACKEND", "qdrant", "QEG_QDRANT_URL", fake.uri().toString()))) {
+            for (GatewayForCompat gateway : List.of(lucene, onQdrant)) {
+                scriptedFlow("http://127.0.0.1:" + gateway.port());
+            }
+        } finally {
+            fake.close();
+        }
+        assertThat(fake.violations).isEmpty();
+    }
+
+    private static void scriptedFlow(String base) throws IOException {
+        try (RestClient rest = RestClient.builder(HttpHost.create(base)).build();
+             RestClientTransport transport = new RestClientTransport(rest, new JacksonJsonpMapper())) {
+            ElasticsearchClient client = new ElasticsearchClient(transport);
+            client.index(i -> i.index("scripted").id("1").document(product(3))
+                    .refresh(co.elastic.clients.elasticsearch._types.Refresh.True));
+            var updated = client.update(u -> u.index("scripted").id("1")
+                    .script(s -> s.source("ctx._source.stock += params.n; ctx._source.name = "
+                            + "ctx._source.name.toUpperCase()").params("n", co.elastic.clients.json.JsonData.of(5))),
+                    Product.class);
+            assertThat(updated.result().jsonValue()).isEqualTo("updated");
+            assertThat(updated.version()).isEqualTo(2);
+            Product after = client.get(g -> g.index("scripted").id("1"), Product.class).source();
+            assertThat(after.stock()).isEqualTo(product(3).stock() + 5);
+            assertThat(after.name()).isEqualTo("P3");
+
+            assertThat(client.putScript(p -> p.id("restock").script(s -> s.lang("painless")
+                    .source("ctx._source.stock = params.level"))).acknowledged()).isTrue();
+            var byId = client.update(u -> u.index("scripted").id("1").script(s -> s.id("restock")
+                    .params("level", co.elastic.clients.json.JsonData.of(100))), Product.class);
+            assertThat(byId.result().jsonValue()).isEqualTo("updated");
+            assertThat(client.get(g -> g.index("scripted").id("1"), Product.class).source().stock()).isEqualTo(100);
+
+            var upserted = client.update(u -> u.index("scripted").id("2").scriptedUpsert(true)
+                    .upsert(product(4)).script(s -> s.source("ctx._source.stock = 1")), Product.class);
+            assertThat(upserted.result().jsonValue()).isEqualTo("created");
+            client.indices().refresh(r -> r.index("scripted"));
+            var byQuery = client.updateByQuery(u -> u.index("scripted").refresh(true)
+                    .script(s -> s.source("ctx._source.stock *= 2")));
+            assertThat(byQuery.updated()).isEqualTo(2);
+            assertThat(client.get(g -> g.index("scripted").id("2"), Product.class).source().stock()).isEqualTo(2);
+        }
+    }
+
     private void assertSame(List<String> gateway) {
         // the flow reads something at every step: an empty or failed step cannot pass by comparing nothing
         assertThat(elasticsearch).hasSizeGreaterThan(40);

@@ -15,6 +15,9 @@ import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.script.PainlessScript;
+import io.qdrant.esgateway.domain.script.ScriptContext;
+import io.qdrant.esgateway.domain.script.UpdateScripts;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.util.ArrayList;
@@ -40,11 +43,13 @@ public final class ByQueryService implements ByQueryOperations {
     private final Catalog catalog;
     private final DocumentStore store;
     private final DocumentOperations documents;
+    private final Scripts scripts;
 
     public ByQueryService(Catalog catalog, DocumentStore store, DocumentOperations documents) {
         this.catalog = catalog;
         this.store = store;
         this.documents = documents;
+        this.scripts = new Scripts(catalog);
     }
 
     @Override
@@ -68,6 +73,7 @@ public final class ByQueryService implements ByQueryOperations {
         long deleted;
         int batches;
         long conflicts;
+        long noops;
         final List<Failure> failures = new ArrayList<>();
 
         long successful() {
@@ -77,6 +83,9 @@ public final class ByQueryService implements ByQueryOperations {
 
     private ByQueryResult run(String target, ByQueryRequest request, CatalogView.Options options, boolean delete) {
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        // a script that does not compile fails the request before any write, as in Elasticsearch
+        Optional<PainlessScript> script = delete ? Optional.empty()
+                : request.script().map(s -> scripts.compile(ScriptContext.UPDATE, s));
         SearchRequest matching = SearchRequestParser.parse(Optional.empty(), Map.of())
                 .withMatching(request.query(), List.of(), 0);
         DocumentStore.ScanRequest scan = new DocumentStore.ScanRequest(matching, false, Optional.empty(), Set.of(),
@@ -105,14 +114,14 @@ public final class ByQueryService implements ByQueryOperations {
                 List<Entry> batch = snapshot.subList(next, next + take);
                 next += take;
                 progress.batches++;
-                apply(index, batch, delete, request.proceed(), progress);
+                apply(index, batch, delete, request.proceed(), progress, script, request);
             }
         }
         return result(progress);
     }
 
     private static ByQueryResult result(Progress p) {
-        return new ByQueryResult(p.total, p.updated, p.deleted, p.batches, p.conflicts, 0, p.failures);
+        return new ByQueryResult(p.total, p.updated, p.deleted, p.batches, p.conflicts, p.noops, p.failures);
     }
 
     /** The matching ids in index order, each with the sequence number read right after the scan. */
@@ -134,7 +143,8 @@ public final class ByQueryService implements ByQueryOperations {
         return entries;
     }
 
-    private void apply(IndexMetadata index, List<Entry> batch, boolean delete, boolean proceed, Progress progress) {
+    private void apply(IndexMetadata index, List<Entry> batch, boolean delete, boolean proceed, Progress progress,
+                       Optional<PainlessScript> script, ByQueryRequest request) {
         List<WriteCommand> commands = new ArrayList<>(batch.size());
         Map<String, StoredDocument> current = delete ? Map.of()
                 : store.get(index, batch.stream().map(Entry::id).toList());
@@ -155,6 +165,25 @@ public final class ByQueryService implements ByQueryOperations {
                     Versioning.check(index, e.id(), Optional.ofNullable(doc), condition);
                 } catch (GatewayException conflict) {
                     record(progress, proceed, new Failure(index.name(), e.id(), conflict));
+                }
+                continue;
+            }
+            if (script.isPresent()) {
+                // a runtime error ends the whole request (Elasticsearch answers with the script_exception)
+                UpdateScripts.Outcome outcome = UpdateScripts.byQuery(script.get(), request.script().get()
+                        .paramsForRun(), doc.source(), index.name(), e.id(), doc.version().version(),
+                        System.currentTimeMillis());
+                switch (outcome.op()) {
+                    case NOOP -> progress.noops++;
+                    case DELETE -> {
+                        commands.add(new WriteCommand.Delete(index.name(), e.id(), condition, false));
+                        sent.add(e);
+                    }
+                    case INDEX -> {
+                        commands.add(new WriteCommand.Index(index.name(), Optional.of(e.id()), outcome.source(),
+                                false, condition, false));
+                        sent.add(e);
+                    }
                 }
                 continue;
             }

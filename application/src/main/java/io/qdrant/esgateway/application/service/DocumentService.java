@@ -12,6 +12,7 @@ import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.ParsedDocument;
+import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.SourceMerge;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.document.Versioning;
@@ -23,6 +24,9 @@ import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.IndexName;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.script.PainlessScript;
+import io.qdrant.esgateway.domain.script.ScriptContext;
+import io.qdrant.esgateway.domain.script.UpdateScripts;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -59,6 +63,7 @@ public final class DocumentService implements DocumentOperations {
     private final InstantSource clock;
     /** The shared response cache whose generations every write moves before it is acknowledged; null when off. */
     private final SharedResponseCache responses;
+    private final Scripts scripts;
     private final Map<String, ReentrantLock> locks = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Tombstone>> tombstones = new ConcurrentHashMap<>();
 
@@ -83,6 +88,7 @@ public final class DocumentService implements DocumentOperations {
         this.admin = admin;
         this.ids = ids;
         this.clock = clock;
+        this.scripts = new Scripts(catalog);
     }
 
     @Override
@@ -143,6 +149,7 @@ public final class DocumentService implements DocumentOperations {
             case WriteCommand.Index i -> i.id();
             case WriteCommand.Delete d -> Optional.of(d.id());
             case WriteCommand.Update u -> Optional.of(u.id());
+            case WriteCommand.ScriptedUpdate u -> Optional.of(u.id());
         };
     }
 
@@ -365,11 +372,62 @@ public final class DocumentService implements DocumentOperations {
                 StoredDocument doc = plan.put(id, merged);
                 yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c, doc));
             }
+            case WriteCommand.ScriptedUpdate c -> scriptedUpdate(plan, c, id, current);
+        };
+    }
+
+    /** An update by script: Elasticsearch reports any script failure as "failed to execute script". */
+    private Written scriptedUpdate(Plan plan, WriteCommand.ScriptedUpdate c, String id,
+                                   Optional<StoredDocument> current) {
+        IndexMetadata index = plan.index;
+        Versioning.check(index, id, current, c.condition());
+        if (current.isEmpty() && !c.scriptedUpsert()) {
+            JsonObject source = c.upsert().orElseThrow(() -> Versioning.documentMissing(index, id));
+            StoredDocument doc = plan.put(id, source);
+            return new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c.fetch(), doc));
+        }
+        if (current.isEmpty() && c.upsert().isEmpty()) {
+            throw Versioning.documentMissing(index, id);
+        }
+        UpdateScripts.Outcome outcome;
+        try {
+            PainlessScript script = scripts.compile(ScriptContext.UPDATE, c.script());
+            outcome = current.isEmpty()
+                    ? UpdateScripts.upsert(script, c.script().paramsForRun(), c.upsert().get(), index.name(), id,
+                            clock.millis())
+                    : UpdateScripts.update(script, c.script().paramsForRun(), current.get().source(), index.name(),
+                            id, current.get().version().version(), clock.millis());
+        } catch (GatewayException e) {
+            if (e.kind() == ErrorKind.SCRIPT || e.kind() == ErrorKind.RESOURCE_NOT_FOUND) {
+                throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "failed to execute script", Map.of(), e);
+            }
+            throw e;
+        }
+        if (current.isEmpty()) {
+            if (outcome.op() == UpdateScripts.Op.NOOP) {
+                return new Written(index.name(), id, Result.NOOP, new DocumentVersion(-1, -2, 0), Optional.empty());
+            }
+            StoredDocument doc = plan.put(id, outcome.source());
+            return new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c.fetch(), doc));
+        }
+        StoredDocument existing = current.get();
+        return switch (outcome.op()) {
+            case NOOP -> new Written(index.name(), id, Result.NOOP, existing.version(),
+                    fetched(c.fetch(), existing));
+            case DELETE -> new Written(index.name(), id, Result.DELETED, plan.delete(id), Optional.empty());
+            case INDEX -> {
+                StoredDocument doc = plan.put(id, outcome.source());
+                yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c.fetch(), doc));
+            }
         };
     }
 
     private static Optional<StoredDocument> fetched(WriteCommand.Update command, StoredDocument doc) {
-        return command.fetch().filter(f -> f.fetch())
+        return fetched(command.fetch(), doc);
+    }
+
+    private static Optional<StoredDocument> fetched(Optional<SourceFilter> fetch, StoredDocument doc) {
+        return fetch.filter(f -> f.fetch())
                 .map(f -> new StoredDocument(doc.id(), doc.version(), f.apply(doc.source())));
     }
 

@@ -168,4 +168,22 @@ public final class IndexAdministrationService implements IndexAdministration {
             changes.unlock();
         }
     }
+
+    @Override
+    public void putStoredScript(String id, io.qdrant.esgateway.domain.script.StoredScript script) {
+        catalog.putStoredScript(id, script);
+    }
+
+    @Override
+    public java.util.Optional<io.qdrant.esgateway.domain.script.StoredScript> storedScript(String id) {
+        return catalog.storedScript(id);
+    }
+
+    @Override
+    public void deleteStoredScript(String id) {
+        if (!catalog.deleteStoredScript(id)) {
+            throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.RESOURCE_NOT_FOUND,
+                    "stored script [" + id + "] does not exist and cannot be deleted");
+        }
+    }
 }

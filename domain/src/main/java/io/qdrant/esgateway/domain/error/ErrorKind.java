@@ -62,5 +62,15 @@ public enum ErrorKind {
     /** A scroll id (or point in time) names no open context: expired, cleared or never issued (404). */
     SEARCH_CONTEXT_MISSING,
     /** Opening one more search context would pass {@code search.max_open_scroll_context} (ES's plain 500). */
-    TOO_MANY_SEARCH_CONTEXTS
+    TOO_MANY_SEARCH_CONTEXTS,
+    /**
+     * A script failed to compile or to run ({@code script_exception}, 400); its details are in
+     * {@link GatewayException#scriptDetails()} and its cause is a {@link #SCRIPT_CAUSE}.
+     */
+    SCRIPT,
+    /**
+     * The Java exception a script raised ({@code null_pointer_exception}, {@code class_cast_exception}, …); its
+     * Elasticsearch type name is {@link GatewayException#javaType()}.
+     */
+    SCRIPT_CAUSE
 }

@@ -15,6 +15,8 @@ public final class GatewayException extends RuntimeException {
     private final ErrorKind kind;
     private final transient Map<String, String> metadata;
     private final transient java.util.List<ShardFailure> shardFailures;
+    private final transient ScriptErrorDetails scriptDetails;
+    private final String javaType;
 
     /** The failure of one index of a search (Elasticsearch's {@code failed_shards} entry; one shard per index). */
     public record ShardFailure(String index, GatewayException reason) {
@@ -25,6 +27,38 @@ public final class GatewayException extends RuntimeException {
         this.kind = kind;
         this.metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
         this.shardFailures = java.util.List.of();
+        this.scriptDetails = null;
+        this.javaType = null;
+    }
+
+    private GatewayException(ErrorKind kind, String reason, ScriptErrorDetails details, String javaType,
+                             GatewayException cause) {
+        super(reason, cause);
+        this.kind = kind;
+        this.metadata = Map.of();
+        this.shardFailures = java.util.List.of();
+        this.scriptDetails = details;
+        this.javaType = javaType;
+    }
+
+    /** A {@code script_exception} ("compile error" or "runtime error") caused by {@code cause}. */
+    public static GatewayException script(String reason, ScriptErrorDetails details, GatewayException cause) {
+        return new GatewayException(ErrorKind.SCRIPT, reason, details, null, cause);
+    }
+
+    /** The Java exception a script raised, by its Elasticsearch type name ({@code null_pointer_exception}, …). */
+    public static GatewayException scriptCause(String javaType, String reason) {
+        return new GatewayException(ErrorKind.SCRIPT_CAUSE, reason, null, javaType, null);
+    }
+
+    /** A script's details when this is a {@link ErrorKind#SCRIPT} error, else null. */
+    public ScriptErrorDetails scriptDetails() {
+        return scriptDetails;
+    }
+
+    /** The Elasticsearch type name of a {@link ErrorKind#SCRIPT_CAUSE}, else null. */
+    public String javaType() {
+        return javaType;
     }
 
     private GatewayException(java.util.List<ShardFailure> failures) {
@@ -32,6 +66,8 @@ public final class GatewayException extends RuntimeException {
         this.kind = ErrorKind.SEARCH_PHASE_EXECUTION;
         this.metadata = Map.of();
         this.shardFailures = java.util.List.copyOf(failures);
+        this.scriptDetails = null;
+        this.javaType = null;
     }
 
     private GatewayException(GatewayException cause) {
@@ -39,6 +75,8 @@ public final class GatewayException extends RuntimeException {
         this.kind = ErrorKind.SEARCH_PHASE_EXECUTION;
         this.metadata = Map.of();
         this.shardFailures = java.util.List.of();
+        this.scriptDetails = null;
+        this.javaType = null;
     }
 
     /**

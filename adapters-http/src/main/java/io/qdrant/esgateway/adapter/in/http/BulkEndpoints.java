@@ -158,9 +158,14 @@ final class BulkEndpoints {
                 }
                 Optional<SourceFilter> fetch = meta.has("_source")
                         ? Optional.of(SourceFilter.fromJson(meta.get("_source"))) : update.source().or(() -> defaultSource);
-                items.add(new Item(type, new WriteCommand.Update(String.valueOf(index), String.valueOf(id), update.doc(),
-                        update.upsert(), update.docAsUpsert(), update.detectNoop(), condition, fetch, itemRequireAlias),
-                        null, index, id));
+                WriteCommand command = update.script().isPresent()
+                        ? new WriteCommand.ScriptedUpdate(String.valueOf(index), String.valueOf(id),
+                                update.script().get(), update.upsert(), update.scriptedUpsert(), condition, fetch,
+                                itemRequireAlias)
+                        : new WriteCommand.Update(String.valueOf(index), String.valueOf(id), update.doc(),
+                                update.upsert(), update.docAsUpsert(), update.detectNoop(), condition, fetch,
+                                itemRequireAlias);
+                items.add(new Item(type, command, null, index, id));
                 continue;
             }
             JsonValue source;

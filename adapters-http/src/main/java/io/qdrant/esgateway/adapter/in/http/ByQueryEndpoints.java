@@ -12,6 +12,7 @@ import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
+import io.qdrant.esgateway.domain.script.Script;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,7 +22,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * {@code _delete_by_query} and {@code _update_by_query} (without a script), answered with Elasticsearch's
+ * {@code _delete_by_query} and {@code _update_by_query} (with or without a script), answered with Elasticsearch's
  * {@code BulkByScrollResponse}.
  *
  * <pre>
@@ -91,6 +92,7 @@ final class ByQueryEndpoints {
 
         Optional<Query> query = Optional.empty();
         Optional<String> conflictsBody = Optional.empty();
+        Optional<Script> script = Optional.empty();
         if (request.body().isPresent()) {
             JsonObject body = JsonReads.object(request.body().get(), GatewayException::parse, "request body");
             for (Map.Entry<String, JsonValue> e : body.members().entrySet()) {
@@ -99,7 +101,12 @@ final class ByQueryEndpoints {
                     case "max_docs" -> maxDocs = OptionalLong.of(maxDocs(number("max_docs", e.getValue())));
                     case "conflicts" -> conflictsBody = Optional.of(text("conflicts", e.getValue()));
                     case "slice" -> throw GatewayException.unsupported("[slice] (manual slicing)");
-                    case "script" -> throw GatewayException.unsupported("[script] (scripts)");
+                    case "script" -> {
+                        if (delete) {
+                            throw GatewayException.unsupported("[script] in the body of _delete_by_query");
+                        }
+                        script = Optional.of(Script.parse(e.getValue()));
+                    }
                     default -> throw GatewayException.unsupported("[" + e.getKey() + "] in the body of "
                             + (delete ? "_delete_by_query" : "_update_by_query"));
                 }
@@ -120,7 +127,7 @@ final class ByQueryEndpoints {
         if (delete && query.isEmpty()) {
             throw GatewayException.validationFailed(List.of("query is missing"));
         }
-        return new Parsed(new ByQueryRequest(query, proceed, maxDocs, batchSize), rps);
+        return new Parsed(new ByQueryRequest(query, proceed, maxDocs, batchSize, script), rps);
     }
 
     private static boolean conflicts(String value) {

@@ -86,6 +86,11 @@ final class DocumentEndpoints {
                 || request.param("_source_excludes").isPresent()) {
             fetch = Optional.of(fromParams);
         }
+        if (body.script().isPresent()) {
+            return write(request, new WriteCommand.ScriptedUpdate(request.pathParam("index"), request.pathParam("id"),
+                    body.script().get(), body.upsert(), body.scriptedUpsert(), condition(request), fetch,
+                    request.flag("require_alias", false)));
+        }
         return write(request, new WriteCommand.Update(request.pathParam("index"), request.pathParam("id"), body.doc(),
                 body.upsert(), body.docAsUpsert(), body.detectNoop(), condition(request), fetch,
                 request.flag("require_alias", false)));

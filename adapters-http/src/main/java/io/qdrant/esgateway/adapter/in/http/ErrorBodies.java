@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.in.http;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.error.ScriptErrorDetails;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
@@ -27,6 +28,7 @@ final class ErrorBodies {
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
             case SEARCH_PHASE_EXECUTION, TOO_MANY_BUCKETS -> 400;
+            case SCRIPT, SCRIPT_CAUSE -> 400;
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
             case BACKEND_FAILURE -> 502;
@@ -60,6 +62,8 @@ final class ErrorBodies {
             case TOO_MANY_BUCKETS -> "too_many_buckets_exception";
             case SEARCH_CONTEXT_MISSING -> "search_context_missing_exception";
             case TOO_MANY_SEARCH_CONTEXTS -> "exception";
+            case SCRIPT -> "script_exception";
+            case SCRIPT_CAUSE -> "exception";
         };
     }
 
@@ -72,7 +76,7 @@ final class ErrorBodies {
 
     /** Kinds that Elasticsearch reports from a plain Java exception, never as a root cause below its own. */
     private static boolean isPlainJavaException(ErrorKind kind) {
-        return kind == ErrorKind.ILLEGAL_ARGUMENT;
+        return kind == ErrorKind.ILLEGAL_ARGUMENT || kind == ErrorKind.SCRIPT_CAUSE;
     }
 
     /** The error object with its {@code root_cause} list (top-level errors and {@code _mget} items). */
@@ -83,7 +87,10 @@ final class ErrorBodies {
         // Elasticsearch's root cause is the deepest of its own exceptions in the chain: a plain Java exception
         // underneath (illegal_argument_exception, number_format_exception, …) is only shown as caused_by
         GatewayException root = e;
-        while (root.gatewayCause() != null && !isPlainJavaException(root.gatewayCause().kind())) {
+        // a plain Java exception on top ("failed to execute script" over a script_exception) is its own root cause
+        boolean plainOverScript = isPlainJavaException(e.kind()) && e.gatewayCause() != null
+                && e.gatewayCause().kind() == ErrorKind.SCRIPT;
+        while (!plainOverScript && root.gatewayCause() != null && !isPlainJavaException(root.gatewayCause().kind())) {
             root = root.gatewayCause();
         }
         JsonObjectBuilder error = JsonObjectBuilder.object()
@@ -93,7 +100,17 @@ final class ErrorBodies {
     }
 
     static JsonObject cause(GatewayException e, boolean withCausedBy) {
-        JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type(e.kind())).put("reason", e.reason());
+        JsonObjectBuilder b = JsonObjectBuilder.object()
+                .put("type", e.kind() == ErrorKind.SCRIPT_CAUSE ? e.javaType() : type(e.kind()))
+                .put("reason", e.reason() == null ? JsonValue.JsonNull.INSTANCE : new JsonValue.JsonString(e.reason()));
+        if (e.scriptDetails() != null) {
+            ScriptErrorDetails d = e.scriptDetails();
+            b.put("script_stack", new JsonValue.JsonArray(d.scriptStack().stream()
+                    .<JsonValue>map(JsonValue.JsonString::new).toList()));
+            b.put("script", d.script()).put("lang", d.lang());
+            b.put("position", JsonObjectBuilder.object().put("offset", d.offset()).put("start", d.start())
+                    .put("end", d.end()).build());
+        }
         if (e.kind() == ErrorKind.TOO_MANY_BUCKETS) {
             // ES renders max_buckets as a number
             e.metadata().forEach((k, v) -> b.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));

@@ -3,6 +3,7 @@ package io.qdrant.esgateway.application.port.in;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.script.Script;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -26,12 +27,19 @@ public interface ByQueryOperations {
      *                   conflict is the last
      * @param maxDocs    the most documents to change successfully (all when empty)
      * @param batchSize  documents per batch (Elasticsearch's {@code scroll_size}, 1,000 by default)
+     * @param script     {@code _update_by_query}'s script, run over each matching document ({@code ctx.op}:
+     *                   index, noop or delete)
      */
-    record ByQueryRequest(Optional<Query> query, boolean proceed, OptionalLong maxDocs, int batchSize) {
+    record ByQueryRequest(Optional<Query> query, boolean proceed, OptionalLong maxDocs, int batchSize,
+                          Optional<Script> script) {
         public ByQueryRequest {
             if (batchSize < 1) {
                 throw new IllegalArgumentException("batch size must be positive");
             }
+        }
+
+        public ByQueryRequest(Optional<Query> query, boolean proceed, OptionalLong maxDocs, int batchSize) {
+            this(query, proceed, maxDocs, batchSize, Optional.empty());
         }
     }
 

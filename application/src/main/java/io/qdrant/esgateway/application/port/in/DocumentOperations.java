@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.document.Versioning.Condition;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.script.Script;
 import java.util.List;
 import java.util.Optional;
 
@@ -50,6 +51,16 @@ public interface DocumentOperations {
         record Update(String target, String id, Optional<JsonObject> doc, Optional<JsonObject> upsert,
                       boolean docAsUpsert, boolean detectNoop, Condition condition, Optional<SourceFilter> fetch,
                       boolean requireAlias) implements WriteCommand {
+        }
+
+        /**
+         * {@code _update} with a {@code script}: run over the current source ({@code ctx.op} decides between
+         * index, noop and delete); if the document is missing, create it from {@code upsert}, run through the
+         * script first when {@code scriptedUpsert}.
+         */
+        record ScriptedUpdate(String target, String id, Script script, Optional<JsonObject> upsert,
+                              boolean scriptedUpsert, Condition condition, Optional<SourceFilter> fetch,
+                              boolean requireAlias) implements WriteCommand {
         }
     }
 

@@ -37,4 +37,13 @@ public interface IndexAdministration {
 
     record IndexDescription(IndexMetadata index, List<AliasMetadata> aliases) {
     }
+
+    /** {@code PUT _scripts/{id}}: keeps (or replaces) a stored script. */
+    void putStoredScript(String id, io.qdrant.esgateway.domain.script.StoredScript script);
+
+    /** {@code GET _scripts/{id}}. */
+    java.util.Optional<io.qdrant.esgateway.domain.script.StoredScript> storedScript(String id);
+
+    /** {@code DELETE _scripts/{id}}; {@code RESOURCE_NOT_FOUND} when there is none. */
+    void deleteStoredScript(String id);
 }

@@ -5,8 +5,10 @@ import io.qdrant.esgateway.domain.index.AliasMetadata;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.script.StoredScript;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where the gateway keeps what indices and aliases exist. Every method is atomic: a reader sees a change whole or
@@ -47,6 +49,15 @@ public interface Catalog {
      * machine's memory.
      */
     long bumpGeneration(String index);
+
+    /** Stores (or replaces) the script kept under {@code id}. */
+    void putStoredScript(String id, StoredScript script);
+
+    /** The script kept under {@code id}, if any. */
+    Optional<StoredScript> storedScript(String id);
+
+    /** Removes the script kept under {@code id}; false if there was none. */
+    boolean deleteStoredScript(String id);
 
     /** Throws {@code BACKEND_UNAVAILABLE} unless the catalog can be read now. */
     void ping();

@@ -683,4 +683,21 @@ public abstract class CatalogContract {
         assertThat(violations).isEmpty();
         assertThat(catalog.view().indices()).hasSize(writes + 2);
     }
+
+    @Test
+    void storedScriptsArePutReadReplacedAndDeleted() {
+        assertThat(catalog.storedScript("counter")).isEmpty();
+        catalog.putStoredScript("counter", new io.qdrant.esgateway.domain.script.StoredScript("painless",
+                "ctx._source.n += params.n"));
+        assertThat(catalog.storedScript("counter")).contains(new io.qdrant.esgateway.domain.script.StoredScript(
+                "painless", "ctx._source.n += params.n"));
+        long version = catalog.view().version();
+        catalog.putStoredScript("counter", new io.qdrant.esgateway.domain.script.StoredScript("painless",
+                "ctx._source.n -= 1 // \u00e9\n"));
+        assertThat(catalog.storedScript("counter").orElseThrow().source()).isEqualTo("ctx._source.n -= 1 // \u00e9\n");
+        assertThat(catalog.view().version()).as("scripts are not part of the index view").isEqualTo(version);
+        assertThat(catalog.deleteStoredScript("counter")).isTrue();
+        assertThat(catalog.deleteStoredScript("counter")).isFalse();
+        assertThat(catalog.storedScript("counter")).isEmpty();
+    }
 }

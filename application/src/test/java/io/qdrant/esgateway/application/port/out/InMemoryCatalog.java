@@ -26,6 +26,7 @@ public class InMemoryCatalog implements Catalog {
     private final Map<String, Long> generations = new HashMap<>();
     /** Keyed by alias, then index, so the view lists aliases in a stable order. */
     private final SortedMap<String, AliasMetadata> aliases = new TreeMap<>();
+    private final Map<String, io.qdrant.esgateway.domain.script.StoredScript> scripts = new HashMap<>();
     private long version;
 
     @Override
@@ -119,6 +120,21 @@ public class InMemoryCatalog implements Catalog {
         long next = generation(index) + 1;
         generations.put(index, next);
         return next;
+    }
+
+    @Override
+    public synchronized void putStoredScript(String id, io.qdrant.esgateway.domain.script.StoredScript script) {
+        scripts.put(id, script);
+    }
+
+    @Override
+    public synchronized java.util.Optional<io.qdrant.esgateway.domain.script.StoredScript> storedScript(String id) {
+        return java.util.Optional.ofNullable(scripts.get(id));
+    }
+
+    @Override
+    public synchronized boolean deleteStoredScript(String id) {
+        return scripts.remove(id) != null;
     }
 
     @Override

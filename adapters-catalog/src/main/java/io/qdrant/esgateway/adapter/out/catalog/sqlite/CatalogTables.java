@@ -49,6 +49,12 @@ final class CatalogTables {
     static final Field<Long> STATE_VERSION = field(name("version"), SQLDataType.BIGINT.notNull());
     static final int STATE_ROW = 1;
 
+    /** One row per stored script ({@code PUT _scripts/{id}}); not part of the catalog view. */
+    static final Table<Record> STORED_SCRIPTS = table(name("stored_scripts"));
+    static final Field<String> SCRIPT_ID = field(name("id"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> SCRIPT_LANG = field(name("lang"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> SCRIPT_SOURCE = field(name("source"), SQLDataType.CLOB.notNull());
+
     private CatalogTables() {
     }
 }

@@ -44,7 +44,8 @@ final class SchemaMigrations {
     }
 
     static final List<Migration> ALL = List.of(
-            new Migration(1, "initial schema: indices, aliases, catalog_state", SchemaMigrations::initialSchema));
+            new Migration(1, "initial schema: indices, aliases, catalog_state", SchemaMigrations::initialSchema),
+            new Migration(2, "stored scripts", SchemaMigrations::storedScripts));
 
     private SchemaMigrations() {
     }
@@ -91,6 +92,13 @@ final class SchemaMigrations {
                         + migrations.get(i).version() + " at position " + (i + 1));
             }
         }
+    }
+
+    private static void storedScripts(DSLContext dsl) {
+        dsl.createTable(CatalogTables.STORED_SCRIPTS)
+                .columns(CatalogTables.SCRIPT_ID, CatalogTables.SCRIPT_LANG, CatalogTables.SCRIPT_SOURCE)
+                .constraints(constraint(name("pk_stored_scripts")).primaryKey(CatalogTables.SCRIPT_ID))
+                .execute();
     }
 
     private static void initialSchema(DSLContext dsl) {

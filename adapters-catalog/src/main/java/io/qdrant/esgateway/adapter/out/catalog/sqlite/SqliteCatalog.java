@@ -27,6 +27,7 @@ import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.IndexSettings;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.script.StoredScript;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -359,6 +360,31 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         } catch (SQLException e) {
             throw unavailable("setting synchronous=" + mode, e);
         }
+    }
+
+    @Override
+    public void putStoredScript(String id, StoredScript script) {
+        inTransaction("storing script [" + id + "]", trx -> trx.insertInto(CatalogTables.STORED_SCRIPTS,
+                        CatalogTables.SCRIPT_ID, CatalogTables.SCRIPT_LANG, CatalogTables.SCRIPT_SOURCE)
+                .values(id, script.lang(), script.source())
+                .onConflict(CatalogTables.SCRIPT_ID).doUpdate()
+                .set(CatalogTables.SCRIPT_LANG, script.lang())
+                .set(CatalogTables.SCRIPT_SOURCE, script.source())
+                .execute());
+    }
+
+    @Override
+    public java.util.Optional<StoredScript> storedScript(String id) {
+        return inTransaction("reading script [" + id + "]", trx -> trx
+                .select(CatalogTables.SCRIPT_LANG, CatalogTables.SCRIPT_SOURCE)
+                .from(CatalogTables.STORED_SCRIPTS).where(CatalogTables.SCRIPT_ID.eq(id))
+                .fetchOptional(r -> new StoredScript(r.value1(), r.value2())));
+    }
+
+    @Override
+    public boolean deleteStoredScript(String id) {
+        return inTransaction("deleting script [" + id + "]", trx -> trx.deleteFrom(CatalogTables.STORED_SCRIPTS)
+                .where(CatalogTables.SCRIPT_ID.eq(id)).execute() > 0);
     }
 
     @Override
