@@ -16,6 +16,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
 import io.qdrant.esgateway.application.service.ByQueryService;
 import io.qdrant.esgateway.application.service.ScrollService;
+import io.qdrant.esgateway.application.service.PointInTimeService;
 import io.qdrant.esgateway.application.port.out.ReadSnapshots;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.SearchService;
@@ -36,6 +37,8 @@ final class Gateway implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Elasticsearch's default {@code search.max_open_scroll_context}. */
     static final int MAX_OPEN_SCROLL_CONTEXTS = 500;
+    /** The gateway's bound on open points in time (Elasticsearch 8.15 has none; later versions name this setting). */
+    static final int MAX_OPEN_PIT_CONTEXTS = 500;
 
     private final WebServer server;
     private final AutoCloseable catalog;
@@ -86,6 +89,9 @@ final class Gateway implements AutoCloseable {
         ScrollService scrolls = new ScrollService(catalog, store,
                 store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(), capabilities,
                 Clock.systemUTC(), Gateway::newId, MAX_OPEN_SCROLL_CONTEXTS);
+        PointInTimeService pits = new PointInTimeService(catalog, store,
+                store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(),
+                capabilities, Clock.systemUTC(), Gateway::newId, MAX_OPEN_PIT_CONTEXTS);
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);
@@ -108,7 +114,7 @@ final class Gateway implements AutoCloseable {
                             activity.end();
                         }
                     });
-                    EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, status, registry,
+                    EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, pits, status, registry,
                             registry::scrape);
                 })
                 .build()

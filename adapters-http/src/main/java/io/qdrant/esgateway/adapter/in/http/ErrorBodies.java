@@ -134,20 +134,23 @@ final class ErrorBodies {
         if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING) {
             causedBy.put("caused_by", cause(first, true));
         }
-        return JsonObjectBuilder.object()
+        JsonObjectBuilder out = JsonObjectBuilder.object()
                 .put("root_cause", new JsonValue.JsonArray(roots))
                 .put("type", type(e.kind()))
                 .put("reason", e.reason())
                 .put("phase", "query")
                 .put("grouped", true)
-                .put("failed_shards", new JsonValue.JsonArray(shards))
-                .put("caused_by", causedBy)
-                .build();
+                .put("failed_shards", new JsonValue.JsonArray(shards));
+        // a point in time whose contexts are gone fails on its shards, and Elasticsearch then names no cause
+        if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING || e.shardFailures().get(0).index() == null) {
+            out.put("caused_by", causedBy);
+        }
+        return out.build();
     }
 
     /** One entry of {@code failed_shards} or of a partial answer's {@code _shards.failures}. */
     static JsonObject shardFailure(GatewayException.ShardFailure f) {
-        if (f.reason().kind() == ErrorKind.SEARCH_CONTEXT_MISSING) {
+        if (f.reason().kind() == ErrorKind.SEARCH_CONTEXT_MISSING && f.index() == null) {
             // Elasticsearch knows no shard for a context it cannot find
             return JsonObjectBuilder.object().put("shard", -1).put("index", JsonValue.JsonNull.INSTANCE)
                     .put("reason", cause(f.reason(), true)).build();

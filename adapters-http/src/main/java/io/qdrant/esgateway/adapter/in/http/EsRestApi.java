@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.in.PointInTimeOperations;
 import io.qdrant.esgateway.application.port.in.ScrollOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import java.util.function.LongConsumer;
@@ -41,7 +42,7 @@ public final class EsRestApi {
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
                                 DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
-                                ByQueryOperations byQuery,
+                                ByQueryOperations byQuery, PointInTimeOperations pits,
                                 ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
         Router router = new Router();
@@ -53,11 +54,12 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
-        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls);
+        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls, pits);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
         new ByQueryEndpoints(byQuery).register(router);
         new ScrollEndpoints(scrolls).register(router);
+        new PitEndpoints(pits).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {

@@ -50,10 +50,13 @@ final class SearchEndpoints {
 
     private final SearchOperations search;
     private final io.qdrant.esgateway.application.port.in.ScrollOperations scrolls;
+    private final io.qdrant.esgateway.application.port.in.PointInTimeOperations pits;
 
-    SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls) {
+    SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls,
+                    io.qdrant.esgateway.application.port.in.PointInTimeOperations pits) {
         this.search = search;
         this.scrolls = scrolls;
+        this.pits = pits;
     }
 
     void register(Router router) {
@@ -74,6 +77,18 @@ final class SearchEndpoints {
         Map<String, String> params = new LinkedHashMap<>();
         for (String p : SEARCH_PARAMS) {
             request.param(p).ifPresent(v -> params.put(p, v));
+        }
+        Optional<PitEndpoints.PitSearch> pit = PitEndpoints.of(request);
+        if (pit.isPresent()) {
+            SearchRequest parsed = SearchRequestParser.parse(pit.get().body(), params);
+            SearchResult result = pits.search(pit.get().id(), pit.get().keepAlive(), parsed);
+            JsonValue rendered = render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
+                    .withTiebreaker(parsed), pit.get().body(), result, request.flag("rest_total_hits_as_int", false),
+                    start, Optional.empty(), HitMetadata.of(pit.get().body(), params), request.flag("typed_keys", false));
+            // Elasticsearch answers a point-in-time search with its id first
+            JsonObjectBuilder out = JsonObjectBuilder.object().put("pit_id", pit.get().id());
+            ((JsonObject) rendered).members().forEach(out::put);
+            return EsResponse.ok(out.build());
         }
         if (request.param("scroll").isPresent()) {
             java.time.Duration keepAlive = ScrollEndpoints.keepAlive(request.param("scroll").get(), "scroll");
@@ -99,6 +114,13 @@ final class SearchEndpoints {
                       io.qdrant.esgateway.domain.index.CatalogView.Options options, boolean totalAsInt,
                       boolean typedKeys, long start) {
         SearchRequest parsed = SearchRequestParser.parse(body, params);
+        for (SortSpec spec : parsed.sort()) {
+            if (spec instanceof SortSpec.Field f && f.field().equals(
+                    io.qdrant.esgateway.application.port.in.PointInTimeOperations.SHARD_DOC)) {
+                throw GatewayException.validationFailed(List.of(
+                        "[_shard_doc] sort field cannot be used without [point in time]"));
+            }
+        }
         HitMetadata metadata = HitMetadata.of(body, params);
         SearchResult result = search.search(target, parsed, options);
         return render(parsed, body, result, totalAsInt, start, Optional.empty(), metadata, typedKeys);
