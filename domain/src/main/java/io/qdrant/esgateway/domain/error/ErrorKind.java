@@ -62,5 +62,7 @@ public enum ErrorKind {
     /** A scroll id (or point in time) names no open context: expired, cleared or never issued (404). */
     SEARCH_CONTEXT_MISSING,
     /** Opening one more search context would pass {@code search.max_open_scroll_context} (ES's plain 500). */
-    TOO_MANY_SEARCH_CONTEXTS
+    TOO_MANY_SEARCH_CONTEXTS,
+    /** A background task refused because the task executor is full: {@code es_rejected_execution_exception} (429). */
+    REJECTED_EXECUTION
 }

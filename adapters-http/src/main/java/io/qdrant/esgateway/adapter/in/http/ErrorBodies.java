@@ -22,6 +22,7 @@ final class ErrorBodies {
             case VERSION_CONFLICT -> 409;
             case SEARCH_CONTEXT_MISSING -> 404;
             case TOO_MANY_SEARCH_CONTEXTS -> 500;
+            case REJECTED_EXECUTION -> 429;
             case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
@@ -60,6 +61,7 @@ final class ErrorBodies {
             case TOO_MANY_BUCKETS -> "too_many_buckets_exception";
             case SEARCH_CONTEXT_MISSING -> "search_context_missing_exception";
             case TOO_MANY_SEARCH_CONTEXTS -> "exception";
+            case REJECTED_EXECUTION -> "es_rejected_execution_exception";
         };
     }
 

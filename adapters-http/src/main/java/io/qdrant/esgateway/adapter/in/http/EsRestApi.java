@@ -7,7 +7,9 @@ import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
 import io.qdrant.esgateway.application.port.in.PointInTimeOperations;
+import io.qdrant.esgateway.application.port.in.ReindexOperations;
 import io.qdrant.esgateway.application.port.in.ScrollOperations;
+import io.qdrant.esgateway.application.port.in.TaskOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -39,10 +41,14 @@ public final class EsRestApi {
         return RequestBackendTime.CALL_ENDED;
     }
 
+    /** The node id Elasticsearch-shaped answers name (failed shards, task ids). */
+    public static final String NODE_ID = ErrorBodies.NODE_ID;
+
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
                                 DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
                                 ByQueryOperations byQuery, PointInTimeOperations pits,
+                                ReindexOperations reindex, TaskOperations tasks,
                                 ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
         Router router = new Router();
@@ -57,7 +63,9 @@ public final class EsRestApi {
         SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls, pits);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
-        new ByQueryEndpoints(byQuery).register(router);
+        new ByQueryEndpoints(byQuery, tasks).register(router);
+        new ReindexEndpoints(reindex, tasks).register(router);
+        new TaskEndpoints(tasks, settings.nodeName()).register(router);
         new ScrollEndpoints(scrolls).register(router);
         new PitEndpoints(pits).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
