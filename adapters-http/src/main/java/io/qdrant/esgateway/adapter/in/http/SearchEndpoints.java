@@ -97,7 +97,7 @@ final class SearchEndpoints {
             }
             SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
             io.qdrant.esgateway.application.port.in.ScrollOperations.Page page = scrolls.open(target(request), parsed,
-                    keepAlive, Routes.indexOptions(request, true));
+                    keepAlive, Routes.indexOptions(request, true), HitMetadata.of(request.body(), params));
             return EsResponse.ok(render(parsed, request.body(), page.result(),
                     request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
                     HitMetadata.of(request.body(), params), request.flag("typed_keys", false)));
