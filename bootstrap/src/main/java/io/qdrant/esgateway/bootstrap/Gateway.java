@@ -19,6 +19,9 @@ import io.qdrant.esgateway.application.service.ClusterStatusService;
 import io.qdrant.esgateway.application.service.SharedAnswers;
 import io.qdrant.esgateway.application.service.ByQueryService;
 import io.qdrant.esgateway.application.service.ScrollService;
+import io.qdrant.esgateway.application.service.PointInTimeService;
+import io.qdrant.esgateway.application.service.ReindexService;
+import io.qdrant.esgateway.application.service.TaskService;
 import io.qdrant.esgateway.application.port.out.ReadSnapshots;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.SearchService;
@@ -39,6 +42,8 @@ final class Gateway implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** Elasticsearch's default {@code search.max_open_scroll_context}. */
     static final int MAX_OPEN_SCROLL_CONTEXTS = 500;
+    /** The gateway's bound on open points in time (Elasticsearch 8.15 has none; later versions name this setting). */
+    static final int MAX_OPEN_PIT_CONTEXTS = 500;
 
     /** Connections to Valkey/Redis for the shared response cache (most commands in flight at once). */
     static final int RESPONSE_CACHE_POOL = 64;
@@ -112,6 +117,15 @@ final class Gateway implements AutoCloseable {
         ScrollService scrolls = new ScrollService(catalog, store,
                 store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(), capabilities,
                 Clock.systemUTC(), Gateway::newId, MAX_OPEN_SCROLL_CONTEXTS);
+        PointInTimeService pits = new PointInTimeService(catalog, store,
+                store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(),
+                capabilities, Clock.systemUTC(), Gateway::newId, MAX_OPEN_PIT_CONTEXTS);
+        ReindexService reindex = new ReindexService(catalog, store, documents);
+        // background tasks (wait_for_completion=false): two at a time, 64 queued, the last 1,000 results kept
+        java.util.concurrent.ExecutorService taskExecutor = new java.util.concurrent.ThreadPoolExecutor(2, 2, 1,
+                java.util.concurrent.TimeUnit.MINUTES, new java.util.concurrent.ArrayBlockingQueue<>(64),
+                Thread.ofVirtual().name("task-", 0).factory());
+        TaskService tasks = new TaskService(EsRestApi.NODE_ID, taskExecutor, Clock.systemUTC(), System::nanoTime, 1000);
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);
@@ -134,12 +148,16 @@ final class Gateway implements AutoCloseable {
                             activity.end();
                         }
                     });
-                    EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, status, registry,
-                            registry::scrape, caching);
+                    EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, pits, reindex, tasks,
+                            status, registry, registry::scrape, caching);
                 })
                 .build()
                 .start();
-        return new Gateway(server, catalog, (AutoCloseable) store, shared == null ? () -> { } : shared, activity);
+        AutoCloseable storeAndTasks = () -> {
+            taskExecutor.shutdownNow(); // running tasks stop before the store closes under them
+            ((AutoCloseable) store).close();
+        };
+        return new Gateway(server, catalog, storeAndTasks, shared == null ? () -> { } : shared, activity);
     }
 
     int port() {

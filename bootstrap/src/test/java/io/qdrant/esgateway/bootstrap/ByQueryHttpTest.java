@@ -149,10 +149,10 @@ class ByQueryHttpTest {
         assertThat(script.status()).isEqualTo(400);
         assertThat(script.errorReason()).contains("[script]");
 
-        EsClient.Reply async = es.post("/refused/_delete_by_query?wait_for_completion=false",
+        EsClient.Reply async = es.post("/refused/_delete_by_query?wait_for_completion=maybe",
                 json("{'query':{'match_all':{}}}"));
         assertThat(async.status()).isEqualTo(400);
-        assertThat(async.errorReason()).contains("wait_for_completion");
+        assertThat(async.errorReason()).contains("maybe");
 
         EsClient.Reply conflicts = es.post("/refused/_delete_by_query?conflicts=never",
                 json("{'query':{'match_all':{}}}"));

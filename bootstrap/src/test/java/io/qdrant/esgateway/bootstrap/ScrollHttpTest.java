@@ -108,6 +108,28 @@ class ScrollHttpTest {
 
     @ParameterizedTest
     @MethodSource("backends")
+    void versionMetadataOnEveryPage(String backend) {
+        EsClient es = es(backend);
+        sevenDocuments(es, "versioned");
+        JsonNode first = es.post("/versioned/_search?scroll=1m&seq_no_primary_term=true",
+                json("{'size':4,'version':true}")).json();
+        JsonNode second = es.post("/_search/scroll", json("{'scroll':'1m','scroll_id':'"
+                + first.path("_scroll_id").asText() + "'}")).json();
+        for (JsonNode page : List.of(first, second)) {
+            assertThat(page.path("hits").path("hits").size()).isPositive();
+            page.path("hits").path("hits").forEach(h -> {
+                assertThat(h.path("_version").asInt()).as(h.toString()).isEqualTo(1);
+                assertThat(h.has("_seq_no") && h.has("_primary_term")).as(h.toString()).isTrue();
+            });
+        }
+        JsonNode plain = es.post("/versioned/_search?scroll=1m", json("{'size':4}")).json();
+        JsonNode plainNext = es.post("/_search/scroll", json("{'scroll':'1m','scroll_id':'"
+                + plain.path("_scroll_id").asText() + "'}")).json();
+        assertThat(plainNext.path("hits").path("hits").get(0).has("_version")).isFalse();
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
     void clearAllAndTheRefusals(String backend) {
         EsClient es = es(backend);
         sevenDocuments(es, "refusing");

@@ -98,6 +98,8 @@ public final class ScrollService implements ScrollOperations {
         final Map<String, Mappings> mappings;
         /** The best score of all matches (the first page's): Elasticsearch reports it on every page. */
         float maxScore = Float.NaN;
+        /** The version metadata every page's hits carry. */
+        io.qdrant.esgateway.domain.search.HitMetadata metadata = io.qdrant.esgateway.domain.search.HitMetadata.NONE;
         Duration keepAlive;
         volatile Instant expires;
 
@@ -124,7 +126,8 @@ public final class ScrollService implements ScrollOperations {
     }
 
     @Override
-    public Page open(String target, SearchRequest request, Duration keepAlive, CatalogView.Options options) {
+    public Page open(String target, SearchRequest request, Duration keepAlive, CatalogView.Options options,
+                     io.qdrant.esgateway.domain.search.HitMetadata metadata) {
         List<String> problems = new ArrayList<>();
         if (!(request.trackTotalHits() instanceof TrackTotalHits.Exact)
                 && !(request.trackTotalHits() instanceof TrackTotalHits.UpTo)) {
@@ -196,10 +199,11 @@ public final class ScrollService implements ScrollOperations {
         Context context = new Context(request, pageSort, cursors, Optional.of(new IndexHits.Total(total, exact)),
                 mappings, keepAlive, clock.instant().plus(keepAlive));
         context.maxScore = maxScore;
+        context.metadata = metadata;
         contexts.put(id, context);
         Optional<NamedPartials> aggs = request.aggregations().isEmpty() || indices.isEmpty() ? Optional.empty()
                 : Optional.of(NamedPartials.mergeAll(aggregations));
-        return new Page(Optional.of(id), request, page(context, indices.size(), aggs));
+        return new Page(Optional.of(id), request, metadata, page(context, indices.size(), aggs));
     }
 
     @Override
@@ -215,14 +219,14 @@ public final class ScrollService implements ScrollOperations {
                 // as Elasticsearch: a page asked for without a keep-alive is the last one; the context is freed
                 contexts.remove(scrollId);
                 try {
-                    return new Page(Optional.empty(), context.request, nextPage(context));
+                    return new Page(Optional.empty(), context.request, context.metadata, nextPage(context));
                 } finally {
                     context.close();
                 }
             }
             context.keepAlive = keepAlive.get();
             context.expires = clock.instant().plus(context.keepAlive);
-            return new Page(Optional.of(scrollId), context.request, nextPage(context));
+            return new Page(Optional.of(scrollId), context.request, context.metadata, nextPage(context));
         }
     }
 

@@ -72,5 +72,7 @@ public enum ErrorKind {
      * The Java exception a script raised ({@code null_pointer_exception}, {@code class_cast_exception}, …); its
      * Elasticsearch type name is {@link GatewayException#javaType()}.
      */
-    SCRIPT_CAUSE
+    SCRIPT_CAUSE,
+    /** A background task refused because the task executor is full: {@code es_rejected_execution_exception} (429). */
+    REJECTED_EXECUTION
 }

@@ -5,6 +5,8 @@ import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ByQueryOperations.ByQueryRequest;
 import io.qdrant.esgateway.application.port.in.ByQueryOperations.ByQueryResult;
+import io.qdrant.esgateway.application.port.in.TaskOperations;
+import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonReads;
@@ -14,7 +16,6 @@ import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import io.qdrant.esgateway.domain.script.Script;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,9 +40,11 @@ final class ByQueryEndpoints {
     private static final String UPDATE_PARAMS = PARAMS + ",pipeline,version_type";
 
     private final ByQueryOperations byQuery;
+    private final TaskOperations tasks;
 
-    ByQueryEndpoints(ByQueryOperations byQuery) {
+    ByQueryEndpoints(ByQueryOperations byQuery, TaskOperations tasks) {
         this.byQuery = byQuery;
+        this.tasks = tasks;
     }
 
     void register(Router router) {
@@ -53,8 +56,14 @@ final class ByQueryEndpoints {
     private EsResponse delete(EsRequest request) {
         long start = System.nanoTime();
         Parsed parsed = parse(request, true);
-        ByQueryResult result = byQuery.deleteByQuery(request.pathParam("index"), parsed.request(),
-                Routes.indexOptions(request, true));
+        String target = request.pathParam("index");
+        CatalogView.Options options = Routes.indexOptions(request, true);
+        if (!request.flag("wait_for_completion", true)) {
+            return submit("indices:data/write/delete/byquery", "delete-by-query [" + target + "]",
+                    () -> BulkByScrollBody.Counters.of(byQuery.deleteByQuery(target, parsed.request(), options), false,
+                            parsed.requestsPerSecond()));
+        }
+        ByQueryResult result = byQuery.deleteByQuery(target, parsed.request(), options);
         return render(result, false, parsed.requestsPerSecond(), start);
     }
 
@@ -67,18 +76,27 @@ final class ByQueryEndpoints {
             throw GatewayException.unsupported("[version_type] on _update_by_query");
         });
         Parsed parsed = parse(request, false);
-        ByQueryResult result = byQuery.updateByQuery(request.pathParam("index"), parsed.request(),
-                Routes.indexOptions(request, true));
+        String target = request.pathParam("index");
+        CatalogView.Options options = Routes.indexOptions(request, true);
+        if (!request.flag("wait_for_completion", true)) {
+            return submit("indices:data/write/update/byquery", "update-by-query [" + target + "]",
+                    () -> BulkByScrollBody.Counters.of(byQuery.updateByQuery(target, parsed.request(), options), true,
+                            parsed.requestsPerSecond()));
+        }
+        ByQueryResult result = byQuery.updateByQuery(target, parsed.request(), options);
         return render(result, true, parsed.requestsPerSecond(), start);
+    }
+
+    /** {@code wait_for_completion=false}: the operation as a task, answered with its id. */
+    private EsResponse submit(String action, String description, java.util.function.Supplier<Object> work) {
+        return EsResponse.ok(JsonObjectBuilder.object().put("task", tasks.submit(action, description, work)).build());
     }
 
     private record Parsed(ByQueryRequest request, float requestsPerSecond) {
     }
 
     private static Parsed parse(EsRequest request, boolean delete) {
-        if (!request.flag("wait_for_completion", true)) {
-            throw GatewayException.unsupported("[wait_for_completion=false] (tasks)");
-        }
+        request.flag("wait_for_completion", true); // the value is checked here, used by the caller
         request.param("routing").ifPresent(r -> {
             throw GatewayException.unsupported("[routing] (one shard per index)");
         });
@@ -139,7 +157,7 @@ final class ByQueryEndpoints {
         };
     }
 
-    private static long maxDocs(long value) {
+    static long maxDocs(long value) {
         if (value < 0) {
             throw GatewayException.illegalArgument("[max_docs] parameter cannot be negative, found [" + value + "]");
         }
@@ -150,7 +168,7 @@ final class ByQueryEndpoints {
         return value;
     }
 
-    private static void checkSlices(String value) {
+    static void checkSlices(String value) {
         if (value.equals("auto")) {
             return;
         }
@@ -160,7 +178,7 @@ final class ByQueryEndpoints {
         }
     }
 
-    private static float requestsPerSecond(String value) {
+    static float requestsPerSecond(String value) {
         if (value.equals("-1")) {
             return -1f;
         }
@@ -178,7 +196,7 @@ final class ByQueryEndpoints {
         return rps;
     }
 
-    private static long parseLong(String name, String value) {
+    static long parseLong(String name, String value) {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
@@ -187,7 +205,7 @@ final class ByQueryEndpoints {
         }
     }
 
-    private static long number(String name, JsonValue value) {
+    static long number(String name, JsonValue value) {
         if (value instanceof JsonValue.JsonNumber n && n.value().doubleValue() == Math.rint(n.value().doubleValue())) {
             return n.value().longValue();
         }
@@ -202,30 +220,8 @@ final class ByQueryEndpoints {
     }
 
     private static EsResponse render(ByQueryResult result, boolean update, float requestsPerSecond, long start) {
-        int status = 200;
-        List<JsonValue> failures = new ArrayList<>();
-        for (ByQueryOperations.Failure f : result.failures()) {
-            int s = ErrorBodies.status(f.cause().kind());
-            status = Math.max(status, s);
-            failures.add(JsonObjectBuilder.object().put("index", f.index()).put("id", f.id())
-                    .put("cause", ErrorBodies.cause(f.cause(), true)).put("status", s).build());
-        }
-        JsonObjectBuilder out = JsonObjectBuilder.object()
-                .put("took", (System.nanoTime() - start) / 1_000_000)
-                .put("timed_out", false)
-                .put("total", result.total());
-        if (update) {
-            out.put("updated", result.updated());
-        }
-        out.put("deleted", result.deleted())
-                .put("batches", result.batches())
-                .put("version_conflicts", result.versionConflicts())
-                .put("noops", result.noops())
-                .put("retries", JsonObjectBuilder.object().put("bulk", 0).put("search", 0).build())
-                .put("throttled_millis", 0)
-                .put("requests_per_second", (double) requestsPerSecond)
-                .put("throttled_until_millis", 0)
-                .put("failures", new JsonValue.JsonArray(failures));
-        return EsResponse.json(status, out.build());
+        BulkByScrollBody.Counters counters = BulkByScrollBody.Counters.of(result, update, requestsPerSecond);
+        return EsResponse.json(counters.status(), BulkByScrollBody.response(counters,
+                (System.nanoTime() - start) / 1_000_000, false, false));
     }
 }

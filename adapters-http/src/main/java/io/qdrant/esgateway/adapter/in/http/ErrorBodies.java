@@ -23,6 +23,7 @@ final class ErrorBodies {
             case VERSION_CONFLICT -> 409;
             case SEARCH_CONTEXT_MISSING -> 404;
             case TOO_MANY_SEARCH_CONTEXTS -> 500;
+            case REJECTED_EXECUTION -> 429;
             case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
@@ -64,6 +65,7 @@ final class ErrorBodies {
             case TOO_MANY_SEARCH_CONTEXTS -> "exception";
             case SCRIPT -> "script_exception";
             case SCRIPT_CAUSE -> "exception";
+            case REJECTED_EXECUTION -> "es_rejected_execution_exception";
         };
     }
 
@@ -151,20 +153,23 @@ final class ErrorBodies {
         if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING) {
             causedBy.put("caused_by", cause(first, true));
         }
-        return JsonObjectBuilder.object()
+        JsonObjectBuilder out = JsonObjectBuilder.object()
                 .put("root_cause", new JsonValue.JsonArray(roots))
                 .put("type", type(e.kind()))
                 .put("reason", e.reason())
                 .put("phase", "query")
                 .put("grouped", true)
-                .put("failed_shards", new JsonValue.JsonArray(shards))
-                .put("caused_by", causedBy)
-                .build();
+                .put("failed_shards", new JsonValue.JsonArray(shards));
+        // a point in time whose contexts are gone fails on its shards, and Elasticsearch then names no cause
+        if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING || e.shardFailures().get(0).index() == null) {
+            out.put("caused_by", causedBy);
+        }
+        return out.build();
     }
 
     /** One entry of {@code failed_shards} or of a partial answer's {@code _shards.failures}. */
     static JsonObject shardFailure(GatewayException.ShardFailure f) {
-        if (f.reason().kind() == ErrorKind.SEARCH_CONTEXT_MISSING) {
+        if (f.reason().kind() == ErrorKind.SEARCH_CONTEXT_MISSING && f.index() == null) {
             // Elasticsearch knows no shard for a context it cannot find
             return JsonObjectBuilder.object().put("shard", -1).put("index", JsonValue.JsonNull.INSTANCE)
                     .put("reason", cause(f.reason(), true)).build();

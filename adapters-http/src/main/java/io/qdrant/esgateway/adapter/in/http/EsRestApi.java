@@ -6,8 +6,11 @@ import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.IndexAdministration;
+import io.qdrant.esgateway.application.port.in.PointInTimeOperations;
+import io.qdrant.esgateway.application.port.in.ReindexOperations;
 import io.qdrant.esgateway.application.port.in.ScrollOperations;
 import io.qdrant.esgateway.application.port.in.ResponseCaching;
+import io.qdrant.esgateway.application.port.in.TaskOperations;
 import io.qdrant.esgateway.application.port.in.SearchOperations;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
@@ -39,24 +42,31 @@ public final class EsRestApi {
         return RequestBackendTime.CALL_ENDED;
     }
 
+    /** The node id Elasticsearch-shaped answers name (failed shards, task ids). */
+    public static final String NODE_ID = ErrorBodies.NODE_ID;
+
     /** Registers every endpoint on {@code routing}; unknown routes answer as Elasticsearch does. */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
                                 DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
-                                ByQueryOperations byQuery,
+                                ByQueryOperations byQuery, PointInTimeOperations pits,
+                                ReindexOperations reindex, TaskOperations tasks,
                                 ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape) {
-        register(routing, settings, admin, documents, search, scrolls, byQuery, status, registry, prometheusScrape,
-                ResponseCaching.OFF);
+        register(routing, settings, admin, documents, search, scrolls, byQuery, pits, reindex, tasks, status, registry,
+                prometheusScrape, ResponseCaching.OFF);
     }
 
     /**
      * As {@link #register(HttpRouting.Builder, Settings, IndexAdministration, DocumentOperations, SearchOperations,
-     * ScrollOperations, ByQueryOperations, ClusterStatus, MeterRegistry, Supplier)}, with searches, counts and each
+     * ScrollOperations, ByQueryOperations, PointInTimeOperations, ReindexOperations, TaskOperations, ClusterStatus,
+     * MeterRegistry, Supplier)}, with searches, counts and each
      * search of an msearch answered through {@code caching}.
      */
     public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
                                 DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
-                                ByQueryOperations byQuery, ClusterStatus status, MeterRegistry registry,
+                                ByQueryOperations byQuery, PointInTimeOperations pits,
+                                ReindexOperations reindex, TaskOperations tasks,
+                                ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape, ResponseCaching caching) {
         Router router = new Router();
         JsonCodec codec = new JsonCodec();
@@ -68,11 +78,14 @@ public final class EsRestApi {
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);
-        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls, caching, codec);
+        SearchEndpoints searchEndpoints = new SearchEndpoints(search, scrolls, pits, caching, codec);
         searchEndpoints.register(router);
         new MultiSearchEndpoints(searchEndpoints, codec).register(router);
-        new ByQueryEndpoints(byQuery).register(router);
+        new ByQueryEndpoints(byQuery, tasks).register(router);
+        new ReindexEndpoints(reindex, tasks).register(router);
+        new TaskEndpoints(tasks, settings.nodeName()).register(router);
         new ScrollEndpoints(scrolls).register(router);
+        new PitEndpoints(pits).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {

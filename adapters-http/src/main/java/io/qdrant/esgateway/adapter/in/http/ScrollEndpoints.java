@@ -64,7 +64,7 @@ final class ScrollEndpoints {
         ScrollOperations.Page page = scrolls.next(id.get(), renewal);
         return EsResponse.ok(SearchEndpoints.render(page.request(), Optional.empty(), page.result(),
                 request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
-                io.qdrant.esgateway.domain.search.HitMetadata.NONE, false));
+                page.metadata(), false));
     }
 
     private EsResponse clear(EsRequest request) {

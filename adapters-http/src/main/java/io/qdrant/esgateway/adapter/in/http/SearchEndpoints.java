@@ -57,14 +57,19 @@ final class SearchEndpoints {
     private final boolean cached;
     private final ResponseCaching.Codec<JsonValue> answers;
 
-    SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls) {
-        this(search, scrolls, ResponseCaching.OFF, new JsonCodec());
+    private final io.qdrant.esgateway.application.port.in.PointInTimeOperations pits;
+
+    SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls,
+                    io.qdrant.esgateway.application.port.in.PointInTimeOperations pits) {
+        this(search, scrolls, pits, ResponseCaching.OFF, new JsonCodec());
     }
 
     SearchEndpoints(SearchOperations search, io.qdrant.esgateway.application.port.in.ScrollOperations scrolls,
+                    io.qdrant.esgateway.application.port.in.PointInTimeOperations pits,
                     ResponseCaching caching, JsonCodec codec) {
         this.search = search;
         this.scrolls = scrolls;
+        this.pits = pits;
         this.caching = caching;
         this.cached = caching.mode() != ResponseCaching.Mode.OFF;
         this.answers = new CachedAnswers(codec);
@@ -133,6 +138,18 @@ final class SearchEndpoints {
         for (String p : SEARCH_PARAMS) {
             request.param(p).ifPresent(v -> params.put(p, v));
         }
+        Optional<PitEndpoints.PitSearch> pit = PitEndpoints.of(request);
+        if (pit.isPresent()) {
+            SearchRequest parsed = SearchRequestParser.parse(pit.get().body(), params);
+            SearchResult result = pits.search(pit.get().id(), pit.get().keepAlive(), parsed);
+            JsonValue rendered = render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
+                    .withTiebreaker(parsed), pit.get().body(), result, request.flag("rest_total_hits_as_int", false),
+                    start, Optional.empty(), HitMetadata.of(pit.get().body(), params), request.flag("typed_keys", false));
+            // Elasticsearch answers a point-in-time search with its id first
+            JsonObjectBuilder out = JsonObjectBuilder.object().put("pit_id", pit.get().id());
+            ((JsonObject) rendered).members().forEach(out::put);
+            return EsResponse.ok(out.build());
+        }
         if (request.param("scroll").isPresent()) {
             java.time.Duration keepAlive = ScrollEndpoints.keepAlive(request.param("scroll").get(), "scroll");
             if (request.flag("request_cache", false)) {
@@ -140,7 +157,7 @@ final class SearchEndpoints {
             }
             SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
             io.qdrant.esgateway.application.port.in.ScrollOperations.Page page = scrolls.open(target(request), parsed,
-                    keepAlive, Routes.indexOptions(request, true));
+                    keepAlive, Routes.indexOptions(request, true), HitMetadata.of(request.body(), params));
             return EsResponse.ok(render(parsed, request.body(), page.result(),
                     request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
                     HitMetadata.of(request.body(), params), request.flag("typed_keys", false)));
@@ -157,6 +174,13 @@ final class SearchEndpoints {
                       io.qdrant.esgateway.domain.index.CatalogView.Options options, boolean totalAsInt,
                       boolean typedKeys, long start) {
         SearchRequest parsed = SearchRequestParser.parse(body, params);
+        for (SortSpec spec : parsed.sort()) {
+            if (spec instanceof SortSpec.Field f && f.field().equals(
+                    io.qdrant.esgateway.application.port.in.PointInTimeOperations.SHARD_DOC)) {
+                throw GatewayException.validationFailed(List.of(
+                        "[_shard_doc] sort field cannot be used without [point in time]"));
+            }
+        }
         HitMetadata metadata = HitMetadata.of(body, params);
         if (!cached) {
             SearchResult result = search.search(target, parsed, options);

@@ -2,6 +2,7 @@ package io.qdrant.esgateway.application.port.in;
 
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
 import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.search.HitMetadata;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import java.time.Duration;
 import java.util.Collection;
@@ -13,8 +14,17 @@ import java.util.Optional;
  */
 public interface ScrollOperations {
 
-    /** Opens a scroll: the first page (with the total and aggregations) and the id for the next ones. */
-    Page open(String target, SearchRequest request, Duration keepAlive, CatalogView.Options options);
+    /**
+     * Opens a scroll: the first page (with the total and aggregations) and the id for the next ones; every page's
+     * hits carry the version metadata {@code metadata} asks for.
+     */
+    Page open(String target, SearchRequest request, Duration keepAlive, CatalogView.Options options,
+              HitMetadata metadata);
+
+    /** {@link #open(String, SearchRequest, Duration, CatalogView.Options, HitMetadata)} without version metadata. */
+    default Page open(String target, SearchRequest request, Duration keepAlive, CatalogView.Options options) {
+        return open(target, request, keepAlive, options, HitMetadata.NONE);
+    }
 
     /**
      * The next page of the scroll. {@code keepAlive} renews the context; without it the page is the last one, as in
@@ -32,9 +42,9 @@ public interface ScrollOperations {
     int openContexts();
 
     /**
-     * One page: the scroll id (none on a last page), the request as the client sent it (what to render) and the result, whose hits carry the
-     * sort values of the request's own sort only.
+     * One page: the scroll id (none on a last page), the request as the client sent it and the version metadata it
+     * asked for (what to render), and the result, whose hits carry the sort values of the request's own sort only.
      */
-    record Page(Optional<String> scrollId, SearchRequest request, SearchResult result) {
+    record Page(Optional<String> scrollId, SearchRequest request, HitMetadata metadata, SearchResult result) {
     }
 }

@@ -330,7 +330,8 @@ public final class LuceneSearch {
             try {
                 return switch (kind) {
                     case SCORE -> Float.parseFloat(SortValues.text(value));
-                    case DOC -> (int) Long.parseLong(SortValues.text(value));
+                    // a position past either end (a point in time's other indices) stays past it as an int doc id
+                    case DOC -> (int) Math.max(-1, Math.min(Integer.MAX_VALUE, Long.parseLong(SortValues.text(value))));
                     case KEYWORD -> value == JsonNull.INSTANCE ? null : new BytesRef(SortValues.text(value));
                     case LONG -> SortValues.longOf(value);
                     case BOOLEAN -> JsonReads.bool(value).map(b -> b ? 1L : 0L).orElseGet(() -> SortValues.longOf(value));

@@ -1,0 +1,135 @@
+package io.qdrant.esgateway.application.service;
+
+import io.qdrant.esgateway.application.port.in.TaskOperations;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Background tasks on an executor the caller bounds. Running tasks and the results of the last {@code keepResults}
+ * finished ones are kept in memory (older results are dropped: their ids then read as unknown, as Elasticsearch
+ * answers for a task that stored no result); a restart forgets them all.
+ */
+public final class TaskService implements TaskOperations {
+    private final String node;
+    private final Executor executor;
+    private final InstantSource clock;
+    private final LongSupplier nanoTime;
+    private final int keepResults;
+    private final AtomicLong sequence = new AtomicLong();
+    private final Map<Long, Entry> tasks = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<Long> finished = new ConcurrentLinkedQueue<>();
+
+    public TaskService(String node, Executor executor, InstantSource clock, LongSupplier nanoTime, int keepResults) {
+        this.node = node;
+        this.executor = executor;
+        this.clock = clock;
+        this.nanoTime = nanoTime;
+        this.keepResults = keepResults;
+    }
+
+    private static final class Entry {
+        final long id;
+        final String action;
+        final String description;
+        final long startMillis;
+        final long startNanos;
+        volatile long endNanos;
+        volatile boolean completed;
+        volatile Object result;
+        volatile GatewayException error;
+
+        Entry(long id, String action, String description, long startMillis, long startNanos) {
+            this.id = id;
+            this.action = action;
+            this.description = description;
+            this.startMillis = startMillis;
+            this.startNanos = startNanos;
+        }
+    }
+
+    @Override
+    public String submit(String action, String description, Supplier<Object> work) {
+        long id = sequence.incrementAndGet();
+        Entry entry = new Entry(id, action, description, clock.millis(), nanoTime.getAsLong());
+        tasks.put(id, entry);
+        try {
+            executor.execute(() -> run(entry, work));
+        } catch (RejectedExecutionException e) {
+            tasks.remove(id);
+            throw new GatewayException(ErrorKind.REJECTED_EXECUTION, "rejected execution of task [" + description
+                    + "]: too many tasks running or queued");
+        }
+        return node + ":" + id;
+    }
+
+    private void run(Entry entry, Supplier<Object> work) {
+        try {
+            entry.result = work.get();
+        } catch (GatewayException e) {
+            entry.error = e;
+        } catch (RuntimeException e) {
+            entry.error = GatewayException.backendUnavailable("the task [" + entry.description + "]", e);
+        } finally {
+            entry.endNanos = nanoTime.getAsLong();
+            entry.completed = true;
+            finished.add(entry.id);
+            while (finished.size() > keepResults) {
+                Long dropped = finished.poll();
+                if (dropped != null) {
+                    tasks.remove(dropped);
+                }
+            }
+        }
+    }
+
+    @Override
+    public Optional<Task> get(String id) {
+        int colon = id.lastIndexOf(':');
+        long number;
+        try {
+            if (colon <= 0) {
+                throw new NumberFormatException();
+            }
+            number = Long.parseLong(id.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw GatewayException.illegalArgument("malformed task id " + id);
+        }
+        if (!id.substring(0, colon).equals(node)) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(tasks.get(number)).map(this::view);
+    }
+
+    @Override
+    public List<Task> running() {
+        List<Task> out = new ArrayList<>();
+        for (Entry e : tasks.values()) {
+            if (!e.completed) {
+                out.add(view(e));
+            }
+        }
+        out.sort(Comparator.comparingLong(Task::id));
+        return out;
+    }
+
+    private Task view(Entry e) {
+        boolean done = e.completed;
+        long running = (done ? e.endNanos : nanoTime.getAsLong()) - e.startNanos;
+        return new Task(node, e.id, e.action, e.description, e.startMillis, running, done,
+                done ? Optional.ofNullable(e.result) : Optional.empty(),
+                done ? Optional.ofNullable(e.error) : Optional.empty());
+    }
+}
