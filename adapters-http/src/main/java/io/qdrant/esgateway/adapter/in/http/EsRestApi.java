@@ -50,6 +50,7 @@ public final class EsRestApi {
         new CatEndpoints(status).register(router);
         new IndexEndpoints(admin).register(router);
         new AliasEndpoints(admin).register(router);
+        new AnalyzeEndpoints(admin).register(router);
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);

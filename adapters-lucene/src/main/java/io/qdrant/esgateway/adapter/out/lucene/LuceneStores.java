@@ -66,6 +66,14 @@ public final class LuceneStores {
     }
 
     /**
+     * Text analysis as Elasticsearch defines it, on Lucene's analysis components: the same analyzers the embedded
+     * store and {@link #relevanceScorer()} use, for {@code _analyze} and for checking analysis settings.
+     */
+    public static io.qdrant.esgateway.application.port.out.TextAnalysis textAnalysis() {
+        return new LuceneTextAnalysis();
+    }
+
+    /**
      * Elasticsearch's matching and BM25 scores over candidates with whole-index statistics, exactly as this store
      * scores (for backends that cannot score themselves, e.g. Qdrant); stateless and thread-safe.
      */

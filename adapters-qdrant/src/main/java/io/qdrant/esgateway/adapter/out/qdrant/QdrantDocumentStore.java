@@ -362,7 +362,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             }
         }
         if (scorer != null) {
-            TextPayload.add(payload, scorer, index.mappings(), document.values());
+            TextPayload.add(payload, scorer, index, document.values());
         }
         return point;
     }

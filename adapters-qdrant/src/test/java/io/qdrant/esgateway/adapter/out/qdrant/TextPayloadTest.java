@@ -31,7 +31,7 @@ class TextPayloadTest {
     @Test
     void aPointKeepsTokensOfTextFieldsAndLengthsOfTermFields() {
         ObjectNode payload = QdrantHttp.object();
-        TextPayload.add(payload, LuceneStores.relevanceScorer(), QdrantFilterTranslatorTest.INDEX.mappings(),
+        TextPayload.add(payload, LuceneStores.relevanceScorer(), QdrantFilterTranslatorTest.INDEX,
                 DocumentParser.parse(QdrantFilterTranslatorTest.INDEX.mappings(), Json.parse(
                         "{\"title\": [\"The quick fox\", \"the FOX!\"], \"tag\": [\"a\", \"b\", \"a\"],"
                                 + " \"active\": true, \"count\": 3}"), "x").values());
