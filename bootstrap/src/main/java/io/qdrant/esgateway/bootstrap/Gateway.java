@@ -102,7 +102,7 @@ final class Gateway implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
 
         IndexAdministrationService admin = new IndexAdministrationService(catalog, store, Gateway::newId,
-                Clock.systemUTC());
+                Clock.systemUTC(), LuceneStores.textAnalysis());
         ClusterStatusService status = new ClusterStatusService(catalog, store, shared);
         DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC(),
                 shared);

@@ -4,6 +4,10 @@ import io.qdrant.esgateway.application.port.in.IndexAdministration;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.IdGenerator;
+import io.qdrant.esgateway.application.port.out.TextAnalysis;
+import io.qdrant.esgateway.domain.analysis.AnalyzeRequest;
+import io.qdrant.esgateway.domain.analysis.AnalyzedToken;
+import io.qdrant.esgateway.domain.index.AnalysisReferences;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.AliasActions;
@@ -16,6 +20,7 @@ import java.time.InstantSource;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -38,13 +43,34 @@ public final class IndexAdministrationService implements IndexAdministration {
     private final DocumentStore store;
     private final IdGenerator ids;
     private final InstantSource clock;
+    private final TextAnalysis analysis;
     private final ReentrantLock changes = new ReentrantLock();
 
+    /** Without text analysis: {@code _analyze} is refused and analysis settings are only checked by the domain. */
     public IndexAdministrationService(Catalog catalog, DocumentStore store, IdGenerator ids, InstantSource clock) {
+        this(catalog, store, ids, clock, TextAnalysis.NONE);
+    }
+
+    public IndexAdministrationService(Catalog catalog, DocumentStore store, IdGenerator ids, InstantSource clock,
+                                      TextAnalysis analysis) {
         this.catalog = catalog;
         this.store = store;
         this.ids = ids;
         this.clock = clock;
+        this.analysis = analysis;
+    }
+
+    @Override
+    public List<AnalyzedToken> analyze(Optional<String> expression, AnalyzeRequest request) {
+        Optional<IndexMetadata> index = expression.map(e -> {
+            List<IndexMetadata> found = catalog.view().resolve(e, new CatalogView.Options(false, false));
+            if (found.size() != 1) {
+                throw GatewayException.illegalArgument("[" + e + "] resolves to [" + found.size()
+                        + "] indices, expected exactly one");
+            }
+            return found.get(0);
+        });
+        return analysis.analyze(index, request);
     }
 
     @Override
@@ -65,6 +91,7 @@ public final class IndexAdministrationService implements IndexAdministration {
             TreeMap<String, IndexMetadata> allIndices = new TreeMap<>(view.indices());
             allIndices.put(index.name(), index);
             CatalogView.validateAliases(allIndices, allAliases);
+            analysis.validate(index.settings().analysis());
 
             store.createIndex(index);
             try {
@@ -112,6 +139,7 @@ public final class IndexAdministrationService implements IndexAdministration {
         return locked(() -> {
             List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
             List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
+            merged.forEach(i -> AnalysisReferences.check(i.mappings(), i.settings().analysis()));
             // storage first (additive and idempotent: payload indexes, never removals), so a backend failure leaves
             // every catalog mapping as it was; then the catalog, index by index
             merged.forEach(store::updateMappings);

@@ -37,6 +37,7 @@ public record CreateIndexRequest(String name, IndexSettings settings, Mappings m
                 }
             }
         }
+        AnalysisReferences.check(mappings, settings.analysis());
         return new CreateIndexRequest(name, settings, mappings, aliases);
     }
 }

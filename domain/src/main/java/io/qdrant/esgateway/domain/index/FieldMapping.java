@@ -20,10 +20,20 @@ public sealed interface FieldMapping {
     /** The mapping as Elasticsearch renders it in {@code GET /{index}/_mapping}. */
     JsonObject toJson();
 
-    /** Analysed full text (standard analyzer), optionally with multi-fields such as a {@code keyword} sub-field. */
-    record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) implements FieldMapping {
+    /**
+     * Analysed full text, optionally with multi-fields such as a {@code keyword} sub-field. The analyzers are names
+     * of the index's analysis settings (absent: the index's default, {@code standard} unless the index defines
+     * {@code default}); the search analyzers default to the index analyzer.
+     */
+    record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields, Optional<String> searchAnalyzer,
+                     Optional<String> searchQuoteAnalyzer) implements FieldMapping {
         public TextField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        /** A text field with no search analyzers of its own. */
+        public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) {
+            this(analyzer, fields, Optional.empty(), Optional.empty());
         }
 
         @Override
@@ -35,6 +45,8 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             analyzer.ifPresent(a -> b.put("analyzer", a));
+            searchAnalyzer.ifPresent(a -> b.put("search_analyzer", a));
+            searchQuoteAnalyzer.ifPresent(a -> b.put("search_quote_analyzer", a));
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));
             }

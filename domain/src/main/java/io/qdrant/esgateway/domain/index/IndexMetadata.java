@@ -34,11 +34,17 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
     public JsonObject settingsJson(boolean flat) {
         JsonObjectBuilder root = JsonObjectBuilder.object();
         if (flat) {
-            flatSettings().forEach(root::put);
+            withLists(flatSettings()).forEach((key, value) -> {
+                if (value instanceof String s) {
+                    root.put(key, s);
+                } else {
+                    root.put(key, stringArray(value));
+                }
+            });
             return root.build();
         }
         Map<String, Object> tree = new TreeMap<>();
-        flatSettings().forEach((key, value) -> {
+        withLists(flatSettings()).forEach((key, value) -> {
             String[] parts = key.split("\\.");
             Map<String, Object> level = tree;
             for (int i = 0; i < parts.length - 1; i++) {
@@ -58,10 +64,40 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
                 @SuppressWarnings("unchecked")
                 Map<String, Object> child = (Map<String, Object>) m;
                 b.put(k, toJson(child));
+            } else if (v instanceof String s) {
+                b.put(k, s);
             } else {
-                b.put(k, (String) v);
+                b.put(k, stringArray(v));
             }
         });
         return b.build();
+    }
+
+    private static final java.util.regex.Pattern LIST_ELEMENT =
+            java.util.regex.Pattern.compile("(index\\.analysis\\..+)\\.(\\d+)");
+
+    /** The analysis lists, kept as {@code key.0}, {@code key.1} …, back as lists (ES renders them as arrays). */
+    private static Map<String, Object> withLists(Map<String, String> flat) {
+        Map<String, Object> out = new TreeMap<>();
+        flat.forEach((key, value) -> {
+            java.util.regex.Matcher m = LIST_ELEMENT.matcher(key);
+            if (m.matches()) {
+                @SuppressWarnings("unchecked")
+                Map<Integer, String> list = (Map<Integer, String>) out.computeIfAbsent(m.group(1),
+                        k -> new TreeMap<Integer, String>());
+                list.put(Integer.parseInt(m.group(2)), value);
+            } else {
+                out.put(key, value);
+            }
+        });
+        out.replaceAll((k, v) -> v instanceof Map<?, ?> m ? java.util.List.copyOf(m.values()) : v);
+        return out;
+    }
+
+    private static io.qdrant.esgateway.domain.json.JsonValue stringArray(Object list) {
+        java.util.List<io.qdrant.esgateway.domain.json.JsonValue> values = new java.util.ArrayList<>();
+        ((java.util.List<?>) list).forEach(v -> values.add(new io.qdrant.esgateway.domain.json.JsonValue.JsonString(
+                (String) v)));
+        return new io.qdrant.esgateway.domain.json.JsonValue.JsonArray(values);
     }
 }

@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.index;
 
+import io.qdrant.esgateway.domain.analysis.AnalysisSettings;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -21,9 +22,17 @@ import java.util.regex.Pattern;
  * settings ES knows but the gateway cannot honour are rejected naming the setting.
  */
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
-                            int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache) {
+                            int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                            AnalysisSettings analysis) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+
+    /** Settings without analysis definitions. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                AnalysisSettings.NONE);
+    }
 
     /** Settings without {@code requests.cache.enable}. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
@@ -39,7 +48,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     private static final Pattern TIME_VALUE = Pattern.compile("-1|0|\\d+(nanos|micros|ms|s|m|h|d)");
     /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
     private static final Set<String> KNOWN_UNSUPPORTED_PREFIXES = Set.of(
-            "index.analysis.", "index.similarity.", "index.mapping.", "index.sort.", "index.blocks.",
+            "index.similarity.", "index.mapping.", "index.sort.", "index.blocks.",
             "index.routing.", "index.lifecycle.", "index.codec", "index.hidden", "index.number_of_routing_shards",
             "index.auto_expand_replicas", "index.max_inner_result_window", "index.max_ngram_diff",
             "index.max_shingle_diff", "index.default_pipeline", "index.final_pipeline", "index.search.",
@@ -58,9 +67,14 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         int window = DEFAULT_MAX_RESULT_WINDOW;
         boolean windowSet = false;
         Optional<Boolean> requestCache = Optional.empty();
+        Map<String, JsonValue> analysis = new LinkedHashMap<>();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
+            if (key.startsWith(AnalysisSettings.PREFIX)) {
+                analysis.put(key, value);
+                continue;
+            }
             switch (key) {
                 case "index.number_of_shards" -> shards = intSetting(key, value, 1, 1024);
                 case "index.number_of_replicas" -> replicas = intSetting(key, value, 0, Integer.MAX_VALUE);
@@ -80,7 +94,8 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 default -> throw rejected(key);
             }
         }
-        return new IndexSettings(shards, replicas, refresh, window, windowSet, requestCache);
+        return new IndexSettings(shards, replicas, refresh, window, windowSet, requestCache,
+                analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis));
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -152,6 +167,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         out.put("index.number_of_shards", Integer.toString(numberOfShards));
         refreshInterval.ifPresent(r -> out.put("index.refresh_interval", r));
         requestCache.ifPresent(enabled -> out.put("index.requests.cache.enable", Boolean.toString(enabled)));
+        analysis.toFlatMap(out);
         return out;
     }
 

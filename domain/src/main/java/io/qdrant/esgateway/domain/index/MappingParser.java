@@ -160,7 +160,8 @@ final class MappingParser {
         }
         Params p = new Params(name, type, def);
         FieldMapping field = switch (type) {
-            case "text" -> new TextField(p.string("analyzer").map(a -> analyzer(name, a)), p.multiFields());
+            case "text" -> AnalysisReferences.textField(name, p.string("analyzer"), p.string("search_analyzer"),
+                    p.string("search_quote_analyzer"), p.multiFields());
             case "keyword" -> new KeywordField(p.positiveInt("ignore_above"), p.multiFields());
             case "long", "integer", "short", "byte", "double", "float", "half_float" ->
                     new NumberField(NumberType.valueOf(type.toUpperCase(Locale.ROOT)));
@@ -196,14 +197,6 @@ final class MappingParser {
             throw e;
         }
         return format;
-    }
-
-    private static String analyzer(String field, String analyzer) {
-        if (!analyzer.equals("standard")) {
-            throw GatewayException.unsupported("analyzer [" + analyzer + "] on field [" + field
-                    + "] (only [standard] is available)");
-        }
-        return analyzer;
     }
 
     private static DenseVectorField denseVector(String name, Params p) {

@@ -76,7 +76,9 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
             case TextField a -> {
                 TextField b = (TextField) incoming;
                 requireSame(path, "analyzer", a.analyzer().orElse("default"), b.analyzer().orElse("default"));
-                yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()));
+                // search analyzers may change, as in Elasticsearch
+                yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()),
+                        b.searchAnalyzer(), b.searchQuoteAnalyzer());
             }
             case KeywordField a -> {
                 KeywordField b = (KeywordField) incoming;

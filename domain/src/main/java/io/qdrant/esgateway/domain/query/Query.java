@@ -101,21 +101,41 @@ public sealed interface Query {
         OR, AND
     }
 
-    /** Full-text match: the text is analysed with the field's analyzer and the terms combined by the operator. */
+    /**
+     * Full-text match: the text is analysed with the field's search analyzer (or the query's {@code analyzer}) and
+     * the terms combined by the operator.
+     */
     record Match(String field, String text, Operator operator, MinimumShouldMatch minimumShouldMatch,
                  Optional<Fuzziness> fuzziness, int prefixLength, int maxExpansions, boolean lenient,
-                 ZeroTermsQuery zeroTermsQuery, float boost) implements Query {
+                 ZeroTermsQuery zeroTermsQuery, float boost, Optional<String> analyzer) implements Query {
+        /** With the field's own search analyzer. */
+        public Match(String field, String text, Operator operator, MinimumShouldMatch minimumShouldMatch,
+                     Optional<Fuzziness> fuzziness, int prefixLength, int maxExpansions, boolean lenient,
+                     ZeroTermsQuery zeroTermsQuery, float boost) {
+            this(field, text, operator, minimumShouldMatch, fuzziness, prefixLength, maxExpansions, lenient,
+                    zeroTermsQuery, boost, Optional.empty());
+        }
     }
 
     enum ZeroTermsQuery {
         NONE, ALL
     }
 
-    record MatchPhrase(String field, String text, int slop, ZeroTermsQuery zeroTermsQuery, float boost)
-            implements Query {
+    /** A phrase: the text is analysed with the field's search-quote analyzer (or the query's {@code analyzer}). */
+    record MatchPhrase(String field, String text, int slop, ZeroTermsQuery zeroTermsQuery, float boost,
+                       Optional<String> analyzer) implements Query {
+        /** With the field's own search-quote analyzer. */
+        public MatchPhrase(String field, String text, int slop, ZeroTermsQuery zeroTermsQuery, float boost) {
+            this(field, text, slop, zeroTermsQuery, boost, Optional.empty());
+        }
     }
 
-    record MatchPhrasePrefix(String field, String text, int slop, int maxExpansions, float boost) implements Query {
+    record MatchPhrasePrefix(String field, String text, int slop, int maxExpansions, float boost,
+                             Optional<String> analyzer) implements Query {
+        /** With the field's own search-quote analyzer. */
+        public MatchPhrasePrefix(String field, String text, int slop, int maxExpansions, float boost) {
+            this(field, text, slop, maxExpansions, boost, Optional.empty());
+        }
     }
 
     enum MultiMatchType {

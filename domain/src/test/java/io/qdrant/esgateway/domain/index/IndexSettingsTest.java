@@ -238,12 +238,12 @@ class IndexSettingsTest {
         }
 
         @Test
-        void analysis_named_by_its_full_flattened_key() {
-            GatewayException e = rejected("{'analysis':{'analyzer':{'my':{'type':'custom'}}}}");
+        void similarity_named_by_its_full_flattened_key() {
+            GatewayException e = rejected("{'similarity':{'my':{'type':'BM25'}}}");
 
             assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
             assertThat(e.reason())
-                    .isEqualTo("index setting [index.analysis.analyzer.my.type] is not supported by the gateway");
+                    .isEqualTo("index setting [index.similarity.my.type] is not supported by the gateway");
         }
 
         @ParameterizedTest

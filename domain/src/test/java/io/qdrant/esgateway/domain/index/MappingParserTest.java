@@ -85,10 +85,19 @@ class MappingParserTest {
         }
 
         @Test
-        void text_with_another_analyzer_is_unsupported() {
-            assertUnsupported(fieldFailure("{'type':'text','analyzer':'english'}"),
-                    "analyzer [english] on field [f] (only [standard] is available)");
+        void text_with_index_search_and_search_quote_analyzers() {
+            assertThat(field("{'type':'text','analyzer':'english','search_analyzer':'simple',"
+                    + "'search_quote_analyzer':'whitespace'}"))
+                    .isEqualTo(new TextField(Optional.of("english"), new TreeMap<>(), Optional.of("simple"),
+                            Optional.of("whitespace")));
         }
+
+        @Test
+        void a_search_analyzer_alone() {
+            assertThat(field("{'type':'text','search_analyzer':'simple'}")).isEqualTo(new TextField(Optional.empty(),
+                    new TreeMap<>(), Optional.of("simple"), Optional.empty()));
+        }
+
 
         @Test
         void keyword() {

@@ -75,6 +75,7 @@ public final class EsRestApi {
         new IndexEndpoints(admin).register(router);
         new AliasEndpoints(admin).register(router);
         new ScriptEndpoints(admin).register(router);
+        new AnalyzeEndpoints(admin).register(router);
         new DocumentEndpoints(documents).register(router);
         new BulkEndpoints(documents, codec).register(router);
         new MultiGetEndpoints(documents).register(router);

@@ -420,6 +420,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 }
                 translog = slot.translog;
                 try {
+                    IndexAnalyzer.use(slot.writer.getAnalyzer(), index);
                     apply(slot.writer, writes, documents);
                     position = translog.append(prepared, recorded);
                 } catch (IOException | RuntimeException e) {
@@ -507,6 +508,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * commit's and the replayed batches'.
      */
     private Recovered recover(IndexMetadata index, Path directory, IndexWriter writer) throws IOException {
+        IndexAnalyzer.use(writer.getAnalyzer(), index);
         long maxSeqNo = committedMaxSeqNo(writer);
         long generation = committedGeneration(writer);
         List<Translog.Batch> batches = Translog.read(directory, generation);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NRTCachingDirectory;
+import io.qdrant.esgateway.adapter.out.lucene.analysis.LuceneTextAnalysis;
 import io.qdrant.esgateway.adapter.out.lucene.search.LuceneRelevanceScorer;
 
 /** Opens the embedded document store: one Apache Lucene index per concrete index under a data directory. */
@@ -64,6 +65,14 @@ public final class LuceneStores {
      */
     public static Handle open(Path dataDirectory) {
         return LuceneDocumentStore.open(dataDirectory, LuceneStores::directory);
+    }
+
+    /**
+     * Text analysis as Elasticsearch defines it, on Lucene's analysis components: the same analyzers the embedded
+     * store and {@link #relevanceScorer()} use, for {@code _analyze} and for checking analysis settings.
+     */
+    public static io.qdrant.esgateway.application.port.out.TextAnalysis textAnalysis() {
+        return new LuceneTextAnalysis();
     }
 
     /**

@@ -101,7 +101,7 @@ class RelevanceScorerExactnessTest {
             writes.add(new DocumentWrite.Upsert(new IndexableDocument(id, new DocumentVersion(1, i, 1),
                     parsed.source(), parsed.values())));
             candidates.add(new Candidate(id, parsed.values()));
-            termsById.put(id, scorer.terms(parsed.values()));
+            termsById.put(id, scorer.terms(index, parsed.values()));
         }
         store.write(index, writes, writes.size() - 1);
         // the tests read the index's last Lucene commit beside the store: closing commits the translogged writes

@@ -380,7 +380,7 @@ public final class QdrantDocumentStore implements QdrantStores.Handle {
             }
         }
         if (scorer != null) {
-            TextPayload.add(payload, scorer, index.mappings(), document.values());
+            TextPayload.add(payload, scorer, index, document.values());
         }
         return point;
     }

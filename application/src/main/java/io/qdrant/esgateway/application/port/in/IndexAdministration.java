@@ -35,6 +35,15 @@ public interface IndexAdministration {
     /** The current catalog snapshot, for alias listings. */
     CatalogView catalog();
 
+    /**
+     * The tokens of an {@code _analyze} request, against the index an expression names (its analysis settings and
+     * field mappings) or, without one, the built-in components.
+     */
+    default java.util.List<io.qdrant.esgateway.domain.analysis.AnalyzedToken> analyze(
+            java.util.Optional<String> index, io.qdrant.esgateway.domain.analysis.AnalyzeRequest request) {
+        throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("[_analyze]");
+    }
+
     record IndexDescription(IndexMetadata index, List<AliasMetadata> aliases) {
     }
 

@@ -29,12 +29,28 @@ public interface RelevanceScorer {
      * {@code keyword}, {@code boolean}): its distinct terms (for {@code text} the analysed tokens, for {@code keyword}
      * the values, for {@code boolean} {@code true}/{@code false}) and its length (for {@code text} the number of
      * tokens over all values; for {@code keyword} and {@code boolean}, which index no frequencies, the number of
-     * distinct terms). A field without any term (e.g. a text value of only punctuation) is absent.
+     * distinct terms). A field without any term (e.g. a text value of only punctuation) is absent. Text is analysed
+     * with each field's index analyzer in {@code index}.
      */
-    Map<String, FieldTerms> terms(List<IndexedValue> values);
+    Map<String, FieldTerms> terms(IndexMetadata index, List<IndexedValue> values);
 
-    /** The distinct analysed tokens of {@code text} as a match query on the text field {@code field} searches them. */
+    /**
+     * The distinct analysed tokens of {@code text} as a match query on the text field {@code field} searches them
+     * (the field's search analyzer).
+     */
     List<String> analyze(IndexMetadata index, String field, String text);
+
+    /**
+     * The tokens a full-text query on the text field {@code field} searches, grouped by position (tokens sharing a
+     * position, e.g. synonyms, form one group), analysed as the query is: with {@code analyzer} if it names one, else
+     * the field's search analyzer ({@code quote}: its search-quote analyzer, for phrases). A document can only match
+     * if it holds a token of the groups (every group for an {@code and} or a phrase). Empty when the tokens form a
+     * graph (a token spanning positions) whose matches such groups cannot bound.
+     */
+    default java.util.Optional<List<List<String>>> tokenGroups(IndexMetadata index, String field, String text,
+                                                           java.util.Optional<String> analyzer, boolean quote) {
+        return java.util.Optional.of(analyze(index, field, text).stream().map(List::of).toList());
+    }
 
     /**
      * Checks that {@code query} can be matched and scored exactly from candidates (throws the 400 Elasticsearch or

@@ -13,7 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Full-text queries: analysed with the field's analyzer (the standard analyzer for every text field here). */
+/**
+ * Full-text queries: analysed with the field's search analyzer; {@code match}, {@code match_phrase} and
+ * {@code match_phrase_prefix} take a query-time {@code analyzer} (resolved against the index when translated).
+ */
 final class FullTextQueries {
     private FullTextQueries() {
     }
@@ -30,7 +33,7 @@ final class FullTextQueries {
         int maxExpansions = o.intValue("max_expansions").orElse(50);
         boolean lenient = o.bool("lenient").orElse(false);
         Query.ZeroTermsQuery zero = zeroTerms(o);
-        analyzer(o);
+        Optional<String> analyzer = o.string("analyzer");
         o.bool("auto_generate_synonyms_phrase_query");
         o.bool("fuzzy_transpositions").filter(t -> !t).ifPresent(t -> {
             throw GatewayException.unsupported("[match] [fuzzy_transpositions: false]");
@@ -39,7 +42,7 @@ final class FullTextQueries {
         float boost = o.boost();
         o.done();
         return new Query.Match(f.getKey(), text, operator, msm, fuzziness, prefixLength, maxExpansions, lenient, zero,
-                boost);
+                boost, analyzer);
     }
 
     static Query matchPhrase(JsonValue body) {
@@ -48,10 +51,10 @@ final class FullTextQueries {
         String text = queryText(o);
         int slop = o.intValue("slop").orElse(0);
         Query.ZeroTermsQuery zero = zeroTerms(o);
-        analyzer(o);
+        Optional<String> analyzer = o.string("analyzer");
         float boost = o.boost();
         o.done();
-        return new Query.MatchPhrase(f.getKey(), text, slop, zero, boost);
+        return new Query.MatchPhrase(f.getKey(), text, slop, zero, boost, analyzer);
     }
 
     static Query matchPhrasePrefix(JsonValue body) {
@@ -60,11 +63,11 @@ final class FullTextQueries {
         String text = queryText(o);
         int slop = o.intValue("slop").orElse(0);
         int maxExpansions = o.intValue("max_expansions").orElse(50);
-        analyzer(o);
+        Optional<String> analyzer = o.string("analyzer");
         zeroTerms(o);
         float boost = o.boost();
         o.done();
-        return new Query.MatchPhrasePrefix(f.getKey(), text, slop, maxExpansions, boost);
+        return new Query.MatchPhrasePrefix(f.getKey(), text, slop, maxExpansions, boost, analyzer);
     }
 
     static Query multiMatch(JsonValue body) {
@@ -150,7 +153,7 @@ final class FullTextQueries {
         }).orElse(Query.ZeroTermsQuery.NONE);
     }
 
-    /** Every text field here uses the standard analyzer; asking for it is fine, anything else is refused. */
+    /** {@code multi_match} and the query strings: only the standard analyzer may be named (others are refused). */
     private static void analyzer(DslObject o) {
         o.string("analyzer").filter(a -> !a.equals("standard")).ifPresent(a -> {
             throw GatewayException.unsupported("[" + o.type() + "] [analyzer: " + a + "] (only [standard])");

@@ -205,7 +205,11 @@ class QueryDslTest {
             assertThat(m.fuzziness()).contains(new Fuzziness.Auto(2, 5));
             assertThat(((Query.Match) q("{'match':{'title':'quick'}}")).text()).isEqualTo("quick");
             assertThat(((Query.Match) q("{'match':{'n':5}}")).text()).isEqualTo("5");
-            assertThat(failure("{'match':{'t':{'query':'x','analyzer':'english'}}}").kind())
+            assertThat(((Query.Match) q("{'match':{'t':{'query':'x','analyzer':'english'}}}")).analyzer())
+                    .contains("english");
+            assertThat(((Query.MatchPhrase) q("{'match_phrase':{'t':{'query':'x','analyzer':'simple'}}}"))
+                    .analyzer()).contains("simple");
+            assertThat(failure("{'multi_match':{'query':'x','fields':['t'],'analyzer':'english'}}").kind())
                     .isEqualTo(ErrorKind.UNSUPPORTED);
             assertThat(failure("{'match':{'t':{'query':'x','operator':'xor'}}}").kind())
                     .isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);

@@ -48,7 +48,7 @@ public final class LuceneAggregations {
     public static NamedPartials aggregate(IndexReader reader, IndexMetadata index, SearchRequest request,
                                    AggregationPlan plan) throws IOException {
         IndexSearcher searcher = LuceneSearch.searcher(reader);
-        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, LuceneSearch.now());
+        QueryTranslator translator = new QueryTranslator(index, reader, LuceneSearch.now());
         org.apache.lucene.search.Query query = LuceneSearch.aggregationQuery(translator, request);
         if (LuceneCountedAggregations.covers(index, plan)) {
             return LuceneCountedAggregations.aggregate(searcher, translator, query, index, plan);

@@ -1,31 +1,58 @@
 package io.qdrant.esgateway.adapter.out.lucene.search;
 
+import io.qdrant.esgateway.adapter.out.lucene.analysis.AnalysisBuilder;
+import io.qdrant.esgateway.adapter.out.lucene.analysis.IndexAnalyzers;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.AnalyzerWrapper;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
 
 /**
- * The analyzer text fields are indexed with: Lucene's standard analyzer, with Elasticsearch's
- * {@code position_increment_gap} of 100 between the values of a multi-valued field, so that a phrase never
- * matches across two values of an array.
+ * The analyzer text fields are indexed with: each field's index analyzer ({@link IndexAnalyzers}; the standard
+ * analyzer unless the mapping or the index's analysis settings say otherwise), with Elasticsearch's
+ * {@code position_increment_gap} of 100 between the values of a multi-valued field, so that a phrase never matches
+ * across two values of an array. The writer's owner points it at the index's current mapping before each batch
+ * ({@link #use}); the analyzers themselves are built once per index.
  */
-public final class IndexAnalyzer extends AnalyzerWrapper {
+public final class IndexAnalyzer extends DelegatingAnalyzerWrapper {
     /** Elasticsearch's default {@code position_increment_gap} for text fields. */
-    static final int POSITION_INCREMENT_GAP = 100;
+    static final int POSITION_INCREMENT_GAP = AnalysisBuilder.POSITION_INCREMENT_GAP;
 
-    private final Analyzer standard = new StandardAnalyzer();
+    private volatile Mappings mappings = Mappings.EMPTY;
+    private volatile IndexAnalyzers analyzers = IndexAnalyzers.DEFAULT;
 
     public IndexAnalyzer() {
-        super(Analyzer.GLOBAL_REUSE_STRATEGY);
+        super(PER_FIELD_REUSE_STRATEGY);
+    }
+
+    public IndexAnalyzer(IndexMetadata index) {
+        this();
+        use(index);
+    }
+
+    /** Analyses with {@code index}'s mapping and analyzers from now on (cheap when they did not change). */
+    public void use(IndexMetadata index) {
+        if (index.mappings() != mappings) {
+            mappings = index.mappings();
+        }
+        analyzers = IndexAnalyzers.of(index);
+    }
+
+    /** Points the writer's analyzer, if it is one of these, at {@code index}. */
+    public static void use(Analyzer writerAnalyzer, IndexMetadata index) {
+        if (writerAnalyzer instanceof IndexAnalyzer a) {
+            a.use(index);
+        }
     }
 
     @Override
     protected Analyzer getWrappedAnalyzer(String fieldName) {
-        return standard;
+        return analyzers.indexAnalyzer(mappings, fieldName);
     }
 
     @Override
     public int getPositionIncrementGap(String fieldName) {
-        return POSITION_INCREMENT_GAP;
+        // the field's analyzer's own: 100 unless a custom analyzer sets position_increment_gap
+        return getWrappedAnalyzer(fieldName).getPositionIncrementGap(fieldName);
     }
 }

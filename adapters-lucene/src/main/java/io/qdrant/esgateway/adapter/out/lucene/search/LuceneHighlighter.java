@@ -27,7 +27,6 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DocValuesType;
 import org.apache.lucene.index.IndexOptions;
@@ -78,7 +77,6 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
  */
 public final class LuceneHighlighter {
     private static final char SEPARATOR = (char) 0;
-    private static final Analyzer ANALYZER = new StandardAnalyzer();
 
     private final HighlightSpec spec;
     private final Mappings mappings;
@@ -95,8 +93,21 @@ public final class LuceneHighlighter {
     private record Highlightable(String sourcePath, boolean keyword) {
     }
 
+    /** The index's analyzers, per field. */
+    private final Analyzer analyzer;
+
     public LuceneHighlighter(HighlightSpec spec, Mappings mappings, Query query) {
+        this(spec, mappings, query, new IndexAnalyzer());
+    }
+
+    /** Highlighting with the index's analyzers: offsets come from each field's own analysis. */
+    public LuceneHighlighter(HighlightSpec spec, io.qdrant.esgateway.domain.index.IndexMetadata index, Query query) {
+        this(spec, index.mappings(), query, new IndexAnalyzer(index));
+    }
+
+    private LuceneHighlighter(HighlightSpec spec, Mappings mappings, Query query, Analyzer analyzer) {
         this.spec = spec;
+        this.analyzer = analyzer;
         this.mappings = mappings;
         this.query = query;
         collectFields("", mappings.properties());
@@ -198,7 +209,7 @@ public final class LuceneHighlighter {
                 indexed.add(f);
             }
         }
-        IndexSearcher searcher = MemoryIndex.fromDocument(indexed, ANALYZER).createSearcher();
+        IndexSearcher searcher = MemoryIndex.fromDocument(indexed, analyzer).createSearcher();
         searcher.setQueryCache(null);
         return searcher;
     }
@@ -216,7 +227,7 @@ public final class LuceneHighlighter {
                 : options.fragmentSize() > 0 ? new BoundedSentenceBreakIterator(options.fragmentSize())
                 : BreakIterator.getSentenceInstance(Locale.ROOT);
         Formatter formatter = new Formatter(options);
-        Analyzer analyzer = keyword ? KEYWORD : ANALYZER;
+        Analyzer analyzer = keyword ? KEYWORD : this.analyzer;
         // require_field_match (weight matches): the query is matched against the whole document; otherwise its terms
         // are highlighted wherever they occur, whatever the rest of the query
         UnifiedHighlighter.Builder builder = (options.requireFieldMatch()

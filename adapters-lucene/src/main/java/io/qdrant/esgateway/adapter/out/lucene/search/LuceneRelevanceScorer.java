@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.adapter.out.lucene.search;
 
 import io.qdrant.esgateway.application.port.out.RelevanceScorer;
+import io.qdrant.esgateway.adapter.out.lucene.analysis.IndexAnalyzers;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.IndexedValue;
@@ -21,7 +22,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
@@ -56,16 +56,16 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
  * {@code match_phrase_prefix} on text) would expand against the candidates only and are refused.
  */
 public final class LuceneRelevanceScorer implements RelevanceScorer {
-    private static final Analyzer ANALYZER = new StandardAnalyzer();
-
     @Override
-    public Map<String, FieldTerms> terms(List<IndexedValue> values) {
+    public Map<String, FieldTerms> terms(IndexMetadata index, List<IndexedValue> values) {
+        IndexAnalyzers analyzers = IndexAnalyzers.of(index);
         Map<String, Set<String>> terms = new TreeMap<>();
         Map<String, Integer> lengths = new HashMap<>();
         for (IndexedValue value : values) {
             switch (value) {
                 case IndexedValue.Text t -> {
-                    List<String> tokens = tokens(t.field(), t.value());
+                    List<String> tokens = tokens(analyzers.indexAnalyzer(index.mappings(), t.field()), t.field(),
+                            t.value());
                     if (!tokens.isEmpty()) {
                         terms.computeIfAbsent(t.field(), f -> new LinkedHashSet<>()).addAll(tokens);
                         lengths.merge(t.field(), tokens.size(), Integer::sum);
@@ -95,13 +95,47 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
 
     @Override
     public List<String> analyze(IndexMetadata index, String field, String text) {
-        return List.copyOf(new LinkedHashSet<>(tokens(field, text)));
+        Analyzer analyzer = IndexAnalyzers.of(index).searchAnalyzer(index.mappings(), field);
+        return List.copyOf(new LinkedHashSet<>(tokens(analyzer, field, text)));
     }
 
-    /** The tokens of one value as the store's writer indexes a {@code TextField}. */
-    static List<String> tokens(String field, String text) {
+    @Override
+    public java.util.Optional<List<List<String>>> tokenGroups(IndexMetadata index, String field, String text,
+                                                          java.util.Optional<String> analyzer, boolean quote) {
+        IndexAnalyzers analyzers = IndexAnalyzers.of(index);
+        Analyzer chosen = analyzer.isPresent() ? analyzers.named(analyzer.get())
+                : quote ? analyzers.searchQuoteAnalyzer(index.mappings(), field)
+                : analyzers.searchAnalyzer(index.mappings(), field);
+        List<List<String>> groups = new ArrayList<>();
+        try (TokenStream stream = chosen.tokenStream(field, text)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute inc = stream.addAttribute(
+                    org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute.class);
+            org.apache.lucene.analysis.tokenattributes.PositionLengthAttribute length = stream.addAttribute(
+                    org.apache.lucene.analysis.tokenattributes.PositionLengthAttribute.class);
+            stream.reset();
+            boolean graph = false;
+            while (stream.incrementToken()) {
+                graph |= length.getPositionLength() > 1;
+                if (inc.getPositionIncrement() == 0 && !groups.isEmpty()) {
+                    groups.get(groups.size() - 1).add(term.toString());
+                } else {
+                    List<String> group = new ArrayList<>();
+                    group.add(term.toString());
+                    groups.add(group);
+                }
+            }
+            stream.end();
+            return graph ? java.util.Optional.empty() : java.util.Optional.of(groups);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The tokens of one value as {@code analyzer} gives them (the writer's, for a {@code TextField}). */
+    static List<String> tokens(Analyzer analyzer, String field, String text) {
         List<String> tokens = new ArrayList<>();
-        try (TokenStream stream = ANALYZER.tokenStream(field, text)) {
+        try (TokenStream stream = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
             stream.reset();
             while (stream.incrementToken()) {
@@ -118,7 +152,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
     public void validate(IndexMetadata index, Query query) {
         refuseExpansions(query);
         try (MultiReader empty = new MultiReader()) {
-            new QueryTranslator(index.mappings(), empty, () -> 0L).translate(query);
+            new QueryTranslator(index, empty, () -> 0L).translate(query);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -133,13 +167,13 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
         }
         org.apache.lucene.search.Query query;
         try (MultiReader empty = new MultiReader()) {
-            QueryTranslator translator = new QueryTranslator(index.mappings(), empty, LuceneSearch.now());
+            QueryTranslator translator = new QueryTranslator(index, empty, LuceneSearch.now());
             query = request.query().map(translator::translate)
                     .orElseGet(org.apache.lucene.search.MatchAllDocsQuery::new);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        LuceneHighlighter highlighter = new LuceneHighlighter(request.highlight().get(), index.mappings(), query);
+        LuceneHighlighter highlighter = new LuceneHighlighter(request.highlight().get(), index, query);
         return highlighter::lazily;
     }
 
@@ -148,7 +182,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
         refuseExpansions(query);
         org.apache.lucene.search.Query lucene;
         try (MultiReader empty = new MultiReader()) {
-            lucene = new QueryTranslator(index.mappings(), empty, () -> 0L).translate(query);
+            lucene = new QueryTranslator(index, empty, () -> 0L).translate(query);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -187,7 +221,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             return List.of();
         }
         try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
-            IndexWriterConfig config = new IndexWriterConfig(new IndexAnalyzer())
+            IndexWriterConfig config = new IndexWriterConfig(new IndexAnalyzer(index))
                     .setMergePolicy(NoMergePolicy.INSTANCE);
             try (IndexWriter writer = new IndexWriter(directory, config)) {
                 DocumentVersion none = new DocumentVersion(0, 0, 0);
@@ -203,7 +237,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
                 IndexSearcher searcher = new GlobalStatisticsSearcher(reader, index, statistics);
                 searcher.setSimilarity(new EsBm25Similarity());
                 searcher.setQueryCache(null);
-                QueryTranslator translator = new QueryTranslator(index.mappings(), reader, () -> now);
+                QueryTranslator translator = new QueryTranslator(index, reader, () -> now);
                 Map<Integer, Float> matched = run(searcher, reader, translator.translate(query), scores);
                 for (Query filter : filters) {
                     Set<Integer> keep = run(searcher, reader, translator.translate(filter), false).keySet();

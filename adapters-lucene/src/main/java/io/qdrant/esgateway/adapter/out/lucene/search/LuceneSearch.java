@@ -101,7 +101,7 @@ public final class LuceneSearch {
 
     public static long count(IndexReader reader, IndexMetadata index, Optional<Query> query) throws IOException {
         IndexSearcher searcher = searcher(reader);
-        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        QueryTranslator translator = new QueryTranslator(index, reader, now());
         org.apache.lucene.search.Query q = query.map(translator::translate).orElseGet(MatchAllDocsQuery::new);
         java.util.OptionalLong counted = TermRangePages.count(searcher, q, SortedTermValuesCache.SHARED);
         return counted.isPresent() ? counted.getAsLong() : searcher.count(q);
@@ -145,7 +145,7 @@ public final class LuceneSearch {
             throws IOException {
         IndexSearcher searcher = searcher(reader);
         LongSupplier now = now();
-        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now);
+        QueryTranslator translator = new QueryTranslator(index, reader, now);
         org.apache.lucene.search.Query query = query(translator, request);
         List<SortKey> keys = new ArrayList<>();
         for (SortSpec spec : request.sort()) {
@@ -206,7 +206,7 @@ public final class LuceneSearch {
         boolean scored = request.needsScores();
         // highlighting uses the query's own terms (not post_filter, min_score or the kNN sections); it needs no
         // reader, so it runs when a hit is rendered: only the hits of the returned page are highlighted
-        LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index.mappings(),
+        LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index,
                 request.query().map(translator::translate).orElseGet(MatchAllDocsQuery::new))).orElse(null);
         List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
         StoredFields stored = reader.storedFields();
@@ -241,7 +241,7 @@ public final class LuceneSearch {
                      java.util.function.Consumer<io.qdrant.esgateway.application.port.out.DocumentStore.ScannedDocument>
                              sink) throws IOException {
         IndexSearcher searcher = searcher(reader);
-        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
+        QueryTranslator translator = new QueryTranslator(index, reader, now());
         org.apache.lucene.search.Query query = scan.postFilter() ? query(translator, scan.search())
                 : aggregationQuery(translator, scan.search());
         if (scan.filter().isPresent()) {
@@ -284,8 +284,8 @@ public final class LuceneSearch {
     public static List<Hit> fetch(IndexReader reader, IndexMetadata index, SearchRequest request,
                            List<io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef> refs,
                            java.util.Map<String, StoredDocument> documents) {
-        QueryTranslator translator = new QueryTranslator(index.mappings(), reader, now());
-        LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index.mappings(),
+        QueryTranslator translator = new QueryTranslator(index, reader, now());
+        LuceneHighlighter highlighter = request.highlight().map(h -> new LuceneHighlighter(h, index,
                 request.query().map(translator::translate).orElseGet(MatchAllDocsQuery::new))).orElse(null);
         List<Hit> hits = new ArrayList<>();
         for (io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef ref : refs) {

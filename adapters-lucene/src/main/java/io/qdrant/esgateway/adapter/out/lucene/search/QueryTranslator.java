@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.adapter.out.lucene.search;
 
+import io.qdrant.esgateway.adapter.out.lucene.analysis.IndexAnalyzers;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.FieldMapping.BooleanField;
@@ -35,7 +36,6 @@ import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.DoublePoint;
@@ -88,22 +88,32 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.HalfFloats;
  * {@code prefix}/{@code wildcard}/{@code regexp}/{@code fuzzy} queries do not).
  */
 public final class QueryTranslator {
-    private static final Analyzer ANALYZER = new StandardAnalyzer();
     private static final int DEFAULT_DETERMINIZE_LIMIT = 10_000;
 
     private final Mappings mappings;
+    private final IndexAnalyzers analyzers;
+    /** A full-text query's own {@code analyzer}, or null for the field's. */
+    private final Analyzer override;
     private final IndexReader reader;
     private final LongSupplier now;
     private final boolean lenient;
     private final boolean normalize;
 
+    /** With the built-in analyzers only (an index without analysis settings). */
     public QueryTranslator(Mappings mappings, IndexReader reader, LongSupplier now) {
-        this(mappings, reader, now, false, false);
+        this(mappings, IndexAnalyzers.DEFAULT, null, reader, now, false, false);
     }
 
-    private QueryTranslator(Mappings mappings, IndexReader reader, LongSupplier now, boolean lenient,
-                            boolean normalize) {
+    /** With the index's mapping and analyzers. */
+    public QueryTranslator(io.qdrant.esgateway.domain.index.IndexMetadata index, IndexReader reader, LongSupplier now) {
+        this(index.mappings(), IndexAnalyzers.of(index), null, reader, now, false, false);
+    }
+
+    private QueryTranslator(Mappings mappings, IndexAnalyzers analyzers, Analyzer override, IndexReader reader,
+                            LongSupplier now, boolean lenient, boolean normalize) {
         this.mappings = mappings;
+        this.analyzers = analyzers;
+        this.override = override;
         this.reader = reader;
         this.now = now;
         this.lenient = lenient;
@@ -112,7 +122,18 @@ public final class QueryTranslator {
 
     private QueryTranslator with(boolean lenient, boolean normalize) {
         return lenient == this.lenient && normalize == this.normalize ? this
-                : new QueryTranslator(mappings, reader, now, lenient, normalize);
+                : new QueryTranslator(mappings, analyzers, override, reader, now, lenient, normalize);
+    }
+
+    /** This translator with a full-text query's own analyzer, or Elasticsearch's error for an unknown one. */
+    private QueryTranslator analysedWith(String query, Optional<String> analyzer) {
+        if (analyzer.isEmpty()) {
+            return override == null ? this
+                    : new QueryTranslator(mappings, analyzers, null, reader, now, lenient, normalize);
+        }
+        Analyzer named = analyzers.find(analyzer.get()).orElseThrow(() -> illegal("[" + query + "] analyzer ["
+                + analyzer.get() + "] not found"));
+        return new QueryTranslator(mappings, analyzers, named, reader, now, lenient, normalize);
     }
 
     /** The Lucene query for {@code query}. */
@@ -136,12 +157,19 @@ public final class QueryTranslator {
                     b.negativeBoost());
             case Query.DisMax d -> d.queries().isEmpty() ? new MatchNoDocsQuery()
                     : new DisjunctionMaxQuery(d.queries().stream().map(this::translate).toList(), d.tieBreaker());
-            case Query.Match m -> perField(m.field(), f -> match(f, m.text(), m.operator(), m.minimumShouldMatch(),
-                    m.fuzziness(), m.prefixLength(), m.maxExpansions(), m.zeroTermsQuery(), m.lenient()));
-            case Query.MatchPhrase m -> perField(m.field(), f -> phrase(f, m.text(), m.slop(), m.zeroTermsQuery(),
-                    false));
-            case Query.MatchPhrasePrefix m -> perField(m.field(), f -> phrasePrefix(f, m.text(), m.slop(),
-                    m.maxExpansions(), false));
+            case Query.Match m -> {
+                QueryTranslator t = analysedWith("match", m.analyzer());
+                yield t.perField(m.field(), f -> t.match(f, m.text(), m.operator(), m.minimumShouldMatch(),
+                        m.fuzziness(), m.prefixLength(), m.maxExpansions(), m.zeroTermsQuery(), m.lenient()));
+            }
+            case Query.MatchPhrase m -> {
+                QueryTranslator t = analysedWith("match_phrase", m.analyzer());
+                yield t.perField(m.field(), f -> t.phrase(f, m.text(), m.slop(), m.zeroTermsQuery(), false));
+            }
+            case Query.MatchPhrasePrefix m -> {
+                QueryTranslator t = analysedWith("match_phrase_prefix", m.analyzer());
+                yield t.perField(m.field(), f -> t.phrasePrefix(f, m.text(), m.slop(), m.maxExpansions(), false));
+            }
             case Query.MultiMatch m -> multiMatch(m);
             // the boost is applied once, below (the parser would wrap the tree in it too)
             case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.parse(
@@ -635,9 +663,12 @@ public final class QueryTranslator {
     private record Token(String term, int position) {
     }
 
-    private static List<Token> analyze(String field, String text) {
+    /** The tokens of a full-text query's text: the field's search analyzer ({@code quote}: its search-quote one). */
+    private List<Token> analyze(String field, String text, boolean quote) {
+        Analyzer analyzer = override != null ? override : quote ? analyzers.searchQuoteAnalyzer(mappings, field)
+                : analyzers.searchAnalyzer(mappings, field);
         List<Token> tokens = new ArrayList<>();
-        try (TokenStream stream = ANALYZER.tokenStream(field, text)) {
+        try (TokenStream stream = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
             PositionIncrementAttribute inc = stream.addAttribute(PositionIncrementAttribute.class);
             stream.reset();
@@ -689,15 +720,30 @@ public final class QueryTranslator {
         if (!(mapping.get() instanceof TextField)) {
             return nonTextMatch(field, mapping.get(), text, lenientHere, fuzziness, prefixLength, maxExpansions);
         }
-        List<Token> tokens = analyze(field, text);
+        List<Token> tokens = analyze(field, text, false);
         if (tokens.isEmpty()) {
             return zeroTerms(zero);
         }
         List<org.apache.lucene.search.Query> clauses = new ArrayList<>();
-        for (Token token : tokens) {
-            clauses.add(fuzziness.isPresent()
-                    ? fuzzyTerm(field, token.term(), fuzziness.get(), prefixLength, maxExpansions, true)
-                    : new TermQuery(new Term(field, token.term())));
+        for (List<Token> group : samePosition(tokens)) {
+            if (group.size() == 1) {
+                Token token = group.get(0);
+                clauses.add(fuzziness.isPresent()
+                        ? fuzzyTerm(field, token.term(), fuzziness.get(), prefixLength, maxExpansions, true)
+                        : new TermQuery(new Term(field, token.term())));
+            } else if (fuzziness.isPresent()) {
+                // tokens at one position (synonyms): any of them, as Elasticsearch
+                BooleanQuery.Builder any = new BooleanQuery.Builder();
+                group.forEach(t -> any.add(fuzzyTerm(field, t.term(), fuzziness.get(), prefixLength, maxExpansions,
+                        true), Occur.SHOULD));
+                clauses.add(any.build());
+            } else {
+                // tokens at one position (synonyms) score as one term, as Elasticsearch's SynonymQuery
+                org.apache.lucene.search.SynonymQuery.Builder synonyms =
+                        new org.apache.lucene.search.SynonymQuery.Builder(field);
+                group.forEach(t -> synonyms.addTerm(new Term(field, t.term())));
+                clauses.add(synonyms.build());
+            }
         }
         if (clauses.size() == 1) {
             return clauses.get(0);
@@ -720,16 +766,46 @@ public final class QueryTranslator {
         if (!(mapping.get() instanceof TextField)) {
             return nonTextMatch(field, mapping.get(), text, lenientHere, Optional.empty(), 0, 50);
         }
-        List<Token> tokens = analyze(field, text);
+        List<Token> tokens = analyze(field, text, true);
         if (tokens.isEmpty()) {
             return zeroTerms(zero);
         }
         if (tokens.size() == 1) {
             return new TermQuery(new Term(field, tokens.get(0).term()));
         }
+        List<List<Token>> groups = samePosition(tokens);
+        if (groups.size() < tokens.size()) {
+            if (groups.size() == 1) {
+                org.apache.lucene.search.SynonymQuery.Builder synonyms =
+                        new org.apache.lucene.search.SynonymQuery.Builder(field);
+                tokens.forEach(t -> synonyms.addTerm(new Term(field, t.term())));
+                return synonyms.build();
+            }
+            MultiPhraseQuery.Builder mb = new MultiPhraseQuery.Builder().setSlop(slop);
+            for (List<Token> group : groups) {
+                mb.add(group.stream().map(t -> new Term(field, t.term())).toArray(Term[]::new),
+                        group.get(0).position());
+            }
+            return mb.build();
+        }
         PhraseQuery.Builder b = new PhraseQuery.Builder().setSlop(slop);
         tokens.forEach(t -> b.add(new Term(field, t.term()), t.position()));
         return b.build();
+    }
+
+    /** The tokens grouped by position, in order (a group of more than one: synonyms). */
+    private static List<List<Token>> samePosition(List<Token> tokens) {
+        List<List<Token>> out = new ArrayList<>();
+        for (Token t : tokens) {
+            if (!out.isEmpty() && out.get(out.size() - 1).get(0).position() == t.position()) {
+                out.get(out.size() - 1).add(t);
+            } else {
+                List<Token> group = new ArrayList<>();
+                group.add(t);
+                out.add(group);
+            }
+        }
+        return out;
     }
 
     private org.apache.lucene.search.Query phrasePrefix(String field, String text, int slop, int maxExpansions,
@@ -744,7 +820,7 @@ public final class QueryTranslator {
         if (!(mapping.get() instanceof TextField)) {
             return nonTextMatch(field, mapping.get(), text, lenientHere, Optional.empty(), 0, 50);
         }
-        List<Token> tokens = analyze(field, text);
+        List<Token> tokens = analyze(field, text, true);
         if (tokens.isEmpty()) {
             return new MatchNoDocsQuery();
         }

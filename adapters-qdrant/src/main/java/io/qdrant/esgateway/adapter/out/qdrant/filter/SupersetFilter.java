@@ -114,9 +114,10 @@ public final class SupersetFilter {
                 if (m.fuzziness().isPresent()) {
                     throw FilterTranslator.unsupported("[fuzziness] in a [match] query");
                 }
-                yield text(m.field(), m.text(), m.operator() == Query.Operator.AND, m.zeroTermsQuery());
+                yield text(m.field(), m.text(), m.operator() == Query.Operator.AND, m.zeroTermsQuery(),
+                        m.analyzer(), false);
             }
-            case Query.MatchPhrase m -> text(m.field(), m.text(), true, m.zeroTermsQuery());
+            case Query.MatchPhrase m -> text(m.field(), m.text(), true, m.zeroTermsQuery(), m.analyzer(), true);
             case Query.MatchPhrasePrefix m -> throw FilterTranslator.unsupported("the [match_phrase_prefix] query"
                     + " (its expansion needs the whole index's term dictionary)");
             case Query.MultiMatch m -> multiMatch(m);
@@ -180,6 +181,15 @@ public final class SupersetFilter {
 
     /** A full-text query's candidates on one field: any (or all) of the analysed tokens. */
     private Translated text(String field, String text, boolean all, Query.ZeroTermsQuery zero) {
+        return text(field, text, all, zero, Optional.empty(), false);
+    }
+
+    /**
+     * A full-text query's candidates on one field: a token of any position (or, with {@code all}, of every position;
+     * tokens sharing a position are alternatives), analysed as the query is.
+     */
+    private Translated text(String field, String text, boolean all, Query.ZeroTermsQuery zero,
+                            Optional<String> analyzer, boolean quote) {
         if (field.contains("*")) {
             return new Always();
         }
@@ -197,11 +207,17 @@ public final class SupersetFilter {
             // numbers, dates, booleans: parsed (or leniently ignored) by the scorer, which sees every point
             return new Always();
         }
-        List<String> tokens = scorer.analyze(index, field, text);
-        if (tokens.isEmpty()) {
+        Optional<List<List<String>>> groups = scorer.tokenGroups(index, field, text, analyzer, quote);
+        if (groups.isEmpty()) {
+            return new Always();
+        }
+        if (groups.get().isEmpty()) {
             return zero == Query.ZeroTermsQuery.ALL ? new Always() : new Never();
         }
-        return tokens(field, tokens, all);
+        if (all && groups.get().stream().anyMatch(g -> g.size() > 1)) {
+            return FilterTranslator.and(groups.get().stream().map(g -> tokens(field, g, false)).toList());
+        }
+        return tokens(field, groups.get().stream().flatMap(List::stream).toList(), all);
     }
 
     /** Points with a token of {@code field} starting with {@code prefix} (every point when it is empty). */

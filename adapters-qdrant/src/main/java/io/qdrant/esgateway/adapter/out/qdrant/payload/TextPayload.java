@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.application.port.out.RelevanceScorer.FieldTerms;
 import io.qdrant.esgateway.domain.document.IndexedValue;
 import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,10 @@ public final class TextPayload {
     }
 
     /** Adds {@code _t} and {@code _n} for the document's values to {@code payload}. */
-    public static void add(ObjectNode payload, RelevanceScorer scorer, Mappings mappings, List<IndexedValue> values) {
-        Map<String, FieldTerms> terms = scorer.terms(values);
+    public static void add(ObjectNode payload, RelevanceScorer scorer, IndexMetadata index,
+                           List<IndexedValue> values) {
+        Mappings mappings = index.mappings();
+        Map<String, FieldTerms> terms = scorer.terms(index, values);
         ObjectNode tokens = payload.putObject(TERMS);
         ObjectNode lengths = payload.putObject(LENGTHS);
         terms.forEach((field, t) -> {

@@ -36,7 +36,7 @@ class TextPayloadTest {
     @Test
     void aPointKeepsTokensOfTextFieldsAndLengthsOfTermFields() {
         ObjectNode payload = QdrantClient.object();
-        TextPayload.add(payload, LuceneStores.relevanceScorer(), QdrantFilterTranslatorTest.INDEX.mappings(),
+        TextPayload.add(payload, LuceneStores.relevanceScorer(), QdrantFilterTranslatorTest.INDEX,
                 DocumentParser.parse(QdrantFilterTranslatorTest.INDEX.mappings(), Json.parse(
                         "{\"title\": [\"The quick fox\", \"the FOX!\"], \"tag\": [\"a\", \"b\", \"a\"],"
                                 + " \"active\": true, \"count\": 3}"), "x").values());
