@@ -10,7 +10,9 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.qdrant.esgateway.adapter.in.http.EsRestApi;
+import io.qdrant.esgateway.adapter.out.catalog.redis.RedisCatalogs;
 import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
+import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
 import io.qdrant.esgateway.application.service.ClusterStatusService;
@@ -51,7 +53,7 @@ final class Gateway implements AutoCloseable {
 
     static Gateway start(GatewayConfig config) {
         createDirectories(config.dataDir());
-        SqliteCatalogs.Handle catalog = SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
+        Catalog catalog = openCatalog(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         io.qdrant.esgateway.application.port.out.DocumentStore store;
         // each remote backend call's time is also taken out of its request's own time by the HTTP adapter
@@ -65,7 +67,7 @@ final class Gateway implements AutoCloseable {
                             LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
-            closeQuietly(catalog);
+            closeQuietly((AutoCloseable) catalog);
             throw e;
         }
 
@@ -113,7 +115,16 @@ final class Gateway implements AutoCloseable {
                 })
                 .build()
                 .start();
-        return new Gateway(server, catalog, (AutoCloseable) store, activity);
+        return new Gateway(server, (AutoCloseable) catalog, (AutoCloseable) store, activity);
+    }
+
+    /** The catalog {@code QEG_CATALOG} names: SQLite in the data directory, or the shared one in Valkey/Redis. */
+    private static Catalog openCatalog(GatewayConfig config) {
+        if (config.catalog().equals("redis")) {
+            return RedisCatalogs.open(new RedisCatalogs.Settings(config.redisUrl(), config.redisPrefix(),
+                    java.time.Duration.ofSeconds(5), 32));
+        }
+        return SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
     }
 
     int port() {

@@ -17,14 +17,17 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      String nodeName, String esVersion, long maxContentLength, java.util.Set<String> nativeAbsent,
                      int maxReadsInFlight, java.net.URI qdrantUrl, Optional<String> qdrantApiKey,
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
-                     int qdrantPoolSize, int requestCacheEntries, boolean warmUp) {
+                     int qdrantPoolSize, int requestCacheEntries, boolean warmUp, java.net.URI redisUrl,
+                     String redisPrefix) {
 
     /** Never shows the Qdrant API key. */
     @Override
     public String toString() {
         return "GatewayConfig[host=" + host + ", port=" + port + ", dataDir=" + dataDir + ", backend=" + backend
                 + ", catalog=" + catalog + ", qdrantUrl=" + qdrantUrl + ", qdrantApiKey="
-                + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + "]";
+                + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + ", redisUrl=" + redisUrl.getScheme() + "://"
+                + redisUrl.getHost() + ":" + redisUrl.getPort() + redisUrl.getPath() + ", redisPrefix=" + redisPrefix
+                + "]";
     }
 
     /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
@@ -93,7 +96,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
     private static GatewayConfig validate(Map<Setting, String> v, Map<Setting, String> from) {
         int port = integer(Setting.PORT, v, from, 0, 65535);
         String backend = oneOf(Setting.BACKEND, v, from, "lucene", "qdrant");
-        String catalog = oneOf(Setting.CATALOG, v, from, "sqlite");
+        String catalog = oneOf(Setting.CATALOG, v, from, "sqlite", "redis");
         String host = v.get(Setting.HOST);
         if (host.isBlank()) {
             throw invalid(Setting.HOST, v, from, "an address such as 127.0.0.1 or 0.0.0.0");
@@ -121,7 +124,36 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 duration(Setting.QDRANT_CONNECT_TIMEOUT, v, from), duration(Setting.QDRANT_REQUEST_TIMEOUT, v, from),
                 integer(Setting.QDRANT_POOL_SIZE, v, from, 1, 1024),
                 integer(Setting.REQUEST_CACHE_ENTRIES, v, from, 0, 1_000_000),
-                oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"));
+                oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"), redisUrl(v, from),
+                redisPrefix(v, from));
+    }
+
+    /** {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…}; never echoed (it may hold a password). */
+    private static java.net.URI redisUrl(Map<Setting, String> v, Map<Setting, String> from) {
+        String text = v.get(Setting.REDIS_URL).trim();
+        String expected = "invalid value for " + Setting.REDIS_URL.env() + " (from " + from.get(Setting.REDIS_URL)
+                + "): expected a URL such as redis://127.0.0.1:6379/0 or rediss://user:password@host:6380/0";
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(text);
+        } catch (java.net.URISyntaxException e) {
+            throw new ConfigException(expected);
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        String path = uri.getPath() == null ? "" : uri.getPath();
+        if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null
+                || !(path.isEmpty() || path.matches("/\\d{1,2}"))) {
+            throw new ConfigException(expected);
+        }
+        return uri;
+    }
+
+    private static String redisPrefix(Map<Setting, String> v, Map<Setting, String> from) {
+        String prefix = v.get(Setting.REDIS_PREFIX);
+        if (prefix.isEmpty() || prefix.chars().anyMatch(Character::isWhitespace)) {
+            throw invalid(Setting.REDIS_PREFIX, v, from, "a non-empty key prefix without spaces, such as qeg:");
+        }
+        return prefix;
     }
 
     /** An http(s) URL with a host; one with credentials is refused without echoing it. */
