@@ -260,8 +260,9 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     @Override
     public long bumpGeneration(String index) {
         try {
+            // not run again after a connection failure: the script may have run
             Object moved = call("moving the generation of [" + index + "]",
-                    jedis -> script(jedis, BUMP, List.of(prefix + Kind.INDEX.hash, dataGenKey), List.of(index)));
+                    jedis -> script(jedis, BUMP, List.of(prefix + Kind.INDEX.hash, dataGenKey), List.of(index)), false);
             return (Long) moved;
         } catch (GatewayException e) {
             if (e.getCause() instanceof JedisDataException d && d.getMessage() != null
@@ -569,17 +570,40 @@ final class RedisCatalog implements RedisCatalogs.Handle {
 
     // ------------------------------------------------------------------------------------------ plumbing
 
-    /** Runs {@code work} on a pooled connection; any Redis failure becomes {@code BACKEND_UNAVAILABLE}. */
+    /**
+     * Runs {@code work} on a pooled connection; any Redis failure becomes {@code BACKEND_UNAVAILABLE}. A connection
+     * failure also drops every idle connection (after a server restart they are all dead) and, for {@code work} that
+     * is safe to run again (it changes nothing, or fails before its change is sent), runs it once more on a new one.
+     */
     private <T> T call(String operation, Function<Jedis, T> work) {
+        return call(operation, work, true);
+    }
+
+    private <T> T call(String operation, Function<Jedis, T> work, boolean again) {
         if (closed) {
             throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + " is closed", null);
         }
         try (Jedis jedis = pool.getResource()) {
             return work.apply(jedis);
+        } catch (JedisConnectionException e) {
+            pool.clear();
+            if (again) {
+                try {
+                    return call(operation, work, false);
+                } catch (GatewayException second) {
+                    second.addSuppressed(e);
+                    throw second;
+                }
+            }
+            throw unavailable(operation, e);
         } catch (JedisException e) {
-            throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + ": " + operation
-                    + " failed: " + e.getMessage(), e);
+            throw unavailable(operation, e);
         }
+    }
+
+    private GatewayException unavailable(String operation, JedisException e) {
+        return GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + ": " + operation
+                + " failed: " + e.getMessage(), e);
     }
 
     /** Runs a script by its digest, loading it first if the server does not have it (after a restart). */

@@ -288,6 +288,33 @@ class RedisCatalogTest extends CatalogContract {
     }
 
     @Test
+    void afterARestartUnnoticedByTheCatalogItsFirstCallsSucceedOnNewConnections() throws Exception {
+        RedisCatalog a = replica();
+        a.createIndex(index("kept"), List.of());
+        // several idle pooled connections, all dead after the restart
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            List<java.util.concurrent.Future<?>> reads = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                reads.add(pool.submit(() -> {
+                    for (int j = 0; j < 50; j++) {
+                        a.view();
+                    }
+                }));
+            }
+            for (var f : reads) {
+                f.get();
+            }
+        }
+        server.stop();
+        server.restart();
+
+        assertThat(a.view().indices()).containsOnlyKeys("kept");
+        a.createIndex(index("next"), List.of());
+        assertThat(a.generation("next")).isZero();
+        assertThat(a.bumpGeneration("next")).isEqualTo(1);
+    }
+
+    @Test
     void settingsRefuseAnUrlThatIsNotRedisAndNeverShowItsPassword() {
         RedisCatalogs.Settings settings = RedisCatalogs.Settings.of(URI.create("rediss://user:secret@cache:6380/2"));
         assertThat(settings.displayUrl()).isEqualTo("rediss://cache:6380/2");
