@@ -18,6 +18,7 @@ class AdapterVisibilityTest {
             .and().areTopLevelClasses()
             .and().doNotHaveSimpleName("EsRestApi")
             .and().doNotHaveSimpleName("SqliteCatalogs")
+            .and().doNotHaveSimpleName("RedisCatalogs")
             .and().doNotHaveSimpleName("LuceneStores")
             .and().doNotHaveSimpleName("QdrantStores")
             .and().doNotHaveSimpleName("package-info")
