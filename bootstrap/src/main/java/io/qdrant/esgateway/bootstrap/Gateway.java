@@ -88,7 +88,16 @@ final class Gateway implements AutoCloseable {
         ScrollService scrolls = new ScrollService(catalog, store,
                 store instanceof ReadSnapshots snapshots ? java.util.Optional.of(snapshots) : java.util.Optional.empty(), capabilities,
                 Clock.systemUTC(), Gateway::newId, MAX_OPEN_SCROLL_CONTEXTS);
-        EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
+        String clusterUuid = clusterUuid(config.dataDir());
+        if (catalog instanceof RedisCatalogs.Handle shared) {
+            try {
+                clusterUuid = shared.clusterUuid(clusterUuid); // one cluster uuid for every replica
+            } catch (RuntimeException e) {
+                System.getLogger(Gateway.class.getName()).log(System.Logger.Level.WARNING, "the shared catalog does"
+                        + " not answer; GET / reports this replica's own cluster uuid until the next start", e);
+            }
+        }
+        EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid,
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);
         WebServer server = WebServer.builder()

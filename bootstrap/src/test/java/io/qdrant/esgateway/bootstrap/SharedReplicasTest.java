@@ -93,6 +93,15 @@ class SharedReplicasTest {
     // ---------------------------------------------------------------- the catalog guarantee
 
     @Test
+    @Order(0)
+    void theReplicasAreOneClusterWithOneUuid() {
+        String uuid = a.get("/").json().path("cluster_uuid").asText();
+        assertThat(uuid).isNotBlank();
+        assertThat(b.get("/").json().path("cluster_uuid").asText()).isEqualTo(uuid);
+        assertThat(c.get("/").json().path("cluster_uuid").asText()).isEqualTo(uuid);
+    }
+
+    @Test
     @Order(1)
     void afterAnAliasSwapOnOneReplicaEveryRequestOnTheOthersSeesOnlyTheNewIndex() {
         for (String index : List.of("swap-old", "swap-new")) {

@@ -274,6 +274,15 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     }
 
     @Override
+    public String clusterUuid(String candidate) {
+        String key = prefix + "catalog:cluster_uuid";
+        return call("reading the cluster uuid", jedis -> {
+            jedis.set(key, candidate, SetParams.setParams().nx());
+            return jedis.get(key);
+        });
+    }
+
+    @Override
     public void ping() {
         call("pinging", Jedis::ping);
     }

@@ -17,6 +17,15 @@ public final class RedisCatalogs {
     /** An open catalog; {@link #close()} closes its connections (later calls fail as unavailable). */
     public interface Handle extends Catalog, AutoCloseable {
 
+        /**
+         * The cluster uuid every replica sharing this catalog reports: the first one stored ({@code candidate} if
+         * none is yet).
+         *
+         * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE} if the server does
+         *         not answer
+         */
+        String clusterUuid(String candidate);
+
         /** Closes the connection pool; idempotent. */
         @Override
         void close();

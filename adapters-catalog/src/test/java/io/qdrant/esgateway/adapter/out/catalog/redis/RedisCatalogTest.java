@@ -94,6 +94,12 @@ class RedisCatalogTest extends CatalogContract {
     }
 
     @Test
+    void everyReplicaReportsTheClusterUuidStoredFirst() {
+        assertThat(replica().clusterUuid("first")).isEqualTo("first");
+        assertThat(replica().clusterUuid("second")).isEqualTo("first");
+    }
+
+    @Test
     void theViewIsReusedWhileTheGenerationDoesNotMove() {
         RedisCatalog a = replica();
         a.createIndex(index("a"), List.of());
