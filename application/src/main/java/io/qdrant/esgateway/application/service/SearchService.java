@@ -57,7 +57,7 @@ public final class SearchService implements SearchOperations {
     private final PlanObserver observer;
     private final CompleteScan scan;
     private final int maxInFlight;
-    private final AnswerCache<IndexAnswer> cache;
+    private final RequestCache<IndexAnswer> cache;
     private final InstantSource clock;
 
     public SearchService(Catalog catalog, DocumentStore store) {
@@ -75,7 +75,7 @@ public final class SearchService implements SearchOperations {
     }
 
     /**
-     * @param cacheEntries how many {@code size: 0} per-index answers the request cache keeps ({@link AnswerCache});
+     * @param cacheEntries how many {@code size: 0} per-index answers the request cache keeps ({@link RequestCache});
      *                     0 turns it off
      */
     public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
@@ -87,7 +87,7 @@ public final class SearchService implements SearchOperations {
     public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
                          PlanObserver observer, int maxInFlight, int cacheEntries, InstantSource clock) {
         this.clock = clock;
-        this.cache = new AnswerCache<>(cacheEntries);
+        this.cache = new RequestCache<>(cacheEntries);
         this.catalog = catalog;
         this.store = store;
         this.capabilities = capabilities;
@@ -140,15 +140,15 @@ public final class SearchService implements SearchOperations {
         if (runnable.isEmpty() && !failures.isEmpty()) {
             throw GatewayException.allShardsFailed(failures);
         }
-        Reads reads = new Reads(maxInFlight);
+        BoundedReads reads = new BoundedReads(maxInFlight);
         List<Callable<IndexAnswer>> perIndex = new ArrayList<>();
         for (IndexMetadata index : runnable) {
             perIndex.add(() -> answer(index, request, window, reads, now));
         }
-        List<Reads.Outcome<IndexAnswer>> outcomes = Reads.all(perIndex);
+        List<BoundedReads.Outcome<IndexAnswer>> outcomes = BoundedReads.all(perIndex);
         List<IndexAnswer> answers = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
-            Reads.Outcome<IndexAnswer> outcome = outcomes.get(i);
+            BoundedReads.Outcome<IndexAnswer> outcome = outcomes.get(i);
             if (outcome.failure() != null) {
                 RuntimeException e = outcome.failure();
                 if (!(e instanceof GatewayException g) || g.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
@@ -271,13 +271,13 @@ public final class SearchService implements SearchOperations {
     }
 
     /** One index: plan each part, run its reads (bounded, concurrently), assemble. */
-    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, Reads reads,
+    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, BoundedReads reads,
                                LongSupplier now) {
         return cache.get(index, request, () -> catalog.generation(index.name()),
                 () -> compute(index, request, window, reads, now));
     }
 
-    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, Reads reads,
+    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, BoundedReads reads,
                                 LongSupplier now) {
         ExecutionPlan plan = CoverageRules.decide(index.name(), request, index.mappings(), capabilities);
         observer.planned(index.name(), plan);
@@ -303,7 +303,7 @@ public final class SearchService implements SearchOperations {
                 && reads.bound() >= 2 && store.readsTogetherOnOneThread();
         SearchRequest pageRequest = totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled());
         if (together) {
-            tasks.add(new Reads.Several(2, () -> store.readTogether(List.of(
+            tasks.add(new BoundedReads.Several(2, () -> store.readTogether(List.of(
                     new DocumentStore.Read.Search(index, pageRequest, window),
                     new DocumentStore.Read.Aggregate(index, request, nativePlan)))));
         } else {
@@ -321,8 +321,9 @@ public final class SearchService implements SearchOperations {
         }
         List<Object> results = reads.run(tasks);
         int at = 0;
-        List<?> pair = together ? (List<?>) results.get(0) : null;
-        IndexHits hits = (IndexHits) (together ? pair.get(0) : results.get(0));
+        @SuppressWarnings("unchecked")
+        List<DocumentStore.ReadValue> pair = together ? (List<DocumentStore.ReadValue>) results.get(0) : null;
+        IndexHits hits = together ? ((DocumentStore.ReadValue.Hits) pair.get(0)).hits() : (IndexHits) results.get(0);
         at++;
         if (separateTotal) {
             @SuppressWarnings("unchecked")
@@ -333,7 +334,8 @@ public final class SearchService implements SearchOperations {
             return new IndexAnswer(hits, Optional.empty());
         }
         NamedPartials nativeParts = nativePlan == null ? NamedPartials.EMPTY
-                : together ? (NamedPartials) pair.get(1) : (NamedPartials) results.get(at++);
+                : together ? ((DocumentStore.ReadValue.Partials) pair.get(1)).partials()
+                : (NamedPartials) results.get(at++);
         NamedPartials scannedParts = scanPlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at);
         Map<String, Partial> ordered = new LinkedHashMap<>();
         for (String name : request.aggregations().keySet()) {
