@@ -22,7 +22,8 @@ import java.util.List;
 class AdapterVisibilityTest {
     static final String BASE = "io.qdrant.esgateway.adapter";
     /** Each adapter's root package: its factory's package. */
-    static final List<String> ROOTS = List.of(BASE + ".in.http", BASE + ".out.catalog.sqlite", BASE + ".out.lucene",
+    static final List<String> ROOTS = List.of(BASE + ".in.http", BASE + ".out.catalog.sqlite",
+            BASE + ".out.catalog.redis", BASE + ".out.lucene",
             BASE + ".out.qdrant");
 
     @ArchTest
