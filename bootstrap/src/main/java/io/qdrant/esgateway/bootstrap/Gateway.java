@@ -11,7 +11,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.qdrant.esgateway.adapter.in.http.EsRestApi;
 import io.qdrant.esgateway.adapter.out.cache.redis.RedisResponseCaches;
+import io.qdrant.esgateway.adapter.out.catalog.redis.RedisCatalogs;
 import io.qdrant.esgateway.adapter.out.catalog.sqlite.SqliteCatalogs;
+import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
 import io.qdrant.esgateway.application.port.in.ResponseCaching;
@@ -66,7 +68,7 @@ final class Gateway implements AutoCloseable {
 
     static Gateway start(GatewayConfig config) {
         createDirectories(config.dataDir());
-        SqliteCatalogs.Handle catalog = SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
+        Catalog catalog = openCatalog(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         io.qdrant.esgateway.application.port.out.DocumentStore store;
         // each remote backend call's time is also taken out of its request's own time by the HTTP adapter
@@ -80,7 +82,7 @@ final class Gateway implements AutoCloseable {
                             LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
         } catch (RuntimeException e) {
-            closeQuietly(catalog);
+            closeQuietly((AutoCloseable) catalog);
             throw e;
         }
         RedisResponseCaches.Handle shared = null;
@@ -126,7 +128,16 @@ final class Gateway implements AutoCloseable {
                 java.util.concurrent.TimeUnit.MINUTES, new java.util.concurrent.ArrayBlockingQueue<>(64),
                 Thread.ofVirtual().name("task-", 0).factory());
         TaskService tasks = new TaskService(EsRestApi.NODE_ID, taskExecutor, Clock.systemUTC(), System::nanoTime, 1000);
-        EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid(config.dataDir()),
+        String clusterUuid = clusterUuid(config.dataDir());
+        if (catalog instanceof RedisCatalogs.Handle shared) {
+            try {
+                clusterUuid = shared.clusterUuid(clusterUuid); // one cluster uuid for every replica
+            } catch (RuntimeException e) {
+                System.getLogger(Gateway.class.getName()).log(System.Logger.Level.WARNING, "the shared catalog does"
+                        + " not answer; GET / reports this replica's own cluster uuid until the next start", e);
+            }
+        }
+        EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid,
                 config.nodeName(), config.esVersion(), config.maxContentLength());
         RequestActivity activity = new RequestActivity(System::nanoTime);
         WebServer server = WebServer.builder()
@@ -157,7 +168,17 @@ final class Gateway implements AutoCloseable {
             taskExecutor.shutdownNow(); // running tasks stop before the store closes under them
             ((AutoCloseable) store).close();
         };
-        return new Gateway(server, catalog, storeAndTasks, shared == null ? () -> { } : shared, activity);
+        return new Gateway(server, (AutoCloseable) catalog, storeAndTasks, shared == null ? () -> { } : shared,
+                activity);
+    }
+
+    /** The catalog {@code QEG_CATALOG} names: SQLite in the data directory, or the shared one in Valkey/Redis. */
+    private static Catalog openCatalog(GatewayConfig config) {
+        if (config.catalog().equals("redis")) {
+            return RedisCatalogs.open(new RedisCatalogs.Settings(config.redisUrl().orElseThrow(), config.redisPrefix(),
+                    java.time.Duration.ofSeconds(5), 32));
+        }
+        return SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
     }
 
     int port() {

@@ -36,7 +36,8 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
         return "GatewayConfig[host=" + host + ", port=" + port + ", dataDir=" + dataDir + ", backend=" + backend
                 + ", catalog=" + catalog + ", qdrantUrl=" + qdrantUrl + ", qdrantApiKey="
                 + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + ", responseCache=" + responseCache
-                + ", redisUrl=" + (redisUrl.isPresent() ? "<set>" : "<none>") + "]";
+                + ", redisUrl=" + redisUrl.map(u -> u.getScheme() + "://" + u.getHost() + ":" + u.getPort() + u.getPath())
+                .orElse("<none>") + ", redisPrefix=" + redisPrefix + "]";
     }
 
     /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
@@ -105,7 +106,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
     private static GatewayConfig validate(Map<Setting, String> v, Map<Setting, String> from) {
         int port = integer(Setting.PORT, v, from, 0, 65535);
         String backend = oneOf(Setting.BACKEND, v, from, "lucene", "qdrant");
-        String catalog = oneOf(Setting.CATALOG, v, from, "sqlite");
+        String catalog = oneOf(Setting.CATALOG, v, from, "sqlite", "redis");
         String host = v.get(Setting.HOST);
         if (host.isBlank()) {
             throw invalid(Setting.HOST, v, from, "an address such as 127.0.0.1 or 0.0.0.0");
@@ -128,6 +129,10 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
         }
         String responseCache = oneOf(Setting.RESPONSE_CACHE, v, from, "off", "on", "coordinate");
         Optional<java.net.URI> redisUrl = redisUrl(v, from);
+        if (catalog.equals("redis") && redisUrl.isEmpty()) {
+            throw new ConfigException(Setting.CATALOG.env() + "=redis (from " + from.get(Setting.CATALOG) + ") needs "
+                    + Setting.REDIS_URL.env() + ", the Valkey/Redis server the replicas share");
+        }
         if (!responseCache.equals("off") && redisUrl.isEmpty()) {
             throw new ConfigException(Setting.RESPONSE_CACHE.env() + "=" + responseCache + " (from "
                     + from.get(Setting.RESPONSE_CACHE) + ") needs " + Setting.REDIS_URL.env()
@@ -141,28 +146,43 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 integer(Setting.QDRANT_POOL_SIZE, v, from, 1, 1024),
                 integer(Setting.REQUEST_CACHE_ENTRIES, v, from, 0, 1_000_000),
                 oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"),
-                responseCache, redisUrl, v.get(Setting.REDIS_PREFIX),
+                responseCache, redisUrl, redisPrefix(v, from),
                 duration(Setting.RESPONSE_CACHE_TTL, v, from),
                 (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)));
     }
 
-    /** A redis:// or rediss:// URL with a host, or nothing; its credentials are never echoed. */
+    /**
+     * {@code redis://[user:password@]host[:port][/db]} or {@code rediss://…}, or nothing; never echoed (it may hold
+     * a password).
+     */
     private static Optional<java.net.URI> redisUrl(Map<Setting, String> v, Map<Setting, String> from) {
         String text = v.get(Setting.REDIS_URL).trim();
         if (text.isEmpty()) {
             return Optional.empty();
         }
+        String expected = "invalid value for " + Setting.REDIS_URL.env() + " (from " + from.get(Setting.REDIS_URL)
+                + "): expected a URL such as redis://127.0.0.1:6379/0 or rediss://user:password@host:6380/0";
+        java.net.URI uri;
         try {
-            java.net.URI uri = new java.net.URI(text);
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if ((scheme.equals("redis") || scheme.equals("rediss")) && uri.getHost() != null) {
-                return Optional.of(uri);
-            }
+            uri = new java.net.URI(text);
         } catch (java.net.URISyntaxException e) {
-            // reported below
+            throw new ConfigException(expected);
         }
-        throw new ConfigException("invalid value for " + Setting.REDIS_URL.env() + " (from " + from.get(Setting.REDIS_URL)
-                + "): expected a URL such as redis://127.0.0.1:6379/0 or rediss://user:password@host:6380/0");
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        String path = uri.getPath() == null ? "" : uri.getPath();
+        if (!(scheme.equals("redis") || scheme.equals("rediss")) || uri.getHost() == null
+                || !(path.isEmpty() || path.matches("/\\d{1,2}"))) {
+            throw new ConfigException(expected);
+        }
+        return Optional.of(uri);
+    }
+
+    private static String redisPrefix(Map<Setting, String> v, Map<Setting, String> from) {
+        String prefix = v.get(Setting.REDIS_PREFIX);
+        if (prefix.isEmpty() || prefix.chars().anyMatch(Character::isWhitespace)) {
+            throw invalid(Setting.REDIS_PREFIX, v, from, "a non-empty key prefix without spaces, such as qeg:");
+        }
+        return prefix;
     }
 
     /** An http(s) URL with a host; one with credentials is refused without echoing it. */

@@ -12,7 +12,13 @@ enum Setting {
     PORT("port", "--port", "QEG_PORT", "9200", "port to listen on (0 = any free port)"),
     DATA_DIR("data-dir", "--data", "QEG_DATA_DIR", "./data", "directory of the SQLite catalog and the Lucene indices"),
     BACKEND("backend", "--backend", "QEG_BACKEND", "lucene", "document backend: lucene or qdrant"),
-    CATALOG("catalog", "--catalog", "QEG_CATALOG", "sqlite", "catalog backend: sqlite"),
+    CATALOG("catalog", "--catalog", "QEG_CATALOG", "sqlite",
+            "catalog backend: sqlite (one process) or redis (Valkey/Redis, shared by replicas)"),
+    REDIS_URL("redis-url", "--redis-url", "QEG_REDIS_URL", "",
+            "Valkey/Redis server the replicas share (catalog redis, response cache on/coordinate):"
+                    + " redis://[user:password@]host:port/db, rediss:// for TLS; the password is never logged"),
+    REDIS_PREFIX("redis-prefix", null, "QEG_REDIS_PREFIX", "qeg:",
+            "prefix of every key the gateway writes in Valkey/Redis (one gateway cluster per prefix)"),
     CLUSTER_NAME("cluster-name", null, "QEG_CLUSTER_NAME", "qdrant-es-gateway", "cluster_name reported by GET /"),
     NODE_NAME("node-name", null, "QEG_NODE_NAME", "", "node name reported by GET / (default: the host name)"),
     ES_VERSION("es-version", null, "QEG_ES_VERSION", "8.15.0", "Elasticsearch version number reported by GET /"),
@@ -39,9 +45,6 @@ enum Setting {
             "response cache shared by replicas on Valkey/Redis (docs/deployment.md): off, on (serve and publish) or"
                     + " coordinate (publish, never serve); on and coordinate need QEG_REDIS_URL and turn the"
                     + " process-local request cache off"),
-    REDIS_URL("redis-url", null, "QEG_REDIS_URL", "",
-            "Valkey/Redis server: redis://[user:password@]host:port/db, or rediss:// for TLS"),
-    REDIS_PREFIX("redis-prefix", null, "QEG_REDIS_PREFIX", "qeg:", "put before every Valkey/Redis key"),
     RESPONSE_CACHE_TTL("response-cache-ttl", null, "QEG_RESPONSE_CACHE_TTL", "5m",
             "longest life of a shared response cache entry (e.g. 30s, 5m)"),
     RESPONSE_CACHE_MAX_ENTRY("response-cache-max-entry", null, "QEG_RESPONSE_CACHE_MAX_ENTRY", "1mb",

@@ -106,6 +106,32 @@ class GatewayConfigTest {
     }
 
     @Test
+    void theSharedCatalogIsValkeyOrRedisAtAUrlWhosePasswordIsNeverShown() {
+        GatewayConfig c = GatewayConfig.load(new String[] {"--catalog", "redis"}, Map.of(
+                "QEG_REDIS_URL", "rediss://gw:s3cret@cache.example:6380/2", "QEG_REDIS_PREFIX", "shop:"));
+        assertThat(c.catalog()).isEqualTo("redis");
+        assertThat(c.redisUrl().orElseThrow().getHost()).isEqualTo("cache.example");
+        assertThat(c.redisUrl().orElseThrow().getUserInfo()).isEqualTo("gw:s3cret");
+        assertThat(c.redisPrefix()).isEqualTo("shop:");
+        assertThat(c.toString()).contains("rediss://cache.example:6380/2").doesNotContain("s3cret");
+        GatewayConfig defaults = GatewayConfig.load(new String[0], Map.of());
+        assertThat(defaults.redisUrl()).isEmpty();
+        assertThat(defaults.redisPrefix()).isEqualTo("qeg:");
+
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_REDIS_URL",
+                "http://gw:s3cret@cache:6379"))).hasMessageContaining("QEG_REDIS_URL")
+                .hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_REDIS_URL", "redis://cache:6379/x")))
+                .hasMessageContaining("QEG_REDIS_URL");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_REDIS_PREFIX", "a b")))
+                .hasMessageContaining("QEG_REDIS_PREFIX");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--catalog", "redis"}, Map.of()))
+                .hasMessageContaining("QEG_CATALOG=redis").hasMessageContaining("needs QEG_REDIS_URL");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[] {"--catalog", "etcd"}, Map.of()))
+                .hasMessageContaining("expected one of sqlite, redis");
+    }
+
+    @Test
     void everySettingHasAnEnvironmentVariable() {
         for (Setting s : Setting.all()) {
             assertThat(s.env()).startsWith("QEG_");

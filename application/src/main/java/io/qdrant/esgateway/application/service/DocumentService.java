@@ -249,7 +249,7 @@ public final class DocumentService implements DocumentOperations {
      */
     private void executeGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
                               WriteOutcome[] out, Set<String> moved) {
-        Applied applied = applyGroup(resolved, items, commands, out, moved);
+        Applied applied = applyGroup(resolved, items, commands, out, moved, true);
         if (applied == null) {
             return;
         }
@@ -269,7 +269,7 @@ public final class DocumentService implements DocumentOperations {
 
     /** The locked part of {@link #executeGroup}; null when every outcome is set already (failed). */
     private Applied applyGroup(IndexMetadata resolved, List<Integer> items, List<WriteCommand> commands,
-                               WriteOutcome[] out, Set<String> moved) {
+                               WriteOutcome[] out, Set<String> moved, boolean mayReplan) {
         ReentrantLock lock = locks.computeIfAbsent(resolved.uuid(), k -> new ReentrantLock());
         lock.lock();
         try {
@@ -305,9 +305,20 @@ public final class DocumentService implements DocumentOperations {
                     IndexMetadata written = index;
                     if (plan.mappingsChanged) {
                         String uuid = index.uuid();
-                        written = admin.putMapping(index.name(), plan.mappings).stream()
-                                .filter(i -> i.uuid().equals(uuid)).findFirst()
-                                .orElse(index.withMappings(plan.mappings));
+                        try {
+                            written = admin.putMapping(index.name(), plan.mappings).stream()
+                                    .filter(i -> i.uuid().equals(uuid)).findFirst()
+                                    .orElse(index.withMappings(plan.mappings));
+                        } catch (GatewayException e) {
+                            if (mayReplan && mappingsMoved(index)) {
+                                // another writer (a replica) changed the mappings since this plan read them, and
+                                // this plan's dynamic fields conflict with its: nothing is written yet, so the
+                                // items are planned again on the new mappings, as Elasticsearch re-parses them
+                                items.forEach(i -> out[i] = null);
+                                return applyGroup(resolved, items, commands, out, moved, false);
+                            }
+                            throw e;
+                        }
                     }
                     if (moved != null) {
                         moved.add(index.uuid());
@@ -331,6 +342,12 @@ public final class DocumentService implements DocumentOperations {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether the catalog's mappings of {@code index} are no longer the ones it was read with. */
+    private boolean mappingsMoved(IndexMetadata index) {
+        return catalog.view().index(index.name()).filter(i -> i.uuid().equals(index.uuid()))
+                .map(i -> !i.mappings().equals(index.mappings())).orElse(false);
     }
 
     private Written plan(Plan plan, WriteCommand command, String id) {

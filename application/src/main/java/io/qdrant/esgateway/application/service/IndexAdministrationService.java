@@ -141,12 +141,21 @@ public final class IndexAdministrationService implements IndexAdministration {
             List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
             merged.forEach(i -> AnalysisReferences.check(i.mappings(), i.settings().analysis()));
             // storage first (additive and idempotent: payload indexes, never removals), so a backend failure leaves
-            // every catalog mapping as it was; then the catalog, index by index
+            // every catalog mapping as it was; then the catalog, index by index, merging into its current mappings
+            // (another replica may have changed them since this view was read: nothing of its change is lost, and
+            // a conflicting field fails here as Elasticsearch's master refuses it)
             merged.forEach(store::updateMappings);
+            List<IndexMetadata> written = new ArrayList<>();
             for (IndexMetadata index : merged) {
-                catalog.updateMappings(index.name(), index.mappings());
+                IndexMetadata read = targets.get(written.size());
+                Mappings result = catalog.changeMappings(index.name(), current -> current.equals(read.mappings())
+                        ? index.mappings() : current.merge(update));
+                if (!result.equals(index.mappings())) {
+                    store.updateMappings(index.withMappings(result));
+                }
+                written.add(index.withMappings(result));
             }
-            return merged;
+            return written;
         });
     }
 

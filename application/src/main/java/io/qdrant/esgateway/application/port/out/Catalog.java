@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Where the gateway keeps what indices and aliases exist. Every method is atomic: a reader sees a change whole or
- * not at all. Implementations: SQLite (embedded, one replica) and, later, Valkey (shared by replicas); both pass
+ * not at all. Implementations: SQLite (embedded, one replica) and Valkey/Redis (shared by replicas); both pass
  * {@code CatalogContract}.
  */
 public interface Catalog {
@@ -31,6 +31,15 @@ public interface Catalog {
 
     /** Replaces an index's mappings. Fails with {@code INDEX_NOT_FOUND} if it does not exist. */
     void updateMappings(String index, Mappings mappings);
+
+    /**
+     * Replaces an index's mappings with {@code change} applied to its current ones, atomically: no other change of the
+     * index's mappings (by this process or another sharing the catalog) is lost between the read and the write.
+     * {@code change} may run more than once (again on the newer mappings when another writer got in first) and may
+     * throw to refuse (nothing is written then). Returns the mappings written. Fails with {@code INDEX_NOT_FOUND} if
+     * the index does not exist.
+     */
+    Mappings changeMappings(String index, java.util.function.UnaryOperator<Mappings> change);
 
     /**
      * Replaces the whole alias set with {@code plan.aliases()} and deletes {@code plan.removedIndices()}, only if the

@@ -352,6 +352,74 @@ public abstract class CatalogContract {
         assertThat(catalog.view()).isEqualTo(before);
     }
 
+    // ---------------------------------------------------------------- changeMappings
+
+    @Test
+    void changeMappingsAppliesTheChangeToTheCurrentMappingsAndMovesTheVersion() {
+        catalog.createIndex(index("a"), List.of(alias("x", "a")));
+        catalog.updateMappings("a", mappings("{\"properties\":{\"one\":{\"type\":\"long\"}}}"));
+        long before = catalog.view().version();
+
+        Mappings written = catalog.changeMappings("a",
+                current -> current.merge(mappings("{\"properties\":{\"two\":{\"type\":\"keyword\"}}}")));
+
+        Mappings expected = mappings("{\"properties\":{\"one\":{\"type\":\"long\"},\"two\":{\"type\":\"keyword\"}}}");
+        assertThat(written).isEqualTo(expected);
+        assertThat(catalog.view().index("a").orElseThrow()).isEqualTo(index("a").withMappings(expected));
+        assertThat(catalog.view().aliases()).containsExactly(alias("x", "a"));
+        assertThat(catalog.view().version()).isGreaterThan(before);
+    }
+
+    @Test
+    void givenARefusingChange_whenMappingsAreChanged_thenItsErrorComesBackAndNothingIsWritten() {
+        catalog.createIndex(index("a"), List.of());
+        catalog.updateMappings("a", mappings("{\"properties\":{\"f\":{\"type\":\"long\"}}}"));
+        CatalogView before = catalog.view();
+
+        GatewayException e = failure(ErrorKind.ILLEGAL_ARGUMENT, () -> catalog.changeMappings("a",
+                current -> current.merge(mappings("{\"properties\":{\"f\":{\"type\":\"text\"}}}"))));
+
+        assertThat(e.getMessage()).contains("[f]");
+        assertThat(catalog.view()).isEqualTo(before);
+        failure(ErrorKind.INDEX_NOT_FOUND, () -> catalog.changeMappings("missing", current -> current));
+        assertThat(catalog.view()).isEqualTo(before);
+    }
+
+    @Test
+    @Timeout(120)
+    void concurrentMappingChangesOfOneIndexAreAllKept() throws Exception {
+        catalog.createIndex(index("a"), List.of());
+        int threads = 4;
+        int perThread = 5;
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        String field = "f" + thread + "_" + i;
+                        catalog.changeMappings("a", current -> current.merge(
+                                mappings("{\"properties\":{\"" + field + "\":{\"type\":\"long\"}}}")));
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : done) {
+                f.get();
+            }
+        }
+
+        Mappings read = catalog.view().index("a").orElseThrow().mappings();
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < perThread; i++) {
+                assertThat(read.field("f" + t + "_" + i)).as("field f" + t + "_" + i).isPresent();
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- applyAliasPlan
 
     @Test

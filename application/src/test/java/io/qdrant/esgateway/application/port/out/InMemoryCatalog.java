@@ -84,6 +84,18 @@ public class InMemoryCatalog implements Catalog {
     }
 
     @Override
+    public synchronized Mappings changeMappings(String index, java.util.function.UnaryOperator<Mappings> change) {
+        IndexMetadata existing = indices.get(index);
+        if (existing == null) {
+            throw GatewayException.indexNotFound(index);
+        }
+        Mappings next = change.apply(existing.mappings());
+        indices.put(index, existing.withMappings(next));
+        version++;
+        return next;
+    }
+
+    @Override
     public synchronized boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
         if (expectedVersion != version) {
             return false;

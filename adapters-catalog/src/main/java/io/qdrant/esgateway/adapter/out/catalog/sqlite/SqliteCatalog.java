@@ -270,6 +270,20 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
         });
     }
 
+    /** Read, change and write in one {@code IMMEDIATE} transaction: no other connection writes in between. */
+    @Override
+    public Mappings changeMappings(String index, java.util.function.UnaryOperator<Mappings> change) {
+        return inWriteTransaction("changing the mappings of [" + index + "]", trx -> {
+            String current = trx.select(INDEX_MAPPINGS).from(INDICES).where(INDEX_NAME.eq(index))
+                    .fetchOptional(INDEX_MAPPINGS)
+                    .orElseThrow(() -> GatewayException.indexNotFound(index));
+            Mappings next = change.apply(Mappings.parse(Json.parse(current)));
+            trx.update(INDICES).set(INDEX_MAPPINGS, Json.write(next.toJson())).where(INDEX_NAME.eq(index)).execute();
+            bumpVersion(trx);
+            return next;
+        });
+    }
+
     @Override
     public boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
         requireDistinct(plan.aliases());

@@ -1,0 +1,680 @@
+package io.qdrant.esgateway.adapter.out.catalog.redis;
+
+import io.qdrant.esgateway.adapter.out.catalog.redis.CatalogRecords.Kind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.index.AliasMetadata;
+import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
+import java.nio.charset.StandardCharsets;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.Transaction;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * The {@link io.qdrant.esgateway.application.port.out.Catalog} in Valkey/Redis, shared by every gateway replica.
+ *
+ * <p><b>Keys</b> (after the prefix): {@code catalog:gen}, the catalog generation (the view's version), moved by
+ * every change; {@code catalog:epoch}, a random id set once, so a server that lost its data (generation back at 0)
+ * is never mistaken for the catalog a snapshot was read from; one hash per {@link Kind} of record
+ * ({@link CatalogRecords}); {@code catalog:datagen}, each index's write generation; {@code catalog:change:ID}, the
+ * marks of recent changes.
+ *
+ * <p><b>Changes</b> are optimistic transactions: {@code WATCH catalog:gen}, read the snapshot, decide in Java,
+ * then {@code MULTI} … {@code INCR catalog:gen}, {@code SET catalog:change:ID} {@code EXEC}. Any other change in
+ * between moves the generation, so the transaction aborts and is decided again on the new catalog: a change is
+ * applied whole or not at all, on exactly the catalog it was decided on. If the reply of {@code EXEC} is lost, the
+ * outcome is settled before anything else: one script on a new connection answers whether the change's mark exists
+ * and, if not, moves the generation, which makes the lost {@code EXEC} abort should it still arrive. Only then is
+ * the change decided again; if that cannot be done either, the call fails as unavailable and nothing is replayed.
+ *
+ * <p><b>Reads</b>: {@link #view()} reads the generation and epoch ({@code MGET}, one round trip) and returns the
+ * local snapshot while they are unchanged; otherwise it loads every record in one script (atomic, size-checked
+ * before anything is sent). A change acknowledged to anyone moved the generation before its acknowledgement, so
+ * every view read after it, on any replica, is of that change or later.
+ */
+final class RedisCatalog implements RedisCatalogs.Handle {
+    private static final Logger LOG = Logger.getLogger(RedisCatalog.class.getName());
+    /** How many times a change is decided again after losing a race before the call gives up. */
+    static final int CHANGE_ATTEMPTS = 64;
+    /** How long a change's mark is kept: far longer than any reply can be late. */
+    static final long CHANGE_MARK_SECONDS = 3_600;
+
+    /**
+     * The snapshot: the generation, the epoch, then each kind's fields and values, in {@link Kind} order. Refuses a
+     * catalog past its bounds (counts first, then bytes) before sending any of it.
+     */
+    private static final String LOAD = """
+            local out = {redis.call('GET', KEYS[1]) or '0', redis.call('GET', KEYS[2]) or ''}
+            for i = 3, #KEYS do
+              local n = redis.call('HLEN', KEYS[i])
+              if n > tonumber(ARGV[i - 2]) then
+                return redis.error_reply('QEG_CATALOG_TOO_LARGE ' .. KEYS[i] .. ' holds ' .. n .. ' records, more than ' .. ARGV[i - 2])
+              end
+            end
+            local bytes = 0
+            local limit = tonumber(ARGV[#KEYS - 1])
+            for i = 3, #KEYS do
+              local all = redis.call('HGETALL', KEYS[i])
+              for j = 1, #all do bytes = bytes + #all[j] end
+              if bytes > limit then
+                return redis.error_reply('QEG_CATALOG_TOO_LARGE the records hold more than ' .. limit .. ' bytes')
+              end
+              out[#out + 1] = all
+            end
+            return out
+            """;
+    /** Moves an index's write generation, only while the index exists. */
+    private static final String BUMP = """
+            if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+              return redis.error_reply('QEG_INDEX_NOT_FOUND')
+            end
+            return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+            """;
+    /** Settles a change whose reply was lost: 1 if it was applied; otherwise 0, and it never will be. */
+    private static final String SETTLE = """
+            if redis.call('EXISTS', KEYS[1]) == 1 then return 1 end
+            redis.call('INCR', KEYS[2])
+            return 0
+            """;
+
+    private final RedisCatalogs.Settings settings;
+    private final JedisPool pool;
+    private final String genKey;
+    private final String epochKey;
+    private final String dataGenKey;
+    private final String prefix;
+    private final Map<String, String> shas = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Where tests lose a reply or a request on purpose; null in production. */
+    private final Faults faults;
+    private final CatalogRecords.Limits limits;
+    private volatile Snapshot snapshot;
+    private volatile boolean closed;
+
+    /** A loaded view, the epoch it belongs to, and the bytes its records take. */
+    private record Snapshot(String epoch, CatalogView view, long bytes, Map<Kind, Map<String, String>> records) {
+        long generation() {
+            return view.version();
+        }
+    }
+
+    /** Test hooks around {@code EXEC}. */
+    interface Faults {
+        /** Called just before {@code EXEC} is sent, on its connection (a test may break the connection). */
+        void beforeExec(Jedis connection);
+
+        /** Called after {@code EXEC} answered (a test may throw as if the reply was lost). */
+        void afterExec();
+    }
+
+    private RedisCatalog(RedisCatalogs.Settings settings, JedisPool pool, Faults faults, CatalogRecords.Limits limits) {
+        this.settings = settings;
+        this.limits = limits;
+        this.pool = pool;
+        this.faults = faults;
+        this.prefix = settings.prefix();
+        this.genKey = prefix + "catalog:gen";
+        this.epochKey = prefix + "catalog:epoch";
+        this.dataGenKey = prefix + "catalog:datagen";
+    }
+
+    static RedisCatalog open(RedisCatalogs.Settings settings) {
+        return open(settings, null, CatalogRecords.Limits.DEFAULT);
+    }
+
+    static RedisCatalog open(RedisCatalogs.Settings settings, Faults faults, CatalogRecords.Limits limits) {
+        GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
+        config.setMaxTotal(settings.connections());
+        config.setMaxIdle(settings.connections());
+        config.setMinIdle(0);
+        config.setBlockWhenExhausted(true);
+        config.setMaxWait(settings.timeout());
+        config.setJmxEnabled(false);
+        int millis = (int) Math.min(Integer.MAX_VALUE, settings.timeout().toMillis());
+        JedisPool pool = new JedisPool(config, settings.url(), millis, millis);
+        return new RedisCatalog(settings, pool, faults, limits);
+    }
+
+    // ------------------------------------------------------------------------------------------ reads
+
+    @Override
+    public CatalogView view() {
+        return current(null).view();
+    }
+
+    /** The snapshot as of now: the local one if the generation and epoch did not move, else loaded. */
+    private Snapshot current(Jedis onConnection) {
+        if (onConnection != null) {
+            return currentOn(onConnection);
+        }
+        return call("reading the catalog", this::currentOn);
+    }
+
+    private Snapshot currentOn(Jedis jedis) {
+        List<String> state = jedis.mget(genKey, epochKey);
+        String epoch = state.get(1);
+        if (epoch == null) {
+            jedis.set(epochKey, UUID.randomUUID().toString(), SetParams.setParams().nx());
+        }
+        Snapshot known = snapshot;
+        if (known != null && epoch != null && epoch.equals(known.epoch())
+                && parseLong(state.get(0)) == known.generation()) {
+            return known;
+        }
+        Snapshot loaded = load(jedis);
+        Snapshot latest = snapshot;
+        if (latest == null || !latest.epoch().equals(loaded.epoch()) || latest.generation() <= loaded.generation()) {
+            if (latest != null && !latest.epoch().equals(loaded.epoch())) {
+                LOG.warning("the catalog at " + settings.displayUrl() + " has a new epoch: the server lost its"
+                        + " data or was pointed at another database; reading it from scratch");
+            }
+            snapshot = loaded;
+        }
+        return loaded;
+    }
+
+    private Snapshot load(Jedis jedis) {
+        List<String> keys = new ArrayList<>(List.of(genKey, epochKey));
+        List<String> args = new ArrayList<>();
+        for (Kind kind : Kind.values()) {
+            keys.add(prefix + kind.hash);
+            args.add(Integer.toString(limits.max(kind)));
+        }
+        args.add(Long.toString(limits.snapshotBytes()));
+        Object reply;
+        try {
+            reply = script(jedis, LOAD, keys, args);
+        } catch (JedisDataException e) {
+            String marker = "QEG_CATALOG_TOO_LARGE ";
+            if (e.getMessage() != null && e.getMessage().contains(marker)) {
+                throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl()
+                        + " is larger than this gateway supports (" + limits.indices() + " indices, "
+                        + limits.aliases() + " aliases, " + limits.snapshotBytes() + " bytes): " + e.getMessage().substring(e.getMessage().indexOf(marker) + marker.length()), e);
+            }
+            throw e;
+        }
+        List<?> parts = (List<?>) reply;
+        long generation = parseLong(text(parts.get(0)));
+        String epoch = text(parts.get(1));
+        Map<Kind, Map<String, String>> records = new EnumMap<>(Kind.class);
+        long bytes = 0;
+        Kind[] kinds = Kind.values();
+        for (int k = 0; k < kinds.length; k++) {
+            List<?> flat = (List<?>) parts.get(2 + k);
+            Map<String, String> fields = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < flat.size(); i += 2) {
+                String field = text(flat.get(i));
+                String value = text(flat.get(i + 1));
+                bytes += field.length() + value.length(); // characters: the bound is checked in bytes by the script
+                fields.put(field, value);
+            }
+            records.put(kinds[k], fields);
+        }
+        Snapshot previous = snapshot;
+        Map<String, IndexMetadata> known = new java.util.HashMap<>();
+        if (previous != null) {
+            previous.records().getOrDefault(Kind.INDEX, Map.of()).forEach((field, value) ->
+                    previous.view().index(field).ifPresent(index -> known.put(value, index)));
+        }
+        try {
+            return new Snapshot(epoch, CatalogRecords.decode(generation, records, known), bytes, records);
+        } catch (CatalogRecords.CorruptRecord e) {
+            throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl()
+                    + " holds a record this gateway refuses, so none of it is read: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public long generation(String index) {
+        String value = call("reading the generation of [" + index + "]", jedis -> jedis.hget(dataGenKey, index));
+        if (value == null) {
+            throw GatewayException.indexNotFound(index);
+        }
+        return parseLong(value);
+    }
+
+    /** A data generation is not part of the view: no catalog generation move, no change mark, never retried. */
+    @Override
+    public long bumpGeneration(String index) {
+        try {
+            // not run again after a connection failure: the script may have run
+            Object moved = call("moving the generation of [" + index + "]",
+                    jedis -> script(jedis, BUMP, List.of(prefix + Kind.INDEX.hash, dataGenKey), List.of(index)), false);
+            return (Long) moved;
+        } catch (GatewayException e) {
+            if (e.getCause() instanceof JedisDataException d && d.getMessage() != null
+                    && d.getMessage().contains("QEG_INDEX_NOT_FOUND")) {
+                throw GatewayException.indexNotFound(index);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public String clusterUuid(String candidate) {
+        String key = prefix + "catalog:cluster_uuid";
+        return call("reading the cluster uuid", jedis -> {
+            jedis.set(key, candidate, SetParams.setParams().nx());
+            return jedis.get(key);
+        });
+    }
+
+    /**
+     * Stored scripts are not part of the view: each is one hash ({@code script:<id>}, fields {@code lang} and
+     * {@code source}) read from Valkey/Redis on every use, so a script stored by one replica is seen by every request
+     * started afterwards without a catalog generation move; storing the same script twice is harmless, so these calls
+     * may run again after a connection failure.
+     */
+    @Override
+    public void putStoredScript(String id, io.qdrant.esgateway.domain.script.StoredScript script) {
+        call("storing the script [" + id + "]", jedis -> jedis.hset(prefix + "script:" + id,
+                Map.of("lang", script.lang(), "source", script.source())));
+    }
+
+    @Override
+    public Optional<io.qdrant.esgateway.domain.script.StoredScript> storedScript(String id) {
+        Map<String, String> fields = call("reading the script [" + id + "]", jedis -> jedis.hgetAll(prefix + "script:" + id));
+        if (fields == null || fields.isEmpty()) {
+            return Optional.empty();
+        }
+        if (fields.get("lang") == null || fields.get("source") == null) {
+            throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl()
+                    + " holds the stored script [" + id + "] without its lang or source", null);
+        }
+        return Optional.of(new io.qdrant.esgateway.domain.script.StoredScript(fields.get("lang"), fields.get("source")));
+    }
+
+    @Override
+    public boolean deleteStoredScript(String id) {
+        return call("deleting the script [" + id + "]", jedis -> jedis.del(prefix + "script:" + id)) > 0;
+    }
+
+    @Override
+    public void ping() {
+        call("pinging", Jedis::ping);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        pool.close();
+    }
+
+    // ------------------------------------------------------------------------------------------ changes
+
+    @Override
+    public void createIndex(IndexMetadata index, List<AliasMetadata> aliases) {
+        requireDistinct(aliases);
+        for (AliasMetadata alias : aliases) {
+            if (!alias.index().equals(index.name())) {
+                throw new IllegalArgumentException("alias [" + alias.alias() + "] names index [" + alias.index()
+                        + "], not the index being created [" + index.name() + "]");
+            }
+        }
+        IndexMetadata stored = new IndexMetadata(index.name(), index.uuid(),
+                index.creationDate().truncatedTo(ChronoUnit.MILLIS), index.settings(), index.mappings());
+        change("creating index [" + index.name() + "]", snap -> {
+            CatalogView view = snap.view();
+            view.index(index.name()).ifPresent(existing -> {
+                throw GatewayException.alreadyExists(existing.name(), existing.uuid());
+            });
+            if (view.isAlias(index.name())) {
+                throw GatewayException.invalidIndexName(index.name(), "already exists as alias");
+            }
+            if (view.indices().size() >= limits.indices()) {
+                throw GatewayException.validationFailed(List.of("this action would add an index, but the catalog"
+                        + " already holds [" + view.indices().size() + "] indices, the most it supports ["
+                        + limits.indices() + "]"));
+            }
+            if (view.aliases().size() + aliases.size() > limits.aliases()) {
+                throw tooManyAliases(view.aliases().size() + aliases.size());
+            }
+            Writes writes = new Writes(snap);
+            writes.put(Kind.INDEX, CatalogRecords.indexField(stored.name()), CatalogRecords.encode(stored));
+            for (AliasMetadata alias : aliases) {
+                writes.put(Kind.ALIAS, CatalogRecords.aliasField(alias), CatalogRecords.encode(alias));
+            }
+            writes.dataGenerations.put(stored.name(), true);
+            return writes.done(null);
+        });
+    }
+
+    @Override
+    public void deleteIndices(Collection<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        Set<String> distinct = new LinkedHashSet<>(names);
+        change("deleting indices " + distinct, snap -> {
+            Writes writes = new Writes(snap);
+            for (String name : distinct) {
+                if (snap.view().index(name).isPresent()) {
+                    removeIndex(snap.view(), name, writes);
+                }
+            }
+            return writes.done(null);
+        });
+    }
+
+    @Override
+    public void updateMappings(String index, Mappings mappings) {
+        changeMappings(index, current -> mappings);
+    }
+
+    @Override
+    public Mappings changeMappings(String index, UnaryOperator<Mappings> change) {
+        return change("changing the mappings of [" + index + "]", snap -> {
+            IndexMetadata current = snap.view().index(index).orElseThrow(() -> GatewayException.indexNotFound(index));
+            Mappings next = change.apply(current.mappings());
+            Writes writes = new Writes(snap);
+            writes.put(Kind.INDEX, CatalogRecords.indexField(index), CatalogRecords.encode(current.withMappings(next)));
+            return writes.done(next);
+        });
+    }
+
+    @Override
+    public boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
+        requireDistinct(plan.aliases());
+        if (plan.aliases().size() > limits.aliases()) {
+            throw tooManyAliases(plan.aliases().size());
+        }
+        return change("applying alias actions", snap -> {
+            CatalogView view = snap.view();
+            Writes writes = new Writes(snap);
+            if (view.version() != expectedVersion) {
+                return writes.done(false);
+            }
+            Set<String> remaining = new HashSet<>(view.indices().keySet());
+            for (String name : plan.removedIndices()) {
+                if (remaining.remove(name)) {
+                    removeIndex(view, name, writes);
+                }
+            }
+            for (AliasMetadata alias : plan.aliases()) {
+                if (!remaining.contains(alias.index())) {
+                    throw GatewayException.indexNotFound(alias.index());
+                }
+            }
+            for (AliasMetadata alias : view.aliases()) {
+                writes.delete(Kind.ALIAS, CatalogRecords.aliasField(alias));
+            }
+            for (AliasMetadata alias : plan.aliases()) {
+                writes.put(Kind.ALIAS, CatalogRecords.aliasField(alias), CatalogRecords.encode(alias));
+            }
+            writes.forceChange = true;
+            return writes.done(true);
+        });
+    }
+
+    private GatewayException tooManyAliases(int count) {
+        return GatewayException.validationFailed(List.of("this action would leave [" + count
+                + "] aliases, more than the catalog supports [" + limits.aliases() + "]"));
+    }
+
+    private static void removeIndex(CatalogView view, String name, Writes writes) {
+        writes.delete(Kind.INDEX, CatalogRecords.indexField(name));
+        for (AliasMetadata alias : view.aliasesOf(name)) {
+            writes.delete(Kind.ALIAS, CatalogRecords.aliasField(alias));
+        }
+        writes.dataGenerations.put(name, false);
+    }
+
+    /**
+     * The writes one change makes, in order (a field put after a delete of the same field wins), checked against the
+     * record and catalog size limits; and the change's result.
+     */
+    private final class Writes {
+        private final Snapshot base;
+        /** Per kind: field → new value, or null to delete. */
+        final Map<Kind, Map<String, String>> records = new EnumMap<>(Kind.class);
+        /** Index name → true to start its write generation at 0, false to remove it. */
+        final Map<String, Boolean> dataGenerations = new LinkedHashMap<>();
+        boolean forceChange;
+        Object result;
+
+        Writes(Snapshot base) {
+            this.base = base;
+        }
+
+        void put(Kind kind, String field, String value) {
+            if (value.length() > limits.recordBytes()) {
+                throw GatewayException.illegalArgument("the " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                        + " [" + field + "] takes [" + value.length() + "] bytes in the catalog, more than the ["
+                        + limits.recordBytes() + "] one record may take");
+            }
+            records.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(field, value);
+        }
+
+        void delete(Kind kind, String field) {
+            records.computeIfAbsent(kind, k -> new LinkedHashMap<>()).put(field, null);
+        }
+
+        boolean isEmpty() {
+            return !forceChange && dataGenerations.isEmpty() && records.values().stream().allMatch(Map::isEmpty);
+        }
+
+        <T> Writes done(T value) {
+            this.result = value;
+            if (!isEmpty()) {
+                long bytes = base.bytes();
+                for (Map.Entry<Kind, Map<String, String>> kind : records.entrySet()) {
+                    Map<String, String> before = base.records().getOrDefault(kind.getKey(), Map.of());
+                    for (Map.Entry<String, String> e : kind.getValue().entrySet()) {
+                        String old = before.get(e.getKey());
+                        if (old != null) {
+                            bytes -= e.getKey().length() + old.length();
+                        }
+                        if (e.getValue() != null) {
+                            bytes += e.getKey().length() + e.getValue().length();
+                        }
+                    }
+                }
+                if (bytes > limits.snapshotBytes() && bytes > base.bytes()) {
+                    throw GatewayException.validationFailed(List.of("this action would grow the catalog to ["
+                            + bytes + "] bytes, more than the [" + limits.snapshotBytes()
+                            + "] it supports"));
+                }
+            }
+            return this;
+        }
+    }
+
+    /**
+     * Decides a change on the current snapshot and applies it in one transaction, again on the new snapshot each
+     * time another change got in first; see the class comment for a lost reply.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> T change(String operation, Function<Snapshot, Writes> decide) {
+        String mark = prefix + "catalog:change:" + UUID.randomUUID();
+        for (int attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+            Attempt outcome = call(operation, jedis -> attempt(jedis, operation, mark, decide));
+            if (outcome.done()) {
+                return (T) outcome.result();
+            }
+            if (attempt > 2) {
+                try {
+                    Thread.sleep(ThreadLocalRandom.current().nextInt(1, 2 + Math.min(attempt, 20)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw GatewayException.backendUnavailable("catalog: " + operation + " was interrupted", e);
+                }
+            }
+        }
+        throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + ": " + operation
+                + " lost the race against other changes " + CHANGE_ATTEMPTS + " times; nothing was changed, retry",
+                null);
+    }
+
+    /** One try: done with its result, or not done (the catalog moved, nothing was written). */
+    private record Attempt(boolean done, Object result) {
+    }
+
+    private Attempt attempt(Jedis jedis, String operation, String mark, Function<Snapshot, Writes> decide) {
+        jedis.watch(genKey);
+        Writes writes;
+        try {
+            writes = decide.apply(currentOn(jedis));
+        } catch (RuntimeException e) {
+            jedis.unwatch();
+            throw e;
+        }
+        if (writes.isEmpty()) {
+            jedis.unwatch();
+            return new Attempt(true, writes.result);
+        }
+        Transaction t = jedis.multi();
+        for (Map.Entry<Kind, Map<String, String>> kind : writes.records.entrySet()) {
+            String hash = prefix + kind.getKey().hash;
+            for (Map.Entry<String, String> e : kind.getValue().entrySet()) {
+                if (e.getValue() == null) {
+                    t.hdel(hash, e.getKey());
+                } else {
+                    t.hset(hash, e.getKey(), e.getValue());
+                }
+            }
+        }
+        writes.dataGenerations.forEach((name, start) -> {
+            if (start) {
+                t.hset(dataGenKey, name, "0");
+            } else {
+                t.hdel(dataGenKey, name);
+            }
+        });
+        t.incr(genKey);
+        t.set(mark, "1", SetParams.setParams().ex(CHANGE_MARK_SECONDS));
+        List<Object> replies;
+        try {
+            if (faults != null) {
+                faults.beforeExec(jedis);
+            }
+            replies = t.exec();
+            if (faults != null) {
+                faults.afterExec();
+            }
+        } catch (JedisConnectionException lost) {
+            return settle(operation, mark, writes.result, lost);
+        }
+        if (replies == null) {
+            return new Attempt(false, null);
+        }
+        for (Object reply : replies) {
+            if (reply instanceof JedisDataException e) {
+                throw e;
+            }
+        }
+        return new Attempt(true, writes.result);
+    }
+
+    /**
+     * The reply of {@code EXEC} was lost: on another connection, find out whether the change was applied, fencing it
+     * off if it was not. Applied: done. Fenced: not done (decided again). Unknown: fails as unavailable, never
+     * replayed.
+     */
+    private Attempt settle(String operation, String mark, Object result, JedisConnectionException lost) {
+        try (Jedis other = pool.getResource()) {
+            Object applied = script(other, SETTLE, List.of(mark, genKey), List.of());
+            LOG.log(Level.INFO, "catalog: the reply to " + operation + " was lost; the change was "
+                    + (Long.valueOf(1).equals(applied) ? "applied" : "not applied and is fenced off"));
+            return Long.valueOf(1).equals(applied) ? new Attempt(true, result) : new Attempt(false, null);
+        } catch (JedisException e) {
+            e.addSuppressed(lost);
+            throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + ": " + operation
+                    + " may or may not have been applied (the reply was lost and the server cannot be asked: "
+                    + e.getMessage() + "); check the catalog before retrying", e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ plumbing
+
+    /**
+     * Runs {@code work} on a pooled connection; any Redis failure becomes {@code BACKEND_UNAVAILABLE}. A connection
+     * failure also drops every idle connection (after a server restart they are all dead) and, for {@code work} that
+     * is safe to run again (it changes nothing, or fails before its change is sent), runs it once more on a new one.
+     */
+    private <T> T call(String operation, Function<Jedis, T> work) {
+        return call(operation, work, true);
+    }
+
+    private <T> T call(String operation, Function<Jedis, T> work, boolean again) {
+        if (closed) {
+            throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + " is closed", null);
+        }
+        try (Jedis jedis = pool.getResource()) {
+            return work.apply(jedis);
+        } catch (JedisConnectionException e) {
+            pool.clear();
+            if (again) {
+                try {
+                    return call(operation, work, false);
+                } catch (GatewayException second) {
+                    second.addSuppressed(e);
+                    throw second;
+                }
+            }
+            throw unavailable(operation, e);
+        } catch (JedisException e) {
+            throw unavailable(operation, e);
+        }
+    }
+
+    private GatewayException unavailable(String operation, JedisException e) {
+        return GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + ": " + operation
+                + " failed: " + e.getMessage(), e);
+    }
+
+    /** Runs a script by its digest, loading it first if the server does not have it (after a restart). */
+    private Object script(Jedis jedis, String source, List<String> keys, List<String> args) {
+        String sha = shas.get(source);
+        if (sha != null) {
+            try {
+                return jedis.evalsha(sha, keys, args);
+            } catch (JedisNoScriptException e) {
+                // the server restarted or flushed its scripts: load it again below
+            }
+        }
+        shas.put(source, jedis.scriptLoad(source));
+        return jedis.evalsha(shas.get(source), keys, args);
+    }
+
+    private static String text(Object reply) {
+        return reply instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(reply);
+    }
+
+    private static long parseLong(String value) {
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
+    private static void requireDistinct(List<AliasMetadata> aliases) {
+        Set<List<String>> seen = new HashSet<>();
+        for (AliasMetadata alias : aliases) {
+            if (!seen.add(List.of(alias.alias(), alias.index()))) {
+                throw new IllegalArgumentException("alias [" + alias.alias() + "] on index [" + alias.index()
+                        + "] is listed twice");
+            }
+        }
+    }
+}

@@ -1,0 +1,406 @@
+package io.qdrant.esgateway.bootstrap;
+
+import static io.qdrant.esgateway.bootstrap.EsClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qdrant.esgateway.adapter.out.catalog.redis.RedisTestServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Shared mode as deployed: three gateway processes (each its own JVM, loopback ports) over one real Redis (the
+ * shared catalog, with its append-only file so a restart keeps it) and one Qdrant stand-in (the fake Qdrant as a
+ * process). Every process is stopped by its PID.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class SharedReplicasTest {
+    private static final Pattern READY = Pattern.compile("on http://127\\.0\\.0\\.1:(\\d+) .* ready in");
+    private static final Pattern QDRANT = Pattern.compile("fake-qdrant on (\\d+)");
+
+    private static Path dir;
+    private static RedisTestServer redis;
+    private static Process qdrant;
+    private static final List<Process> replicas = new ArrayList<>();
+    private static EsClient a;
+    private static EsClient b;
+    private static EsClient c;
+
+    @BeforeAll
+    static void startTheCluster() throws Exception {
+        dir = Files.createTempDirectory("qeg-replicas-");
+        redis = RedisTestServer.start(true);
+        Path qdrantLog = dir.resolve("qdrant.log");
+        qdrant = java(List.of(FakeQdrantProcess.class.getName()), qdrantLog, java.util.Map.of());
+        int qdrantPort = awaitPort(qdrant, qdrantLog, QDRANT);
+        List<Path> logs = new ArrayList<>();
+        for (String name : List.of("a", "b", "c")) {
+            Path log = dir.resolve(name + ".log");
+            logs.add(log);
+            replicas.add(java(List.of(Main.class.getName(), "--port", "0", "--backend", "qdrant", "--qdrant-url",
+                    "http://127.0.0.1:" + qdrantPort, "--catalog", "redis", "--redis-url", redis.url(3),
+                    "--data", dir.resolve(name).toString()), log, java.util.Map.of("QEG_WARM_UP", "off",
+                    "QEG_REDIS_PREFIX", "replicas:")));
+        }
+        a = new EsClient(awaitPort(replicas.get(0), logs.get(0), READY));
+        b = new EsClient(awaitPort(replicas.get(1), logs.get(1), READY));
+        c = new EsClient(awaitPort(replicas.get(2), logs.get(2), READY));
+    }
+
+    @AfterAll
+    static void stopTheCluster() throws Exception {
+        for (Process p : replicas) {
+            stop(p);
+        }
+        if (qdrant != null) {
+            stop(qdrant);
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        if (dir != null) {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the catalog guarantee
+
+    @Test
+    @Order(0)
+    void theReplicasAreOneClusterWithOneUuid() {
+        String uuid = a.get("/").json().path("cluster_uuid").asText();
+        assertThat(uuid).isNotBlank();
+        assertThat(b.get("/").json().path("cluster_uuid").asText()).isEqualTo(uuid);
+        assertThat(c.get("/").json().path("cluster_uuid").asText()).isEqualTo(uuid);
+    }
+
+    @Test
+    @Order(1)
+    void afterAnAliasSwapOnOneReplicaEveryRequestOnTheOthersSeesOnlyTheNewIndex() {
+        for (String index : List.of("swap-old", "swap-new")) {
+            assertThat(a.put("/" + index).status()).isEqualTo(200);
+            assertThat(a.put("/" + index + "/_doc/1?refresh=true", json("{'from':'" + index + "'}")).status())
+                    .isEqualTo(201);
+        }
+        assertThat(a.post("/_aliases", json("{'actions':[{'add':{'index':'swap-old','alias':'current'}}]}"))
+                .status()).isEqualTo(200);
+        assertThat(onlyIndex(b.get("/current/_search"))).isEqualTo("swap-old");
+        assertThat(onlyIndex(c.get("/current/_search"))).isEqualTo("swap-old");
+
+        assertThat(a.post("/_aliases", json("{'actions':[{'remove':{'index':'swap-old','alias':'current'}},"
+                + "{'add':{'index':'swap-new','alias':'current'}}]}")).status()).isEqualTo(200);
+
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            seen.add(onlyIndex((i % 2 == 0 ? b : c).get("/current/_search")));
+        }
+        assertThat(seen).containsOnly("swap-new");
+    }
+
+    @Test
+    @Order(2)
+    void aWriteAcknowledgedOnOneReplicaIsReadOnAnotherAndADeletedIndexIsGoneEverywhere() {
+        assertThat(a.put("/wr").status()).isEqualTo(200);
+        for (int i = 0; i < 2; i++) { // the second answer may come from B's request cache
+            assertThat(b.get("/wr/_count").json().path("count").asLong()).isZero();
+            assertThat(b.post("/wr/_search", json("{'size':0}")).json().at("/hits/total/value").asLong()).isZero();
+        }
+
+        assertThat(a.put("/wr/_doc/1?refresh=true", json("{'n':1}")).status()).isEqualTo(201);
+
+        assertThat(b.get("/wr/_doc/1").json().at("/_source/n").asInt()).isEqualTo(1);
+        assertThat(b.get("/wr/_count").json().path("count").asLong()).isEqualTo(1);
+        assertThat(b.post("/wr/_search", json("{'size':0}")).json().at("/hits/total/value").asLong()).isEqualTo(1);
+        assertThat(c.get("/wr/_search").json().at("/hits/hits/0/_id").asText()).isEqualTo("1");
+
+        assertThat(c.delete("/wr").status()).isEqualTo(200);
+        EsClient.Reply gone = b.get("/wr/_doc/1");
+        assertThat(gone.status()).isEqualTo(404);
+        assertThat(gone.errorType()).isEqualTo("index_not_found_exception");
+        assertThat(a.get("/wr/_count").status()).isEqualTo(404);
+    }
+
+    @Test
+    @Order(3)
+    void concurrentDynamicMappingsFromTwoReplicasAreMergedAndAConflictFailsOneWriteCleanly() throws Exception {
+        assertThat(a.put("/dyn").status()).isEqualTo(200);
+        int rounds = 8;
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            List<Future<List<EsClient.Reply>>> writers = new ArrayList<>();
+            for (EsClient replica : List.of(a, b)) {
+                String side = replica == a ? "a" : "b";
+                writers.add(pool.submit(() -> {
+                    start.await();
+                    List<EsClient.Reply> replies = new ArrayList<>();
+                    for (int r = 0; r < rounds; r++) {
+                        replies.add(replica.post("/dyn/_bulk?refresh=true", json(
+                                "{'index':{'_id':'" + side + r + "'}}\n{'" + side + "_" + r + "':" + r + "}\n")));
+                        // both write the same new field: one type wins, a value that does not fit it fails alone
+                        String value = side.equals("a") ? "7" : "'word'";
+                        replies.add(replica.post("/dyn/_doc/" + side + "-c" + r + "?refresh=true",
+                                json("{'c_" + r + "':" + value + "}")));
+                    }
+                    return replies;
+                }));
+            }
+            start.countDown();
+            List<EsClient.Reply> all = new ArrayList<>();
+            for (Future<List<EsClient.Reply>> w : writers) {
+                all.addAll(w.get());
+            }
+            for (EsClient.Reply reply : all) {
+                if (reply.status() >= 300) {
+                    assertThat(reply.status()).as("%s", reply).isEqualTo(400);
+                    assertThat(reply.errorType()).as("%s", reply).isIn("document_parsing_exception",
+                            "mapper_parsing_exception", "illegal_argument_exception");
+                } else {
+                    assertThat(reply.json().path("errors").asBoolean(false)).as("%s", reply).isFalse();
+                }
+            }
+        }
+
+        JsonNode fromC = c.get("/dyn/_mapping").json().at("/dyn/mappings/properties");
+        assertThat(a.get("/dyn/_mapping").json().at("/dyn/mappings/properties")).isEqualTo(fromC);
+        assertThat(b.get("/dyn/_mapping").json().at("/dyn/mappings/properties")).isEqualTo(fromC);
+        for (int r = 0; r < rounds; r++) {
+            assertThat(fromC.path("a_" + r).path("type").asText()).isEqualTo("long");
+            assertThat(fromC.path("b_" + r).path("type").asText()).isEqualTo("long");
+            String type = fromC.path("c_" + r).path("type").asText();
+            assertThat(type).isIn("long", "text");
+            // a document acknowledged with the field is found by a query on it, on every replica
+            int found = c.post("/dyn/_count", json("{'query':{'exists':{'field':'c_" + r + "'}}}")).json()
+                    .path("count").asInt();
+            int acknowledged = (a.get("/dyn/_doc/a-c" + r).status() == 200 ? 1 : 0)
+                    + (b.get("/dyn/_doc/b-c" + r).status() == 200 ? 1 : 0);
+            assertThat(found).as("round %d (%s)", r, type).isEqualTo(acknowledged).isPositive();
+        }
+    }
+
+    // ---------------------------------------------------------------- Redis down, a replica killed
+
+    @Test
+    @Order(4)
+    void whileRedisRestartsAnswersAreRightOrEsShapedErrorsAndTheReplicasRecoverWithoutARestart() throws Exception {
+        assertThat(a.put("/load/_doc/seed?refresh=true", json("{'n':0}")).status()).isEqualTo(201);
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicInteger unavailable = new AtomicInteger();
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        List<String> wrong = Collections.synchronizedList(new ArrayList<>());
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            List<Future<?>> loaders = new ArrayList<>();
+            for (EsClient replica : List.of(a, b)) {
+                String side = replica == a ? "a" : "b";
+                loaders.add(pool.submit(() -> {
+                    int n = 0;
+                    while (running.get()) {
+                        String id = side + (n++);
+                        check(replica.put("/load/_doc/" + id + "?refresh=true", json("{'n':" + n + "}")), 201,
+                                wrong, unavailable, () -> acknowledged.add(id));
+                        EsClient.Reply seed = replica.get("/load/_doc/seed");
+                        check(seed, 200, wrong, unavailable, () -> {
+                            if (seed.json().at("/_source/n").asInt() != 0) {
+                                wrong.add("wrong seed: " + seed);
+                            }
+                        });
+                    }
+                    return null;
+                }));
+            }
+            try {
+                loadThroughARestart(running, acknowledged);
+            } finally {
+                running.set(false);
+            }
+            for (Future<?> f : loaders) {
+                f.get();
+            }
+        }
+
+        assertThat(wrong).isEmpty();
+        assertThat(unavailable.get()).as("requests refused while Redis was down").isPositive();
+        assertThat(a.get("/readyz").status()).isEqualTo(200);
+        for (String id : acknowledged) {
+            assertThat(c.get("/load/_doc/" + id).status()).as("acknowledged %s", id).isEqualTo(200);
+        }
+    }
+
+    /** Stops Redis for 1.5 s under the running load, starts it again, and waits for both replicas to be ready. */
+    private static void loadThroughARestart(AtomicBoolean running, Set<String> acknowledged) throws Exception {
+        Thread.sleep(700);
+        redis.stop();
+        try {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            EsClient.Reply ready = a.get("/readyz");
+            assertThat(ready.status()).as("%s", ready).isEqualTo(503);
+            assertThat(ready.body()).contains("catalog");
+            while (System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+        } finally {
+            redis.restart();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((a.get("/readyz").status() != 200 || b.get("/readyz").status() != 200)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        int before = acknowledged.size();
+        Thread.sleep(700);
+        assertThat(running.get()).isTrue();
+        assertThat(acknowledged.size()).as("writes acknowledged after the restart").isGreaterThan(before);
+    }
+
+    @Test
+    @Order(5)
+    void aReplicaKilledWithSigkillMidBulkLosesNothingItAcknowledged() throws Exception {
+        assertThat(a.put("/killed").status()).isEqualTo(200);
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        AtomicInteger batches = new AtomicInteger();
+        Process victim = replicas.get(2);
+        try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
+            Future<?> loader = pool.submit(() -> {
+                for (int batch = 0; ; batch++) {
+                    StringBuilder body = new StringBuilder();
+                    List<String> ids = new ArrayList<>();
+                    for (int i = 0; i < 25; i++) {
+                        String id = "k" + batch + "-" + i;
+                        ids.add(id);
+                        body.append(json("{'index':{'_id':'" + id + "'}}\n{'batch':" + batch + ",'field_"
+                                + (batch % 7) + "':'v'}\n"));
+                    }
+                    EsClient.Reply reply;
+                    try {
+                        reply = c.post("/killed/_bulk", body.toString());
+                    } catch (UncheckedIOException | IllegalStateException killed) {
+                        return null;
+                    }
+                    if (reply.status() == 200) {
+                        JsonNode items = reply.json().path("items");
+                        for (int i = 0; i < items.size(); i++) {
+                            if (items.get(i).path("index").path("status").asInt() == 201) {
+                                acknowledged.add(ids.get(i));
+                            }
+                        }
+                    }
+                    batches.incrementAndGet();
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (batches.get() < 6 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            victim.destroyForcibly(); // SIGKILL to this PID only
+            assertThat(victim.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            loader.get(60, TimeUnit.SECONDS);
+        }
+
+        assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(6 * 25);
+        Set<String> missing = new TreeSet<>();
+        for (String id : acknowledged) {
+            if (a.get("/killed/_doc/" + id).status() != 200) {
+                missing.add(id);
+            }
+        }
+        assertThat(missing).as("acknowledged, then not found").isEmpty();
+        JsonNode mapping = b.get("/killed/_mapping").json().at("/killed/mappings/properties");
+        assertThat(mapping.path("batch").path("type").asText()).isEqualTo("long");
+        assertThat(a.get("/_cat/indices/killed?format=json").json().get(0).path("index").asText())
+                .isEqualTo("killed");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** The one index the hits of a search come from. */
+    private static String onlyIndex(EsClient.Reply reply) {
+        assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+        Set<String> indices = new TreeSet<>();
+        reply.json().at("/hits/hits").forEach(hit -> indices.add(hit.path("_index").asText()));
+        assertThat(indices).as("%s", reply).hasSize(1);
+        return indices.iterator().next();
+    }
+
+    /** A right answer ({@code ok} status, then {@code then}), or an ES-shaped 503; anything else is wrong. */
+    private static void check(EsClient.Reply reply, int ok, List<String> wrong, AtomicInteger unavailable,
+                              Runnable then) {
+        if (reply.status() == ok) {
+            then.run();
+            return;
+        }
+        JsonNode body;
+        try {
+            body = reply.json();
+        } catch (UncheckedIOException e) {
+            wrong.add("not JSON: " + reply);
+            return;
+        }
+        if (reply.status() == 503 && body.at("/error/type").asText().equals("backend_unavailable_exception")
+                && body.path("status").asInt() == 503) {
+            unavailable.incrementAndGet();
+        } else {
+            wrong.add(reply.toString());
+        }
+    }
+
+    private static Process java(List<String> mainAndArgs, Path log, java.util.Map<String, String> env)
+            throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED",
+                "--add-modules=jdk.incubator.vector", "-Dorg.jooq.no-logo=true",
+                "-cp", System.getProperty("java.class.path")));
+        cmd.addAll(mainAndArgs);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
+    private static int awaitPort(Process process, Path log, Pattern line) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            Matcher m = line.matcher(Files.readString(log));
+            if (m.find()) {
+                return Integer.parseInt(m.group(1));
+            }
+            if (!process.isAlive()) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("no [" + line + "] from the process; its output:\n" + Files.readString(log));
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
