@@ -93,7 +93,7 @@ final class Gateway implements AutoCloseable {
                         RESPONSE_CACHE_POOL, RESPONSE_CACHE_TIMEOUT));
             } catch (RuntimeException e) {
                 closeQuietly((AutoCloseable) store);
-                closeQuietly(catalog);
+                closeQuietly((AutoCloseable) catalog);
                 throw e;
             }
         }
@@ -129,9 +129,9 @@ final class Gateway implements AutoCloseable {
                 Thread.ofVirtual().name("task-", 0).factory());
         TaskService tasks = new TaskService(EsRestApi.NODE_ID, taskExecutor, Clock.systemUTC(), System::nanoTime, 1000);
         String clusterUuid = clusterUuid(config.dataDir());
-        if (catalog instanceof RedisCatalogs.Handle shared) {
+        if (catalog instanceof RedisCatalogs.Handle sharedCatalog) {
             try {
-                clusterUuid = shared.clusterUuid(clusterUuid); // one cluster uuid for every replica
+                clusterUuid = sharedCatalog.clusterUuid(clusterUuid); // one cluster uuid for every replica
             } catch (RuntimeException e) {
                 System.getLogger(Gateway.class.getName()).log(System.Logger.Level.WARNING, "the shared catalog does"
                         + " not answer; GET / reports this replica's own cluster uuid until the next start", e);
