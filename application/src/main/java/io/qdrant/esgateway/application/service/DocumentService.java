@@ -11,6 +11,7 @@ import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.ParsedDocument;
+import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.SourceMerge;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.document.Versioning;
@@ -320,7 +321,8 @@ public final class DocumentService implements DocumentOperations {
                     StoredDocument doc = plan.put(id, source);
                     yield new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c, doc));
                 }
-                StoredDocument existing = current.get();
+                // as in Elasticsearch, an update starts from the source as the mapping keeps it
+                StoredDocument existing = shown(index, current.get());
                 JsonObject merged = SourceMerge.merge(existing.source(), c.doc().orElseGet(JsonObject::of));
                 if (c.detectNoop() && merged.equals(existing.source())) {
                     yield new Written(index.name(), id, Result.NOOP, existing.version(), fetched(c, existing));
@@ -329,6 +331,14 @@ public final class DocumentService implements DocumentOperations {
                 yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c, doc));
             }
         };
+    }
+
+    /** A document as its index's {@code _source} mapping shows it. */
+    private static StoredDocument shown(IndexMetadata index, StoredDocument doc) {
+        if (!index.mappings().root().filtersSource()) {
+            return doc;
+        }
+        return new StoredDocument(doc.id(), doc.version(), SourceFilter.stored(index.mappings(), doc.source()));
     }
 
     private static Optional<StoredDocument> fetched(WriteCommand.Update command, StoredDocument doc) {
@@ -349,7 +359,8 @@ public final class DocumentService implements DocumentOperations {
     @Override
     public GetResult get(String target, String id) {
         IndexMetadata index = resolveSingle(catalog.view(), target);
-        return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id)));
+        return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id))
+                .map(d -> shown(index, d)));
     }
 
     @Override
@@ -375,8 +386,8 @@ public final class DocumentService implements DocumentOperations {
             Map<String, StoredDocument> found = store.get(index, wanted);
             for (int i : items) {
                 GetCommand c = commands.get(i);
-                out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(), Optional.ofNullable(found.get(c.id()))),
-                        c.source());
+                out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(),
+                        Optional.ofNullable(found.get(c.id())).map(d -> shown(index, d))), c.source());
             }
         });
         return List.of(out);

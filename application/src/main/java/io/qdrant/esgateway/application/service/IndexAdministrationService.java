@@ -123,6 +123,20 @@ public final class IndexAdministrationService implements IndexAdministration {
     }
 
     @Override
+    public List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body) {
+        return locked(() -> {
+            List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
+            // every index's new settings first, so one refusal changes nothing
+            List<IndexMetadata> updated = targets.stream()
+                    .map(i -> i.withSettings(i.settings().update(body, i.name(), i.uuid()))).toList();
+            for (IndexMetadata index : updated) {
+                catalog.updateSettings(index.name(), index.settings());
+            }
+            return updated;
+        });
+    }
+
+    @Override
     public List<IndexMetadata> refresh(String expression) {
         return catalog.view().resolve(expression, CatalogView.Options.STRICT_EXPAND_OPEN);
     }

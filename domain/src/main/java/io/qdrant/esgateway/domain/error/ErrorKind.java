@@ -62,5 +62,9 @@ public enum ErrorKind {
     /** A scroll id (or point in time) names no open context: expired, cleared or never issued (404). */
     SEARCH_CONTEXT_MISSING,
     /** Opening one more search context would pass {@code search.max_open_scroll_context} (ES's plain 500). */
-    TOO_MANY_SEARCH_CONTEXTS
+    TOO_MANY_SEARCH_CONTEXTS,
+    /** A query cannot be built on an index's mapping, e.g. on a field that is not searchable (400). */
+    QUERY_SHARD,
+    /** A document operation without {@code routing} on an index whose mapping requires it (400). */
+    ROUTING_MISSING
 }

@@ -20,10 +20,20 @@ public sealed interface FieldMapping {
     /** The mapping as Elasticsearch renders it in {@code GET /{index}/_mapping}. */
     JsonObject toJson();
 
+    /** The common leaf parameters ({@code index}, {@code doc_values}, {@code null_value}, …); defaults if none. */
+    default FieldOptions options() {
+        return FieldOptions.DEFAULT;
+    }
+
     /** Analysed full text (standard analyzer), optionally with multi-fields such as a {@code keyword} sub-field. */
-    record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) implements FieldMapping {
+    record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields, FieldOptions options)
+            implements FieldMapping {
         public TextField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) {
+            this(analyzer, fields, FieldOptions.DEFAULT);
         }
 
         @Override
@@ -35,6 +45,7 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             analyzer.ifPresent(a -> b.put("analyzer", a));
+            options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));
             }
@@ -43,9 +54,14 @@ public sealed interface FieldMapping {
     }
 
     /** An exact value; values longer than {@code ignore_above} characters are not indexed. */
-    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) implements FieldMapping {
+    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields, FieldOptions options)
+            implements FieldMapping {
         public KeywordField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        public KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) {
+            this(ignoreAbove, fields, FieldOptions.DEFAULT);
         }
 
         @Override
@@ -57,6 +73,7 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             ignoreAbove.ifPresent(n -> b.put("ignore_above", n));
+            options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));
             }
@@ -92,7 +109,11 @@ public sealed interface FieldMapping {
         }
     }
 
-    record NumberField(NumberType numberType) implements FieldMapping {
+    record NumberField(NumberType numberType, FieldOptions options) implements FieldMapping {
+        public NumberField(NumberType numberType) {
+            this(numberType, FieldOptions.DEFAULT);
+        }
+
         @Override
         public String type() {
             return numberType.esName();
@@ -100,11 +121,17 @@ public sealed interface FieldMapping {
 
         @Override
         public JsonObject toJson() {
-            return JsonObjectBuilder.object().put("type", type()).build();
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            options.render(b);
+            return b.build();
         }
     }
 
-    record BooleanField() implements FieldMapping {
+    record BooleanField(FieldOptions options) implements FieldMapping {
+        public BooleanField() {
+            this(FieldOptions.DEFAULT);
+        }
+
         @Override
         public String type() {
             return "boolean";
@@ -112,13 +139,19 @@ public sealed interface FieldMapping {
 
         @Override
         public JsonObject toJson() {
-            return JsonObjectBuilder.object().put("type", type()).build();
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            options.render(b);
+            return b.build();
         }
     }
 
     /** A date; {@code format} is Elasticsearch's format string, absent for the default. */
-    record DateField(Optional<String> format) implements FieldMapping {
+    record DateField(Optional<String> format, FieldOptions options) implements FieldMapping {
         public static final String DEFAULT_FORMAT = "strict_date_optional_time||epoch_millis";
+
+        public DateField(Optional<String> format) {
+            this(format, FieldOptions.DEFAULT);
+        }
 
         @Override
         public String type() {
@@ -129,6 +162,7 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             format.ifPresent(f -> b.put("format", f));
+            options.render(b);
             return b.build();
         }
     }
@@ -141,10 +175,18 @@ public sealed interface FieldMapping {
         }
     }
 
-    /** A float vector; {@code indexOptions} (HNSW {@code m}, {@code ef_construction}) are echoed as given. */
+    /**
+     * A float vector; {@code indexOptions} (HNSW {@code m}, {@code ef_construction}) are echoed as given. {@code dims}
+     * 0: not given yet, fixed by the first indexed vector (as Elasticsearch 8 does).
+     */
     record DenseVectorField(int dims, Similarity similarity, boolean index, Optional<JsonObject> indexOptions)
             implements FieldMapping {
         public static final int MAX_DIMS = 4096;
+
+        /** Whether the number of dimensions is known (given, or fixed by the first vector). */
+        public boolean hasDims() {
+            return dims > 0;
+        }
 
         @Override
         public String type() {
@@ -153,7 +195,11 @@ public sealed interface FieldMapping {
 
         @Override
         public JsonObject toJson() {
-            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type()).put("dims", dims).put("index", index);
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            if (dims > 0) {
+                b.put("dims", dims);
+            }
+            b.put("index", index);
             if (index) {
                 b.put("similarity", similarity.esName());
             }

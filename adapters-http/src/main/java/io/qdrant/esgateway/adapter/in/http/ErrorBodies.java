@@ -22,7 +22,7 @@ final class ErrorBodies {
             case VERSION_CONFLICT -> 409;
             case SEARCH_CONTEXT_MISSING -> 404;
             case TOO_MANY_SEARCH_CONTEXTS -> 500;
-            case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
+            case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING, QUERY_SHARD, ROUTING_MISSING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
@@ -60,6 +60,8 @@ final class ErrorBodies {
             case TOO_MANY_BUCKETS -> "too_many_buckets_exception";
             case SEARCH_CONTEXT_MISSING -> "search_context_missing_exception";
             case TOO_MANY_SEARCH_CONTEXTS -> "exception";
+            case QUERY_SHARD -> "query_shard_exception";
+            case ROUTING_MISSING -> "routing_missing_exception";
         };
     }
 
@@ -122,7 +124,8 @@ final class ErrorBodies {
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<JsonValue> shards = new java.util.ArrayList<>();
         for (GatewayException.ShardFailure f : e.shardFailures()) {
-            JsonObject reason = cause(f.reason(), true);
+            // ES lists a query_shard_exception as a root cause without its cause
+            JsonObject reason = cause(f.reason(), f.reason().kind() != ErrorKind.QUERY_SHARD);
             if (seen.add(f.reason().reason())) {
                 roots.add(reason);
             }
@@ -134,15 +137,18 @@ final class ErrorBodies {
         if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING) {
             causedBy.put("caused_by", cause(first, true));
         }
-        return JsonObjectBuilder.object()
+        JsonObjectBuilder out = JsonObjectBuilder.object()
                 .put("root_cause", new JsonValue.JsonArray(roots))
                 .put("type", type(e.kind()))
                 .put("reason", e.reason())
                 .put("phase", "query")
                 .put("grouped", true)
-                .put("failed_shards", new JsonValue.JsonArray(shards))
-                .put("caused_by", causedBy)
-                .build();
+                .put("failed_shards", new JsonValue.JsonArray(shards));
+        if (first.kind() != ErrorKind.QUERY_SHARD) {
+            // a query that cannot be built on a shard is no cause of the whole search in ES's answer
+            out.put("caused_by", causedBy);
+        }
+        return out.build();
     }
 
     /** One entry of {@code failed_shards} or of a partial answer's {@code _shards.failures}. */

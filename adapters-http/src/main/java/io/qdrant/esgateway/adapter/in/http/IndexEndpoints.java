@@ -26,6 +26,8 @@ import java.util.Set;
  * </pre>
  */
 final class IndexEndpoints {
+    private static final String PUT_SETTINGS_PARAMS = Routes.INDEX_OPTIONS
+            + ",master_timeout,timeout,flat_settings,preserve_existing,reopen";
     private static final Set<String> FEATURES = Set.of("aliases", "mappings", "settings");
     private final IndexAdministration admin;
 
@@ -54,8 +56,9 @@ final class IndexEndpoints {
                 .add(route("GET", "/{index}/_settings", "indices.get_settings",
                         INDEX_OPTIONS + ",local,flat_settings,include_defaults,master_timeout", false,
                         this::getSettings))
-                .add(route("PUT", "/_settings", "indices.put_settings", "", true, this::putSettings))
-                .add(route("PUT", "/{index}/_settings", "indices.put_settings", "", true, this::putSettings))
+                .add(route("PUT", "/_settings", "indices.put_settings", PUT_SETTINGS_PARAMS, true, this::putSettings))
+                .add(route("PUT", "/{index}/_settings", "indices.put_settings", PUT_SETTINGS_PARAMS, true,
+                        this::putSettings))
                 .add(route("GET,POST", "/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh))
                 .add(route("GET,POST", "/{index}/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh));
     }
@@ -124,7 +127,12 @@ final class IndexEndpoints {
     }
 
     private EsResponse putSettings(EsRequest request) {
-        throw GatewayException.unsupported("updating the settings of an existing index (PUT _settings)");
+        Routes.indexOptions(request, false);
+        if (request.flag("preserve_existing", false) || request.flag("reopen", false)) {
+            throw GatewayException.unsupported("[preserve_existing] and [reopen] in PUT _settings");
+        }
+        admin.putSettings(request.optionalPathParam("index").orElse("_all"), request.requiredBody());
+        return EsResponse.ok(ACKNOWLEDGED);
     }
 
     private EsResponse refresh(EsRequest request) {

@@ -27,6 +27,9 @@ public interface IndexAdministration {
     List<IndexMetadata> putMapping(String expression, Mappings update);
 
     /** Makes recent writes searchable: every acknowledged write already is, so this only resolves the target. */
+    /** {@code PUT /{index}/_settings}: changes the dynamic settings of every index the expression names, or none. */
+    List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body);
+
     List<IndexMetadata> refresh(String expression);
 
     /** Applies a batch of alias actions atomically (validated as a whole first). */

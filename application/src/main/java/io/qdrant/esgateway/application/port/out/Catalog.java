@@ -30,6 +30,9 @@ public interface Catalog {
     /** Replaces an index's mappings. Fails with {@code INDEX_NOT_FOUND} if it does not exist. */
     void updateMappings(String index, Mappings mappings);
 
+    /** Replaces an index's settings. Fails with {@code INDEX_NOT_FOUND} if it does not exist. */
+    void updateSettings(String index, io.qdrant.esgateway.domain.index.IndexSettings settings);
+
     /**
      * Replaces the whole alias set with {@code plan.aliases()} and deletes {@code plan.removedIndices()}, only if the
      * catalog is still at {@code expectedVersion}. Returns false (and writes nothing) if it moved.
