@@ -79,8 +79,13 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<IndexMetadata> delete(String expression) {
+        return delete(expression, false);
+    }
+
+    @Override
+    public List<IndexMetadata> delete(String expression, boolean ignoreUnavailable) {
         return locked(() -> {
-            List<IndexMetadata> targets = catalog.view().resolveForDelete(expression);
+            List<IndexMetadata> targets = catalog.view().resolveForDelete(expression, ignoreUnavailable);
             catalog.deleteIndices(targets.stream().map(IndexMetadata::name).toList());
             targets.forEach(index -> dropQuietly(index, null));
             return targets;

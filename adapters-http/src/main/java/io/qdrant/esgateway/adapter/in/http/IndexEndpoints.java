@@ -36,9 +36,26 @@ final class IndexEndpoints {
     }
 
     void register(Router router) {
+        // index, component and legacy templates are not implemented: each of their endpoints says so by name
+        for (String[] t : new String[][] {{"/_index_template", "index templates"},
+                {"/_component_template", "component templates"}, {"/_template", "legacy index templates"}}) {
+            String what = t[1] + " (" + t[0] + ")";
+            router.add(route("GET,HEAD", t[0], "templates", "local,master_timeout,flat_settings,include_defaults",
+                    false, r -> { throw GatewayException.unsupported(what); }));
+            router.add(route("PUT,POST,GET,HEAD,DELETE", t[0] + "/{name}", "templates",
+                    "create,cause,master_timeout,timeout,local,flat_settings,include_defaults,order", true,
+                    r -> { throw GatewayException.unsupported(what); }));
+        }
+        router.add(route("POST", "/_index_template/_simulate_index/{name}", "indices.simulate_index_template",
+                "master_timeout,include_defaults", true,
+                r -> { throw GatewayException.unsupported("index templates (/_index_template/_simulate_index)"); }));
+        router.add(route("POST", "/_index_template/_simulate/{name}", "indices.simulate_template",
+                "master_timeout,include_defaults,create,cause", true,
+                r -> { throw GatewayException.unsupported("index templates (/_index_template/_simulate)"); }));
         router.add(route("PUT", "/{index}", "indices.create", "wait_for_active_shards,timeout,master_timeout", true,
                         this::create))
-                .add(route("DELETE", "/{index}", "indices.delete", "timeout,master_timeout", false, this::delete))
+                .add(route("DELETE", "/{index}", "indices.delete", INDEX_OPTIONS + ",timeout,master_timeout", false,
+                        this::delete))
                 .add(route("HEAD", "/{index}", "indices.exists",
                         INDEX_OPTIONS + ",local,flat_settings,include_defaults", false, this::exists))
                 .add(route("GET", "/{index}", "indices.get",
@@ -48,6 +65,10 @@ final class IndexEndpoints {
                         this::getMapping))
                 .add(route("GET", "/{index}/_mapping", "indices.get_mapping", INDEX_OPTIONS + ",local,master_timeout",
                         false, this::getMapping))
+                .add(route("GET", "/_mapping/field/{fields}", "indices.get_field_mapping",
+                        INDEX_OPTIONS + ",local,include_defaults", false, this::getFieldMapping))
+                .add(route("GET", "/{index}/_mapping/field/{fields}", "indices.get_field_mapping",
+                        INDEX_OPTIONS + ",local,include_defaults", false, this::getFieldMapping))
                 .add(route("PUT,POST", "/{index}/_mapping", "indices.put_mapping",
                         INDEX_OPTIONS + ",timeout,master_timeout,write_index_only", true, this::putMapping))
                 .add(route("GET", "/_settings", "indices.get_settings",
@@ -71,7 +92,8 @@ final class IndexEndpoints {
     }
 
     private EsResponse delete(EsRequest request) {
-        admin.delete(request.pathParam("index"));
+        io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, false);
+        admin.delete(request.pathParam("index"), options.ignoreUnavailable());
         return EsResponse.ok(ACKNOWLEDGED);
     }
 
@@ -103,6 +125,17 @@ final class IndexEndpoints {
         JsonObjectBuilder out = JsonObjectBuilder.object();
         for (IndexDescription d : describe(request)) {
             out.put(d.index().name(), JsonObjectBuilder.object().put("mappings", d.index().mappings().toJson()));
+        }
+        return EsResponse.ok(out.build());
+    }
+
+    private EsResponse getFieldMapping(EsRequest request) {
+        noDefaults(request);
+        List<String> patterns = List.of(request.pathParam("fields").split(","));
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        for (IndexDescription d : describe(request)) {
+            out.put(d.index().name(), JsonObjectBuilder.object()
+                    .put("mappings", FieldMappingView.of(d.index().mappings(), patterns)).build());
         }
         return EsResponse.ok(out.build());
     }

@@ -17,6 +17,9 @@ public interface IndexAdministration {
     /** Deletes the named concrete indices (a comma list; no wildcards, no aliases) and their storage. */
     List<IndexMetadata> delete(String expression);
 
+    /** {@code DELETE /{index}?ignore_unavailable=true}: names of no index are skipped. */
+    List<IndexMetadata> delete(String expression, boolean ignoreUnavailable);
+
     /** The indices an expression names (wildcards and aliases expand), with their aliases. */
     List<IndexDescription> describe(String expression, CatalogView.Options options);
 
