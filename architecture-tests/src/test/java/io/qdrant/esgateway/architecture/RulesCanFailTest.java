@@ -97,13 +97,15 @@ class RulesCanFailTest {
     }
 
     @Test
-    void theAdapterRulesFailOnOutPortsServicesBootstrapAndPublicImplementations() {
+    void theAdapterRulesFailOnOutPortsServicesBootstrapPublicImplementationsAndInternalsUsedOutside() {
         fails(HexagonalArchitectureTest.the_in_adapter_does_not_use_out_ports, "InAdapterUsesAnOutPort",
                 "BackendObserver");
         fails(HexagonalArchitectureTest.services_are_reached_through_ports_only, "InAdapterKnowsAService",
                 "SearchService");
         fails(HexagonalArchitectureTest.nothing_depends_on_bootstrap, "DomainKnowsBootstrap", "bootstrap.Main");
         fails(AdapterVisibilityTest.adapter_implementations_are_package_private, "PublicImplementation", "PUBLIC");
+        fails(AdapterVisibilityTest.adapter_internals_are_used_only_inside_their_adapter,
+                "BootstrapUsesAnAdapterInternal", "QueryTranslator");
     }
 
     /** {@code rule} fails on the violation classes, naming each of {@code expected} (the culprit and its target). */

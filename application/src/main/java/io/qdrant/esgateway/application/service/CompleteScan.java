@@ -1,6 +1,6 @@
 package io.qdrant.esgateway.application.service;
 
-import io.qdrant.esgateway.application.port.out.DocumentStore;
+import io.qdrant.esgateway.application.port.out.Scans;
 import io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef;
 import io.qdrant.esgateway.application.port.out.DocumentStore.ScanRequest;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
@@ -28,14 +28,14 @@ import java.util.function.LongSupplier;
 
 /**
  * The complete-scan path: the gateway computes a part of the answer itself from every matching document's needed
- * fields, read through {@link DocumentStore#scan} (sources reduced to those fields) and turned into values by the
+ * fields, read through {@link Scans#scan} (sources reduced to those fields) and turned into values by the
  * domain's document parser — the values a backend indexes — so that the result is the native one by construction:
  * the same sort semantics ({@link GatewaySort}) and the same reducers ({@link AggregationPlan}).
  */
 final class CompleteScan {
-    private final DocumentStore store;
+    private final Scans store;
 
-    CompleteScan(DocumentStore store) {
+    CompleteScan(Scans store) {
         this.store = store;
     }
 

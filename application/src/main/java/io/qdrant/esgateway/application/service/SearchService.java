@@ -58,7 +58,7 @@ public final class SearchService implements SearchOperations {
     private final PlanObserver observer;
     private final CompleteScan scan;
     private final int maxInFlight;
-    private final AnswerCache<IndexAnswer> cache;
+    private final RequestCache<IndexAnswer> cache;
     private final InstantSource clock;
 
     public SearchService(Catalog catalog, DocumentStore store) {
@@ -76,7 +76,7 @@ public final class SearchService implements SearchOperations {
     }
 
     /**
-     * @param cacheEntries how many {@code size: 0} per-index answers the request cache keeps ({@link AnswerCache});
+     * @param cacheEntries how many {@code size: 0} per-index answers the request cache keeps ({@link RequestCache});
      *                     0 turns it off
      */
     public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
@@ -88,7 +88,7 @@ public final class SearchService implements SearchOperations {
     public SearchService(Catalog catalog, DocumentStore store, BackendCapabilities capabilities,
                          PlanObserver observer, int maxInFlight, int cacheEntries, InstantSource clock) {
         this.clock = clock;
-        this.cache = new AnswerCache<>(cacheEntries);
+        this.cache = new RequestCache<>(cacheEntries);
         this.catalog = catalog;
         this.store = store;
         this.capabilities = capabilities;
@@ -167,16 +167,16 @@ public final class SearchService implements SearchOperations {
         if (runnable.isEmpty() && !failures.isEmpty()) {
             throw GatewayException.allShardsFailed(failures);
         }
-        Reads reads = new Reads(maxInFlight);
+        BoundedReads reads = new BoundedReads(maxInFlight);
         List<Callable<IndexAnswer>> perIndex = new ArrayList<>();
         for (IndexMetadata index : runnable) {
             SearchRequest own = onIndex.getOrDefault(index.uuid(), request);
             perIndex.add(() -> answer(index, own, window, reads, now));
         }
-        List<Reads.Outcome<IndexAnswer>> outcomes = Reads.all(perIndex);
+        List<BoundedReads.Outcome<IndexAnswer>> outcomes = BoundedReads.all(perIndex);
         List<IndexAnswer> answers = new ArrayList<>();
         for (int i = 0; i < outcomes.size(); i++) {
-            Reads.Outcome<IndexAnswer> outcome = outcomes.get(i);
+            BoundedReads.Outcome<IndexAnswer> outcome = outcomes.get(i);
             if (outcome.failure() != null) {
                 RuntimeException e = outcome.failure();
                 if (!(e instanceof GatewayException g) || g.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
@@ -299,13 +299,13 @@ public final class SearchService implements SearchOperations {
     }
 
     /** One index: plan each part, run its reads (bounded, concurrently), assemble. */
-    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, Reads reads,
+    private IndexAnswer answer(IndexMetadata index, SearchRequest request, int window, BoundedReads reads,
                                LongSupplier now) {
         return cache.get(index, request, () -> catalog.generation(index.name()),
                 () -> compute(index, request, window, reads, now));
     }
 
-    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, Reads reads,
+    private IndexAnswer compute(IndexMetadata index, SearchRequest request, int window, BoundedReads reads,
                                 LongSupplier now) {
         ExecutionPlan plan = CoverageRules.decide(index.name(), request, index.mappings(), capabilities);
         observer.planned(index.name(), plan);
@@ -331,7 +331,7 @@ public final class SearchService implements SearchOperations {
                 && reads.bound() >= 2 && store.readsTogetherOnOneThread();
         SearchRequest pageRequest = totalNative ? request : request.withTrackTotalHits(new TrackTotalHits.Disabled());
         if (together) {
-            tasks.add(new Reads.Several(2, () -> store.readTogether(List.of(
+            tasks.add(new BoundedReads.Several(2, () -> store.readTogether(List.of(
                     new DocumentStore.Read.Search(index, pageRequest, window),
                     new DocumentStore.Read.Aggregate(index, request, nativePlan)))));
         } else {
@@ -349,8 +349,9 @@ public final class SearchService implements SearchOperations {
         }
         List<Object> results = reads.run(tasks);
         int at = 0;
-        List<?> pair = together ? (List<?>) results.get(0) : null;
-        IndexHits hits = (IndexHits) (together ? pair.get(0) : results.get(0));
+        @SuppressWarnings("unchecked")
+        List<DocumentStore.ReadValue> pair = together ? (List<DocumentStore.ReadValue>) results.get(0) : null;
+        IndexHits hits = together ? ((DocumentStore.ReadValue.Hits) pair.get(0)).hits() : (IndexHits) results.get(0);
         at++;
         if (separateTotal) {
             @SuppressWarnings("unchecked")
@@ -361,7 +362,8 @@ public final class SearchService implements SearchOperations {
             return new IndexAnswer(hits, Optional.empty());
         }
         NamedPartials nativeParts = nativePlan == null ? NamedPartials.EMPTY
-                : together ? (NamedPartials) pair.get(1) : (NamedPartials) results.get(at++);
+                : together ? ((DocumentStore.ReadValue.Partials) pair.get(1)).partials()
+                : (NamedPartials) results.get(at++);
         NamedPartials scannedParts = scanPlan == null ? NamedPartials.EMPTY : (NamedPartials) results.get(at);
         Map<String, Partial> ordered = new LinkedHashMap<>();
         for (String name : request.aggregations().keySet()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
+import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.DocumentStore.Read;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
 import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
@@ -78,7 +79,7 @@ class SearchServiceReadTogetherTest {
         }
 
         @Override
-        public List<Object> readTogether(List<Read> reads) {
+        public List<DocumentStore.ReadValue> readTogether(List<Read> reads) {
             batches.add(reads);
             return super.readTogether(reads); // the port's default: one by one, in order
         }

@@ -46,7 +46,7 @@ final class EsHttpHandler implements Handler {
     private final JsonCodec codec;
     private final long maxContentLength;
     private final MeterRegistry registry;
-    private final OwnTime ownTime;
+    private final GatewayOverheadTimer ownTime;
     private final Map<TimerKey, Timer> requestTimers = new java.util.concurrent.ConcurrentHashMap<>();
 
     EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
@@ -54,7 +54,7 @@ final class EsHttpHandler implements Handler {
         this.codec = codec;
         this.maxContentLength = maxContentLength;
         this.registry = registry;
-        this.ownTime = new OwnTime(registry);
+        this.ownTime = new GatewayOverheadTimer(registry);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
-import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.BrokenInvariant;
-import io.qdrant.esgateway.adapter.out.lucene.FieldEncoding.RejectedValue;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.BrokenInvariant;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.RejectedValue;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
@@ -64,6 +64,13 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.IOUtils;
+import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneAggregations;
+import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
+import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
+import io.qdrant.esgateway.adapter.out.lucene.search.IndexAnalyzer;
+import io.qdrant.esgateway.adapter.out.lucene.search.LuceneSearch;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
 
 /**
  * The {@link io.qdrant.esgateway.application.port.out.DocumentStore} on Lucene: one index directory per concrete

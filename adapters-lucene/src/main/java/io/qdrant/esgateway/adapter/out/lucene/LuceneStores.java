@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.NRTCachingDirectory;
+import io.qdrant.esgateway.adapter.out.lucene.search.LuceneRelevanceScorer;
 
 /** Opens the embedded document store: one Apache Lucene index per concrete index under a data directory. */
 public final class LuceneStores {

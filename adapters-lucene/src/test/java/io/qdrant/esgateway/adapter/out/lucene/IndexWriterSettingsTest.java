@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexWriterConfig.OpenMode;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
 
 /** How every index's writer is configured. */
 class IndexWriterSettingsTest {

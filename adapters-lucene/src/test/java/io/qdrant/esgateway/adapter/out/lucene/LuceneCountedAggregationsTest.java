@@ -27,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneCountedAggregations;
 
 /**
  * The counted aggregations ({@link LuceneCountedAggregations}) answer exactly what the domain's collectors answer

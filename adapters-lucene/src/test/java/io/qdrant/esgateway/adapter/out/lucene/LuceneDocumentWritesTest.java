@@ -41,6 +41,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
 
 /** Lucene-specific behaviour of writes: rollback of failed batches, reads beside writes, restarts, concurrency. */
 class LuceneDocumentWritesTest {

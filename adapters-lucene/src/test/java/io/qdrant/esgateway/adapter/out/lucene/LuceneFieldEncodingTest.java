@@ -56,6 +56,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
 
 /**
  * The field layout of the package documentation, read back with plain Lucene from the index directory: every

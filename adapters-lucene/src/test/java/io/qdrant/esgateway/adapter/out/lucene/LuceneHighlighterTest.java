@@ -21,6 +21,7 @@ import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.lucene.search.LuceneHighlighter;
 
 class LuceneHighlighterTest {
     private static final Mappings MAPPINGS = Mappings.parse(Json.parse(("{'properties':{'title':{'type':'text',"

@@ -33,6 +33,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
 
 /**
  * Crash recovery from the translog, in process: a crash is simulated by copying the data directory of a store that is

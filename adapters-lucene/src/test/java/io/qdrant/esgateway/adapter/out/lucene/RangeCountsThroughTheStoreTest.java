@@ -24,10 +24,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.lucene.cache.FieldValueCountsCache;
 
 /**
  * Range-only totals through the store ({@code size: 0} with an exact total, and {@code _count}), asked more often than
- * {@link FieldValueCountsCache#USES_BEFORE_BUILD} times so the later answers come from {@link FieldValueCounts}: every
+ * {@link FieldValueCountsCache#USES_BEFORE_BUILD} times so the later answers come from {@link io.qdrant.esgateway.adapter.out.lucene.aggregation.FieldValueCounts}: every
  * answer equals the number of written documents whose value is in the range, over segments with missing values, a
  * multi-valued document and deletions, for long, double and date fields.
  */

@@ -42,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
 
 /**
  * The relevance scorer is exact: for a generated corpus and every scored query shape, scoring candidates with

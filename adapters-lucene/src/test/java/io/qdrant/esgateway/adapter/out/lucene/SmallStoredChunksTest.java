@@ -19,6 +19,8 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
 
 /**
  * Stored fields are written in small chunks ({@link WideVectorCodec}) under the default format's name, so that the

@@ -3,9 +3,10 @@ package io.qdrant.esgateway.adapter.out.qdrant;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.qdrant.esgateway.adapter.out.qdrant.FilterTranslator.Translated;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantHttp.QdrantError;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Translated;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient.QdrantError;
 import io.qdrant.esgateway.application.port.out.DocumentStore.Read;
+import io.qdrant.esgateway.application.port.out.DocumentStore.ReadValue;
 import io.qdrant.esgateway.application.port.out.RelevanceScorer;
 import io.qdrant.esgateway.domain.aggregation.AggregationPlan;
 import io.qdrant.esgateway.domain.aggregation.FieldRef.ValueKind;
@@ -48,6 +49,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.payload.TextPayload;
+import io.qdrant.esgateway.adapter.out.qdrant.payload.QdrantJson;
+import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantFacets;
+import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantKnnSearch;
+import io.qdrant.esgateway.adapter.out.qdrant.read.StoredDocuments;
+import io.qdrant.esgateway.adapter.out.qdrant.read.ScanPayload;
+import io.qdrant.esgateway.adapter.out.qdrant.read.BesideRead;
+import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantOrderedPages;
+import io.qdrant.esgateway.adapter.out.qdrant.read.BesideReads;
+import io.qdrant.esgateway.adapter.out.qdrant.read.SortPayload;
+import io.qdrant.esgateway.adapter.out.qdrant.scoring.GatewayScoring;
+import io.qdrant.esgateway.adapter.out.qdrant.scoring.ConstantScores;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.StreamedJsonNodes;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.SupersetFilter;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
 
 /**
  * The {@link io.qdrant.esgateway.application.port.out.DocumentStore} on Qdrant 1.19's REST API: one collection per
@@ -69,7 +87,7 @@ import java.util.function.LongSupplier;
  * <p>Writes go as one {@code points/batch} request with {@code wait=true} (upserts and deletes in order, then the
  * metadata point with the highest sequence number), split only when the body would exceed Qdrant's request limit.
  */
-final class QdrantDocumentStore implements QdrantStores.Handle {
+public final class QdrantDocumentStore implements QdrantStores.Handle {
     /**
      * Honest capabilities: exact counts; native ordering by numeric and date fields in their default modes through
      * {@code order_by} ({@link QdrantOrderedPages} compensates its repeats of multi-valued points, its omission of
@@ -83,7 +101,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     static final int PAGE = 256;
     /** Qdrant's default {@code max_request_size_mb} is 32 MiB; batches stay well below it. */
     static final int MAX_BATCH_BYTES = 16 << 20;
-    static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
+    public static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
             QdrantLayout.VERSION, QdrantLayout.SEQ_NO, QdrantLayout.PRIMARY_TERM);
 
     /** What the adapter remembers of a collection: the vectors it has, and the sequence number (when known). */
@@ -93,23 +111,23 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         volatile Long maxSeqNo;
     }
 
-    private final QdrantHttp http;
+    private final QdrantClient http;
     private final ConcurrentHashMap<String, State> states = new ConcurrentHashMap<>();
     private final QdrantKnnSearch knn = new QdrantKnnSearch(this);
     /** Full-text matching and per-document scores by the gateway; absent without a scorer (then refused). */
     private final RelevanceScorer scorer;
     private final GatewayScoring scoring;
 
-    QdrantDocumentStore(QdrantHttp http) {
+    QdrantDocumentStore(QdrantClient http) {
         this(http, null);
     }
 
-    QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer) {
+    QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer) {
         this(http, scorer, GatewayScoring.SCORE_BATCH);
     }
 
     /** With candidates scored {@code scoreBatch} at a time (tests use small batches to cross batch boundaries). */
-    QdrantDocumentStore(QdrantHttp http, RelevanceScorer scorer, int scoreBatch) {
+    QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer, int scoreBatch) {
         this.http = http;
         this.scorer = scorer;
         this.scoring = scorer == null ? null : new GatewayScoring(this, scorer, scoreBatch);
@@ -120,7 +138,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return "qdrant";
     }
 
-    String collection(IndexMetadata index) {
+    public String collection(IndexMetadata index) {
         return QdrantLayout.collection(http.settings().collectionPrefix(), index);
     }
 
@@ -134,7 +152,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     @Override
     public void createIndex(IndexMetadata index) {
         String collection = collection(index);
-        ObjectNode body = QdrantHttp.object();
+        ObjectNode body = QdrantClient.object();
         Map<String, FieldMapping.DenseVectorField> vectors = new LinkedHashMap<>();
         denseVectors("", index.mappings().properties(), vectors);
         vectors.values().removeIf(v -> !v.hasDims()); // dims fixed later by a document: kept in _source only
@@ -153,7 +171,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         body.put("on_disk_payload", true);
         String what = "create the collection of index [" + index.name() + "]";
         try {
-            http.call("PUT", "/collections/" + QdrantHttp.segment(collection), Map.of(), body, false, what);
+            http.call("PUT", "/collections/" + QdrantClient.segment(collection), Map.of(), body, false, what);
         } catch (QdrantError e) {
             if (e.status == 409) {
                 throw GatewayException.alreadyExists(index.name(), index.uuid());
@@ -174,7 +192,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             }
         } catch (RuntimeException e) {
             try {
-                http.call("DELETE", "/collections/" + QdrantHttp.segment(collection), Map.of(), null, false,
+                http.call("DELETE", "/collections/" + QdrantClient.segment(collection), Map.of(), null, false,
                         "remove the half-created collection of index [" + index.name() + "]");
             } catch (RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
@@ -188,7 +206,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     private static ObjectNode keywordSchema() {
-        ObjectNode s = QdrantHttp.object();
+        ObjectNode s = QdrantClient.object();
         s.put("type", "keyword");
         return s;
     }
@@ -200,7 +218,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     private void createPayloadIndexAt(IndexMetadata index, String collection, String key, ObjectNode schema,
                                       String field) {
-        ObjectNode body = QdrantHttp.object();
+        ObjectNode body = QdrantClient.object();
         body.put("field_name", key);
         body.set("field_schema", schema);
         call(index, "PUT", collection, "/index", Map.of("wait", "true"), body, false,
@@ -225,7 +243,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         String what = "delete the collection of index [" + index.name() + "]";
         try {
             // a missing collection answers 200 with result false: not an error
-            http.call("DELETE", "/collections/" + QdrantHttp.segment(collection), Map.of(), null, false, what);
+            http.call("DELETE", "/collections/" + QdrantClient.segment(collection), Map.of(), null, false, what);
         } catch (QdrantError e) {
             if (e.status != 404) {
                 throw http.failure(e, what);
@@ -278,7 +296,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             for (DocumentWrite write : writes) {
                 boolean upsert = write instanceof DocumentWrite.Upsert;
                 if (run == null || runIsUpsert != upsert) {
-                    ObjectNode op = QdrantHttp.object();
+                    ObjectNode op = QdrantClient.object();
                     run = upsert ? op.putObject("upsert").putArray("points")
                             : op.putObject("delete").putArray("points");
                     runIsUpsert = upsert;
@@ -289,7 +307,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                     case DocumentWrite.Delete d -> run.add(QdrantLayout.pointId(index, d.id()));
                 }
             }
-            ObjectNode meta = QdrantHttp.object();
+            ObjectNode meta = QdrantClient.object();
             ObjectNode metaPoint = meta.putObject("upsert").putArray("points").addObject();
             metaPoint.put("id", QdrantLayout.META_POINT);
             metaPoint.putObject("vector");
@@ -312,14 +330,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /** The operations as few {@code points/batch} bodies as Qdrant's request limit allows (usually one). */
     static List<ObjectNode> batches(List<ObjectNode> operations) {
         List<ObjectNode> out = new ArrayList<>();
-        ObjectNode body = QdrantHttp.object();
+        ObjectNode body = QdrantClient.object();
         ArrayNode ops = body.putArray("operations");
         long size = 0;
         for (ObjectNode op : operations) {
             long opSize = op.toString().length() * 2L;
             if (size > 0 && size + opSize > MAX_BATCH_BYTES) {
                 out.add(body);
-                body = QdrantHttp.object();
+                body = QdrantClient.object();
                 ops = body.putArray("operations");
                 size = 0;
             }
@@ -332,7 +350,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     private static ObjectNode point(IndexMetadata index, IndexableDocument document, Set<String> vectors,
                                     RelevanceScorer scorer) {
-        ObjectNode point = QdrantHttp.object();
+        ObjectNode point = QdrantClient.object();
         point.put("id", QdrantLayout.pointId(index, document.id()));
         ObjectNode vector = point.putObject("vector");
         ObjectNode payload = point.putObject("payload");
@@ -396,7 +414,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /** One batched retrieve of these documents' ids, version triples and exact sources. */
     private Map<String, StoredDocument> retrieve(IndexMetadata index, Set<String> ids) {
         String collection = collection(index);
-        ObjectNode body = QdrantHttp.object();
+        ObjectNode body = QdrantClient.object();
         ArrayNode list = body.putArray("ids");
         ids.forEach(id -> list.add(QdrantLayout.pointId(index, id)));
         ArrayNode include = body.putArray("with_payload");
@@ -404,7 +422,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         body.put("with_vector", false);
         String what = "get documents of index [" + index.name() + "]";
         try {
-            return http.call("POST", "/collections/" + QdrantHttp.segment(collection) + "/points", Map.of(), body,
+            return http.call("POST", "/collections/" + QdrantClient.segment(collection) + "/points", Map.of(), body,
                     true, what, StoredDocuments.retrieved(index, ids));
         } catch (QdrantError e) {
             throw collectionFailure(index, collection, what, e);
@@ -437,7 +455,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         if (known != null) {
             return known;
         }
-        ObjectNode body = QdrantHttp.object();
+        ObjectNode body = QdrantClient.object();
         body.putArray("ids").add(QdrantLayout.META_POINT);
         body.putArray("with_payload").add(QdrantLayout.MAX_SEQ_NO);
         body.put("with_vector", false);
@@ -456,7 +474,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** The named vectors of the index's collection. */
-    Set<String> vectorNames(IndexMetadata index) {
+    public Set<String> vectorNames(IndexMetadata index) {
         String collection = collection(index);
         return vectors(index, collection, state(index, collection));
     }
@@ -493,19 +511,19 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /**
-     * {@link #count(IndexMetadata, Translated)} prepared to go beside the page's first call ({@link QdrantHttp.Beside});
+     * {@link #count(IndexMetadata, Translated)} prepared to go beside the page's first call ({@link QdrantClient.Beside});
      * {@code matches} is not {@link FilterTranslator.Never}.
      */
-    private QdrantHttp.Beside<Long> countBeside(IndexMetadata index, Translated matches) {
-        ObjectNode body = QdrantHttp.object();
+    private QdrantClient.Beside<Long> countBeside(IndexMetadata index, Translated matches) {
+        ObjectNode body = QdrantClient.object();
         body.set("filter", filter(matches));
         body.put("exact", true);
-        return http.beside("POST", "/collections/" + QdrantHttp.segment(collection(index)) + "/points/count",
-                Map.of(), body, "count the documents of index [" + index.name() + "]", AnswerNodes.count());
+        return http.beside("POST", "/collections/" + QdrantClient.segment(collection(index)) + "/points/count",
+                Map.of(), body, "count the documents of index [" + index.name() + "]", StreamedJsonNodes.count());
     }
 
     /** A beside count's result, its error answer reported as {@link #count(IndexMetadata, Translated)} reports it. */
-    private long besideResult(IndexMetadata index, QdrantHttp.Beside<Long> beside) {
+    private long besideResult(IndexMetadata index, QdrantClient.Beside<Long> beside) {
         try {
             return beside.result();
         } catch (QdrantError e) {
@@ -514,16 +532,16 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         }
     }
 
-    long count(IndexMetadata index, Translated matches) {
+    public long count(IndexMetadata index, Translated matches) {
         String collection = collection(index);
         if (matches instanceof FilterTranslator.Never) {
             return 0;
         }
-        ObjectNode body = QdrantHttp.object();
+        ObjectNode body = QdrantClient.object();
         body.set("filter", filter(matches));
         body.put("exact", true);
         return call(index, "POST", collection, "/points/count", Map.of(), body, true,
-                "count the documents of index [" + index.name() + "]", AnswerNodes.count());
+                "count the documents of index [" + index.name() + "]", StreamedJsonNodes.count());
     }
 
     @Override
@@ -545,12 +563,12 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** A Qdrant {@code Filter} of a translation, always leaving out the metadata point. */
-    static ObjectNode filter(Translated matches) {
-        ObjectNode filter = QdrantHttp.object();
+    public static ObjectNode filter(Translated matches) {
+        ObjectNode filter = QdrantClient.object();
         if (matches instanceof FilterTranslator.Condition c) {
             filter.putArray("must").add(c.node());
         }
-        ObjectNode meta = QdrantHttp.object();
+        ObjectNode meta = QdrantClient.object();
         meta.putArray("has_id").add(QdrantLayout.META_POINT);
         filter.putArray("must_not").add(meta);
         return filter;
@@ -603,14 +621,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
-    void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
+    public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                         java.util.function.Predicate<JsonNode> sink) {
         String collection = collection(index);
         JsonNode offset = null;
         int seen = 0;
         ObjectNode filter = filter(matches);
         while (seen < limit) {
-            ObjectNode body = QdrantHttp.object();
+            ObjectNode body = QdrantClient.object();
             body.set("filter", filter);
             body.put("limit", Math.min(PAGE, limit - seen));
             ArrayNode with = body.putArray("with_payload");
@@ -639,10 +657,10 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return true;
     }
 
-    /** See {@link TogetherReads}: a count-only search goes beside a {@code terms} aggregation's facet call. */
+    /** See {@link BesideReads}: a count-only search goes beside a {@code terms} aggregation's facet call. */
     @Override
-    public List<Object> readTogether(List<Read> reads) {
-        return TogetherReads.run(reads, this::step);
+    public List<ReadValue> readTogether(List<Read> reads) {
+        return BesideReads.run(reads, this::step);
     }
 
     /**
@@ -650,27 +668,28 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
      * prepared to go beside another call, after the checks {@link #search} makes first (their 400s thrown here); an
      * aggregation is its own calls, its facet's first call carrying a beside; anything else {@link #search}.
      */
-    private TogetherReads.Step step(Read read) {
+    private BesideReads.Step step(Read read) {
         return switch (read) {
-            case Read.Aggregate a -> new TogetherReads.Step.Own(carried -> aggregate(a.index(), a.request(), a.plan(),
-                    carried));
+            case Read.Aggregate a -> new BesideReads.Step.Own(carried -> new ReadValue.Partials(aggregate(a.index(),
+                    a.request(), a.plan(), carried)));
             case Read.Search s when s.topN() > 0 || !onFilterPath(s.index(), s.request()) ->
-                    new TogetherReads.Step.Own(carried -> search(s.index(), s.request(), s.topN()));
+                    new BesideReads.Step.Own(carried -> new ReadValue.Hits(search(s.index(), s.request(), s.topN())));
             case Read.Search s -> {
                 IndexMetadata index = s.index();
                 SearchRequest request = s.request();
                 // as search() before its count: translation, the score, the sort and search_after (their 400s)
                 Translated matches = filterSearch(index, request).matches();
                 if (request.trackTotalHits() instanceof TrackTotalHits.Disabled) {
-                    yield new TogetherReads.Step.Done(new IndexHits(Optional.empty(), List.of(), Float.NaN));
+                    yield new BesideReads.Step.Done(new ReadValue.Hits(new IndexHits(Optional.empty(), List.of(),
+                            Float.NaN)));
                 }
                 if (matches instanceof FilterTranslator.Never) {
-                    yield new TogetherReads.Step.Done(new IndexHits(IndexHits.Total.of(request.trackTotalHits(), 0),
-                            List.of(), Float.NaN));
+                    yield new BesideReads.Step.Done(new ReadValue.Hits(new IndexHits(IndexHits.Total.of(
+                            request.trackTotalHits(), 0), List.of(), Float.NaN)));
                 }
-                QdrantHttp.Beside<Long> count = countBeside(index, matches);
-                yield new TogetherReads.Step.Beside(count, () -> new IndexHits(IndexHits.Total.of(
-                        request.trackTotalHits(), besideResult(index, count)), List.of(), Float.NaN));
+                QdrantClient.Beside<Long> count = countBeside(index, matches);
+                yield new BesideReads.Step.Beside(count, () -> new ReadValue.Hits(new IndexHits(IndexHits.Total.of(
+                        request.trackTotalHits(), besideResult(index, count)), List.of(), Float.NaN)));
             }
         };
     }
@@ -727,9 +746,9 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         // first); an order_by page sends it right after its first request, else it runs on a thread of its own
         Optional<SortSpec.Field> primary = indexOrder ? Optional.empty()
                 : QdrantOrderedPages.primary(index, request.sort());
-        QdrantHttp.Beside<Long> beside = counted && primary.isPresent() ? countBeside(index, matches) : null;
-        AlongsideRead<Long> count = !counted ? null : beside != null ? AlongsideRead.beside(() -> besideResult(index,
-                beside)) : AlongsideRead.start(() -> count(index, matches));
+        QdrantClient.Beside<Long> beside = counted && primary.isPresent() ? countBeside(index, matches) : null;
+        BesideRead<Long> count = !counted ? null : beside != null ? BesideRead.beside(() -> besideResult(index,
+                beside)) : BesideRead.start(() -> count(index, matches));
         List<Hit> hits;
         try {
             hits = page(index, request, topN, matches, score, sort, indexOrder, primary, beside);
@@ -748,7 +767,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
      */
     private List<Hit> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
                            GatewaySort sort, boolean indexOrder, Optional<SortSpec.Field> primary,
-                           QdrantHttp.Beside<?> beside) {
+                           QdrantClient.Beside<?> beside) {
         List<Hit> hits = new ArrayList<>();
         java.util.function.BiFunction<String, JsonObject, Map<String, List<String>>> highlights = highlighter(index,
                 request);
@@ -766,12 +785,12 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
                 Map<String, StoredDocument> streamed = new HashMap<>();
                 List<FetchRef> refs = QdrantOrderedPages.page(index, request, topN, matches, score, sort,
                         primary.get(), new QdrantOrderedPages.Reads() {
-                            private QdrantHttp.Beside<?> first = beside; // goes with the first request only
+                            private QdrantClient.Beside<?> first = beside; // goes with the first request only
 
                             @Override
                             public <T> T post(String rest, ObjectNode body, String what,
-                                              QdrantHttp.ResultDecoder<T> decoder) {
-                                QdrantHttp.Beside<?> carried = first;
+                                              QdrantClient.ResultDecoder<T> decoder) {
+                                QdrantClient.Beside<?> carried = first;
                                 first = null;
                                 return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder,
                                         carried);
@@ -870,20 +889,20 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         return aggregate(index, request, plan, null);
     }
 
-    /** {@link #aggregate}, with a read sent beside the facet's first call ({@link QdrantHttp.Beside}; null: none). */
+    /** {@link #aggregate}, with a read sent beside the facet's first call ({@link QdrantClient.Beside}; null: none). */
     private NamedPartials aggregate(IndexMetadata index, SearchRequest request, AggregationPlan plan,
-                                    QdrantHttp.Beside<?> beside) {
+                                    QdrantClient.Beside<?> beside) {
         // facets count what a Qdrant filter matches: not kNN neighbours, not the gateway's full-text matching
         if (QdrantFacets.covers(index, plan) && !QdrantKnnSearch.applies(request)
                 && (scoring == null || !GatewayScoring.needed(index, request, false, Optional.empty(), false))) {
             Translated matches = matches(index, request, false, Optional.empty(), new FilterTranslator(index, now()));
             String collection = collection(index);
             Optional<NamedPartials> counted = QdrantFacets.aggregate(index, plan, matches, new QdrantFacets.Reads() {
-                private QdrantHttp.Beside<?> first = beside; // goes with the first call only
+                private QdrantClient.Beside<?> first = beside; // goes with the first call only
 
                 @Override
-                public <T> T post(String rest, ObjectNode body, String what, QdrantHttp.ResultDecoder<T> decoder) {
-                    QdrantHttp.Beside<?> carried = first;
+                public <T> T post(String rest, ObjectNode body, String what, QdrantClient.ResultDecoder<T> decoder) {
+                    QdrantClient.Beside<?> carried = first;
                     first = null;
                     return call(index, "POST", collection, rest, Map.of(), body, true, what, decoder, carried);
                 }
@@ -913,20 +932,20 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     // ---------------------------------------------------------------- plumbing
 
     /** One {@code points/query} request on the index's collection; its {@code result}. */
-    JsonNode query(IndexMetadata index, ObjectNode body) {
+    public JsonNode query(IndexMetadata index, ObjectNode body) {
         return read(index, "/points/query", body, "search the vectors of index [" + index.name() + "]");
     }
 
     /** A read-only POST to a collection-scoped endpoint ({@code rest} after the collection). */
-    JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
+    public JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
         return call(index, "POST", collection(index), rest, Map.of(), body, true, what);
     }
 
     /** A collection-scoped call; a missing collection is a backend fault (the catalog says the index exists). */
-    JsonNode call(IndexMetadata index, String method, String collection, String rest,
+    public JsonNode call(IndexMetadata index, String method, String collection, String rest,
                           Map<String, String> query, JsonNode body, boolean idempotentRead, String what) {
         try {
-            return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
+            return http.call(method, "/collections/" + QdrantClient.segment(collection) + rest, query, body,
                     idempotentRead, what);
         } catch (QdrantError e) {
             throw collectionFailure(index, collection, what, e);
@@ -934,17 +953,17 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** {@link #call}, its result read by a streaming {@code decoder} (no tree). */
-    <T> T call(IndexMetadata index, String method, String collection, String rest, Map<String, String> query,
-               JsonNode body, boolean idempotentRead, String what, QdrantHttp.ResultDecoder<T> decoder) {
+    public <T> T call(IndexMetadata index, String method, String collection, String rest, Map<String, String> query,
+               JsonNode body, boolean idempotentRead, String what, QdrantClient.ResultDecoder<T> decoder) {
         return call(index, method, collection, rest, query, body, idempotentRead, what, decoder, null);
     }
 
-    /** {@link #call}, with a read sent beside it ({@link QdrantHttp.Beside}; null: none). */
+    /** {@link #call}, with a read sent beside it ({@link QdrantClient.Beside}; null: none). */
     private <T> T call(IndexMetadata index, String method, String collection, String rest, Map<String, String> query,
-                       JsonNode body, boolean idempotentRead, String what, QdrantHttp.ResultDecoder<T> decoder,
-                       QdrantHttp.Beside<?> beside) {
+                       JsonNode body, boolean idempotentRead, String what, QdrantClient.ResultDecoder<T> decoder,
+                       QdrantClient.Beside<?> beside) {
         try {
-            return http.call(method, "/collections/" + QdrantHttp.segment(collection) + rest, query, body,
+            return http.call(method, "/collections/" + QdrantClient.segment(collection) + rest, query, body,
                     idempotentRead, what, decoder, beside);
         } catch (QdrantError e) {
             throw collectionFailure(index, collection, what, e);
@@ -969,7 +988,7 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     }
 
     /** The current time of one search: read once, whatever date math it holds. */
-    static LongSupplier now() {
+    public static LongSupplier now() {
         return Now.once(System::currentTimeMillis);
     }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /** Opens the Qdrant document store: one Qdrant collection per concrete index, over Qdrant's REST API (1.19). */
 public final class QdrantStores {
@@ -90,7 +91,7 @@ public final class QdrantStores {
 
     /** The same, reporting every call to Qdrant to {@code observer} (metrics). */
     public static Handle open(Settings settings, BackendObserver observer) {
-        return new QdrantDocumentStore(new QdrantHttp(settings, observer));
+        return new QdrantDocumentStore(new QdrantClient(settings, observer));
     }
 
     /**
@@ -104,7 +105,7 @@ public final class QdrantStores {
 
     /** The same, reporting every call to Qdrant to {@code observer} (metrics). */
     public static Handle open(Settings settings, BackendObserver observer, RelevanceScorer scorer) {
-        return new QdrantDocumentStore(new QdrantHttp(settings, observer),
+        return new QdrantDocumentStore(new QdrantClient(settings, observer),
                 java.util.Objects.requireNonNull(scorer, "scorer"));
     }
 }

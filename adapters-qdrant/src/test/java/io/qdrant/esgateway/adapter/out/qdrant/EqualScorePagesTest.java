@@ -34,6 +34,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 
 /**
  * Paging through hits of equal score (and sorts with equal keys) with {@code from}/{@code size} on both backends:

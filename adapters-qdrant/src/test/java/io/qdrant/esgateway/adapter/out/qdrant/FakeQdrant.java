@@ -40,7 +40,7 @@ import java.util.concurrent.Executors;
  * assertions, and failures can be injected per path.
  */
 public final class FakeQdrant implements AutoCloseable {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = new ObjectMapper();
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     public record Request(String method, String path, Map<String, String> query, JsonNode body, Map<String, List<String>> headers) {

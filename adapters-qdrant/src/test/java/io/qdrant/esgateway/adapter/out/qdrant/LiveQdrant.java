@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
  * The real Qdrant the live suites (JUnit tag {@code live}) run against: the server {@code QEG_QDRANT_URL} names, with
@@ -29,7 +30,7 @@ final class LiveQdrant {
     }
 
     /** Deletes the collections under {@code prefix} and closes {@code http} (nothing when the suite never started). */
-    static void dropCollections(QdrantHttp http, String prefix) {
+    static void dropCollections(QdrantClient http, String prefix) {
         if (http == null) {
             return;
         }
@@ -38,7 +39,7 @@ final class LiveQdrant {
             for (JsonNode c : collections.path("collections")) {
                 String name = c.path("name").asText();
                 if (name.startsWith(prefix)) {
-                    http.call("DELETE", "/collections/" + QdrantHttp.segment(name), Map.of(), null, false,
+                    http.call("DELETE", "/collections/" + QdrantClient.segment(name), Map.of(), null, false,
                             "delete a test collection");
                 }
             }

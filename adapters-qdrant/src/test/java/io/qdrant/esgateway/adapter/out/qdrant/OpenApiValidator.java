@@ -20,10 +20,10 @@ import java.util.regex.Pattern;
  * {@code enum}, {@code minimum}/{@code maximum}, {@code minItems}/{@code maxItems}, and the {@code uint*}/{@code uuid}
  * formats. Unknown keywords (descriptions, examples, defaults) are ignored.
  */
-final class OpenApiValidator {
+public final class OpenApiValidator {
     private static final Pattern UUID = Pattern.compile(
             "(?i)(urn:uuid:)?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}");
-    static final OpenApiValidator QDRANT = load("/qdrant/openapi.json");
+    public static final OpenApiValidator QDRANT = load("/qdrant/openapi.json");
 
     private final JsonNode spec;
 
@@ -59,7 +59,7 @@ final class OpenApiValidator {
     }
 
     /** Problems of a request body for this operation (empty when valid). */
-    List<String> request(String method, String path, JsonNode body) {
+    public List<String> request(String method, String path, JsonNode body) {
         Operation op = operation(method, path).orElseThrow(() -> new AssertionError("no operation " + method + " "
                 + path + " in the spec"));
         JsonNode schema = op.definition().path("requestBody").path("content").path("application/json").path("schema");
@@ -93,7 +93,7 @@ final class OpenApiValidator {
     }
 
     /** Problems of a value against a named component schema ({@code Filter}, {@code PointStruct}, …). */
-    List<String> schema(String name, JsonNode value) {
+    public List<String> schema(String name, JsonNode value) {
         List<String> problems = new ArrayList<>();
         validate(spec.path("components").path("schemas").path(name), value, "$", problems);
         return problems;

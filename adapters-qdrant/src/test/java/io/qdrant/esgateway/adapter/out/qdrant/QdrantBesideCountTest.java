@@ -24,9 +24,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.QdrantFilterTranslatorTest;
 
 /**
- * A sorted page's exact count goes beside the page's {@code order_by} query ({@link QdrantHttp.Beside}): on the
+ * A sorted page's exact count goes beside the page's {@code order_by} query ({@link QdrantClient.Beside}): on the
  * request's thread, the answers and errors as when the count ran on its own (its failure wins over the page's).
  */
 class QdrantBesideCountTest {
@@ -40,7 +43,7 @@ class QdrantBesideCountTest {
     @BeforeEach
     void setUp() {
         fake = new FakeQdrant();
-        QdrantHttp http = new QdrantHttp(new QdrantStores.Settings(fake.uri(), Optional.empty(),
+        QdrantClient http = new QdrantClient(new QdrantStores.Settings(fake.uri(), Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofSeconds(10)), call -> {
                     calls.add(call);
                     callers.add(Thread.currentThread());

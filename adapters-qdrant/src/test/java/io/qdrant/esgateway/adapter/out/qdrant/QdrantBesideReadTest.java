@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantTransportTest.Scripted;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.HttpTransportTest.Scripted;
 import io.qdrant.esgateway.application.port.out.BackendObserver;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -24,9 +24,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.HttpTransport;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.StreamedJsonNodes;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.HttpTransportTest;
 
 /**
- * A read sent beside another call ({@link QdrantHttp.Beside}, {@link QdrantTransport#send}): written after the call's
+ * A read sent beside another call ({@link QdrantClient.Beside}, {@link HttpTransport#send}): written after the call's
  * request and before its answer is read, its answer read right after the call's on the same thread; its errors,
  * retries, timeouts, the pool and the backend time it reports.
  */
@@ -53,10 +57,10 @@ class QdrantBesideReadTest {
         }
     }
 
-    private QdrantHttp http(int poolSize, Duration requestTimeout) {
+    private QdrantClient http(int poolSize, Duration requestTimeout) {
         QdrantStores.Settings settings = new QdrantStores.Settings(server.uri(), Optional.empty(), Duration.ofSeconds(5),
                 requestTimeout, QdrantStores.Settings.DEFAULT_PREFIX, poolSize);
-        QdrantHttp http = new QdrantHttp(settings, call -> reported.add(new Reported(call, System.nanoTime(),
+        QdrantClient http = new QdrantClient(settings, call -> reported.add(new Reported(call, System.nanoTime(),
                 Thread.currentThread())));
         http.sleeper = sleeps::add;
         return http;
@@ -74,16 +78,16 @@ class QdrantBesideReadTest {
     private static final String PAGE = "{\"result\":[1,2,3],\"status\":\"ok\",\"time\":0.0}";
     private static final String COUNT = "{\"result\":{\"count\":42},\"status\":\"ok\",\"time\":0.0}";
 
-    private static JsonNode page(QdrantHttp http, QdrantHttp.Beside<?> beside, long[] decoded) {
-        return http.call("POST", "/q", Map.of(), QdrantHttp.object(), true, "read the page", parser -> {
+    private static JsonNode page(QdrantClient http, QdrantClient.Beside<?> beside, long[] decoded) {
+        return http.call("POST", "/q", Map.of(), QdrantClient.object(), true, "read the page", parser -> {
             decoded[0] = System.nanoTime();
             return parser.readValueAsTree();
         }, beside);
     }
 
-    private static QdrantHttp.Beside<Long> count(QdrantHttp http) {
-        return http.beside("POST", "/c", Map.of(), QdrantHttp.object().put("exact", true), "count the documents",
-                AnswerNodes.count());
+    private static QdrantClient.Beside<Long> count(QdrantClient http) {
+        return http.beside("POST", "/c", Map.of(), QdrantClient.object().put("exact", true), "count the documents",
+                StreamedJsonNodes.count());
     }
 
     @Test
@@ -103,9 +107,9 @@ class QdrantBesideReadTest {
             }
             return answer(out, 200, PAGE);
         });
-        try (QdrantHttp http = http(4, Duration.ofSeconds(30))) {
+        try (QdrantClient http = http(4, Duration.ofSeconds(30))) {
             long[] decoded = new long[1];
-            QdrantHttp.Beside<Long> count = count(http);
+            QdrantClient.Beside<Long> count = count(http);
             assertThat(page(http, count, decoded).toString()).isEqualTo("[1,2,3]");
             assertThat(overlapped).as("the count's request reached the server before the page was answered").isTrue();
             assertThat(count.result()).isEqualTo(42L);
@@ -122,7 +126,7 @@ class QdrantBesideReadTest {
             assertThat(countCall.call().bytesReceived()).isEqualTo(COUNT.length());
 
             // both connections went back to the pool: the next pair reuses them
-            QdrantHttp.Beside<Long> again = count(http);
+            QdrantClient.Beside<Long> again = count(http);
             page(http, again, decoded);
             assertThat(again.result()).isEqualTo(42L);
             assertThat(server.connections.get()).isEqualTo(2);
@@ -134,11 +138,11 @@ class QdrantBesideReadTest {
         server = new Scripted((n, head, body, out) -> head.startsWith("POST /c ")
                 ? answer(out, 500, "{\"status\":{\"error\":\"count broke\"},\"time\":0.0}")
                 : answer(out, 200, PAGE));
-        try (QdrantHttp http = http(4, Duration.ofSeconds(30))) {
+        try (QdrantClient http = http(4, Duration.ofSeconds(30))) {
             for (int i = 0; i < 5; i++) {
-                QdrantHttp.Beside<Long> count = count(http);
+                QdrantClient.Beside<Long> count = count(http);
                 assertThat(page(http, count, new long[1]).size()).isEqualTo(3);
-                assertThatThrownBy(count::result).isInstanceOfSatisfying(QdrantHttp.QdrantError.class, e -> {
+                assertThatThrownBy(count::result).isInstanceOfSatisfying(QdrantClient.QdrantError.class, e -> {
                     assertThat(e.status).isEqualTo(500);
                     assertThat(e.qdrantMessage).isEqualTo("count broke");
                 });
@@ -152,10 +156,10 @@ class QdrantBesideReadTest {
     void theCallsFailureDoesNotLoseTheBesideAnswer() throws Exception {
         server = new Scripted((n, head, body, out) -> head.startsWith("POST /c ") ? answer(out, 200, COUNT)
                 : answer(out, 400, "{\"status\":{\"error\":\"bad page\"},\"time\":0.0}"));
-        try (QdrantHttp http = http(4, Duration.ofSeconds(30))) {
-            QdrantHttp.Beside<Long> count = count(http);
+        try (QdrantClient http = http(4, Duration.ofSeconds(30))) {
+            QdrantClient.Beside<Long> count = count(http);
             assertThatThrownBy(() -> page(http, count, new long[1])).isInstanceOfSatisfying(
-                    QdrantHttp.QdrantError.class, e -> assertThat(e.qdrantMessage).isEqualTo("bad page"));
+                    QdrantClient.QdrantError.class, e -> assertThat(e.qdrantMessage).isEqualTo("bad page"));
             assertThat(count.result()).isEqualTo(42L);
             assertThat(server.requests.get()).isEqualTo(2);
         }
@@ -170,8 +174,8 @@ class QdrantBesideReadTest {
             }
             return answer(out, 200, head.startsWith("POST /c ") ? COUNT : PAGE);
         });
-        try (QdrantHttp http = http(4, Duration.ofSeconds(30))) {
-            QdrantHttp.Beside<Long> count = count(http);
+        try (QdrantClient http = http(4, Duration.ofSeconds(30))) {
+            QdrantClient.Beside<Long> count = count(http);
             page(http, count, new long[1]);
             assertThat(count.result()).isEqualTo(42L);
             assertThat(sleeps).containsExactly(100L);
@@ -182,8 +186,8 @@ class QdrantBesideReadTest {
     @Test
     void withNoFreeSlotTheBesideIsNotSentAndIsMadeWholeWhenItsResultIsAskedFor() throws Exception {
         server = new Scripted((n, head, body, out) -> answer(out, 200, head.startsWith("POST /c ") ? COUNT : PAGE));
-        try (QdrantHttp http = http(1, Duration.ofSeconds(30))) {
-            QdrantHttp.Beside<Long> count = count(http);
+        try (QdrantClient http = http(1, Duration.ofSeconds(30))) {
+            QdrantClient.Beside<Long> count = count(http);
             page(http, count, new long[1]);
             assertThat(server.requests.get()).as("the page's call held the only slot").isEqualTo(1);
             assertThat(count.result()).isEqualTo(42L);
@@ -195,8 +199,8 @@ class QdrantBesideReadTest {
     @Test
     void aBesideThatIsNeverSentIsMadeWholeWhenItsResultIsAskedFor() throws Exception {
         server = new Scripted((n, head, body, out) -> answer(out, 200, COUNT));
-        try (QdrantHttp http = http(4, Duration.ofSeconds(30))) {
-            QdrantHttp.Beside<Long> count = count(http);
+        try (QdrantClient http = http(4, Duration.ofSeconds(30))) {
+            QdrantClient.Beside<Long> count = count(http);
             assertThat(count.result()).isEqualTo(42L);
             assertThat(server.requests.get()).isEqualTo(1);
         }
@@ -216,15 +220,15 @@ class QdrantBesideReadTest {
             }
             return answer(out, 200, head.startsWith("POST /c ") ? COUNT : PAGE);
         });
-        try (QdrantHttp http = http(4, Duration.ofMillis(300))) {
-            QdrantHttp.Beside<Long> count = count(http);
+        try (QdrantClient http = http(4, Duration.ofMillis(300))) {
+            QdrantClient.Beside<Long> count = count(http);
             assertThat(page(http, count, new long[1]).size()).isEqualTo(3);
             assertThatThrownBy(count::result).isInstanceOfSatisfying(GatewayException.class, e -> {
                 assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_TIMEOUT);
                 assertThat(e.getMessage()).contains("count the documents").contains("did not answer within 300ms");
             });
             assertThat(reported).extracting(r -> r.call().outcome()).containsExactly("200", "timeout");
-            QdrantHttp.Beside<Long> again = count(http);
+            QdrantClient.Beside<Long> again = count(http);
             assertThat(page(http, again, new long[1]).size()).isEqualTo(3);
             assertThat(again.result()).isEqualTo(42L);
         }
@@ -234,13 +238,13 @@ class QdrantBesideReadTest {
     void aSentRequestOnAConnectionTheServerClosedIsRetriedOnceOnAFreshOneForReadsOnly() throws Exception {
         // one answer per connection, then the server closes it: the next request finds a dead pooled connection
         server = new Scripted((n, head, body, out) -> {
-            QdrantTransportTest.json(out, "{\"result\":" + n + "}");
+            HttpTransportTest.json(out, "{\"result\":" + n + "}");
             return false;
         });
-        try (QdrantTransport t = new QdrantTransport(server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(10))) {
+        try (HttpTransport t = new HttpTransport(server.uri(), Duration.ofSeconds(5), Duration.ofSeconds(10))) {
             t.exchange("GET", "/a", null, NO_HEADERS, true);
             awaitClosedByServer();
-            QdrantTransport.Sent sent = t.send("GET", "/b", null, NO_HEADERS, true);
+            HttpTransport.Sent sent = t.send("GET", "/b", null, NO_HEADERS, true);
             assertThat(new String(sent.answer().body(), StandardCharsets.UTF_8)).isEqualTo("{\"result\":1}");
             assertThat(t.opened()).isEqualTo(2);
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.QdrantFilterTranslatorTest;
 
 /** What the Qdrant store's declared capabilities send down the native paths, and what they leave to the scan. */
 class QdrantCapabilitiesTest {

@@ -22,20 +22,23 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.QdrantFilterTranslatorTest;
 
 /** Transport failures and Qdrant's error answers, as the gateway reports them; retries only for idempotent reads. */
 class QdrantErrorsTest {
     private static final String KEY = "s3cret-key";
     private final IndexMetadata index = QdrantFilterTranslatorTest.INDEX;
     private FakeQdrant fake;
-    private QdrantHttp http;
+    private QdrantClient http;
     private QdrantDocumentStore store;
     private final List<Long> sleeps = new ArrayList<>();
 
     @BeforeEach
     void setUp() {
         fake = new FakeQdrant();
-        http = new QdrantHttp(settings(fake.uri(), Duration.ofSeconds(10)));
+        http = new QdrantClient(settings(fake.uri(), Duration.ofSeconds(10)));
         http.sleeper = sleeps::add;
         store = new QdrantDocumentStore(http);
         store.createIndex(index);
@@ -58,7 +61,7 @@ class QdrantErrorsTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        QdrantDocumentStore down = new QdrantDocumentStore(new QdrantHttp(settings(
+        QdrantDocumentStore down = new QdrantDocumentStore(new QdrantClient(settings(
                 URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2))));
         GatewayException e = failure(() -> down.count(index, Optional.empty()));
         assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_FAILURE);
@@ -79,7 +82,7 @@ class QdrantErrorsTest {
                     // test over
                 }
             });
-            QdrantDocumentStore slow = new QdrantDocumentStore(new QdrantHttp(settings(
+            QdrantDocumentStore slow = new QdrantDocumentStore(new QdrantClient(settings(
                     URI.create("http://127.0.0.1:" + silent.getLocalPort()), Duration.ofMillis(300))));
             GatewayException e = failure(() -> slow.count(index, Optional.empty()));
             assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_TIMEOUT);

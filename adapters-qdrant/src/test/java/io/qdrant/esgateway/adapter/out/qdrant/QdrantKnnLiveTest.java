@@ -13,6 +13,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
  * {@link QdrantKnnVersusLuceneTest}'s kNN and hybrid searches against a real Qdrant — left out of the build (JUnit
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class QdrantKnnLiveTest {
     @TempDir
     static Path temp;
-    private static QdrantHttp http;
+    private static QdrantClient http;
     private static String prefix;
     private static Backend lucene;
     private static Backend qdrant;
@@ -37,9 +38,9 @@ class QdrantKnnLiveTest {
     static void setUp() {
         QdrantStores.Settings settings = LiveQdrant.settings();
         prefix = settings.collectionPrefix();
-        http = new QdrantHttp(settings);
+        http = new QdrantClient(settings);
         lucene = QdrantKnnVersusLuceneTest.backend(LuceneStores.open(temp.resolve("lucene")));
-        qdrant = QdrantKnnVersusLuceneTest.backend(new QdrantDocumentStore(new QdrantHttp(settings)));
+        qdrant = QdrantKnnVersusLuceneTest.backend(new QdrantDocumentStore(new QdrantClient(settings)));
     }
 
     @AfterAll

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 
 /**
  * Differential for kNN and hybrid search: the same index and documents through the gateway's services on the Lucene

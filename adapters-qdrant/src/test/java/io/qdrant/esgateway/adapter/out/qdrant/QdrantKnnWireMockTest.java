@@ -31,6 +31,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 
 /**
  * kNN on Qdrant against WireMock with canned Qdrant 1.19 answers, each checked against {@code openapi.json} (and

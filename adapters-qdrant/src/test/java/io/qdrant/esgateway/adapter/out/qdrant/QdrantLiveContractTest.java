@@ -4,6 +4,7 @@ import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.DocumentStoreContract;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
  * The document store contract against a real Qdrant — left out of the build (JUnit tag {@code live}, excluded by
@@ -16,15 +17,15 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("live")
 class QdrantLiveContractTest extends DocumentStoreContract {
-    private QdrantHttp http;
+    private QdrantClient http;
     private String prefix;
 
     @Override
     protected DocumentStore newStore() {
         QdrantStores.Settings settings = LiveQdrant.settings();
         prefix = settings.collectionPrefix();
-        http = new QdrantHttp(settings);
-        return new QdrantDocumentStore(new QdrantHttp(settings));
+        http = new QdrantClient(settings);
+        return new QdrantDocumentStore(new QdrantClient(settings));
     }
 
     @AfterEach

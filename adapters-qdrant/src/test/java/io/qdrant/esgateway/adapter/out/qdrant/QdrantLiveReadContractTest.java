@@ -5,6 +5,7 @@ import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.DocumentStoreReadContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
  * The read-side document store contract against a real Qdrant (JUnit tag {@code live}; run on demand as
@@ -12,15 +13,15 @@ import org.junit.jupiter.api.Tag;
  */
 @Tag("live")
 class QdrantLiveReadContractTest extends DocumentStoreReadContract {
-    private QdrantHttp http;
+    private QdrantClient http;
     private String prefix;
 
     @Override
     protected DocumentStore newStore() {
         QdrantStores.Settings settings = LiveQdrant.settings();
         prefix = settings.collectionPrefix();
-        http = new QdrantHttp(settings);
-        return new QdrantDocumentStore(new QdrantHttp(settings), LuceneStores.relevanceScorer());
+        http = new QdrantClient(settings);
+        return new QdrantDocumentStore(new QdrantClient(settings), LuceneStores.relevanceScorer());
     }
 
     @AfterAll

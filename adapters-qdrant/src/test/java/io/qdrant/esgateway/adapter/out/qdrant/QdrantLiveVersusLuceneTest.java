@@ -13,6 +13,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
  * The differential search suite against a real Qdrant: {@link QdrantVersusLuceneTest}'s filter, sort, aggregation
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class QdrantLiveVersusLuceneTest {
     @TempDir
     static Path temp;
-    private static QdrantHttp http;
+    private static QdrantClient http;
     private static String prefix;
     private static Backend lucene;
     private static Backend qdrant;
@@ -38,9 +39,9 @@ class QdrantLiveVersusLuceneTest {
     static void setUp() {
         QdrantStores.Settings settings = LiveQdrant.settings();
         prefix = settings.collectionPrefix();
-        http = new QdrantHttp(settings);
+        http = new QdrantClient(settings);
         lucene = QdrantVersusLuceneTest.backend(LuceneStores.open(temp.resolve("lucene")));
-        qdrant = QdrantVersusLuceneTest.backend(new QdrantDocumentStore(new QdrantHttp(settings), LuceneStores.relevanceScorer(), 1024));
+        qdrant = QdrantVersusLuceneTest.backend(new QdrantDocumentStore(new QdrantClient(settings), LuceneStores.relevanceScorer(), 1024));
     }
 
     @AfterAll

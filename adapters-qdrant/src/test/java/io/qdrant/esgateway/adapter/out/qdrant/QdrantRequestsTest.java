@@ -26,6 +26,9 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantFacets;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.QdrantFilterTranslatorTest;
 
 /**
  * What the adapter sends to Qdrant, counted and inspected on the fake: batched writes and reads, projections, no call

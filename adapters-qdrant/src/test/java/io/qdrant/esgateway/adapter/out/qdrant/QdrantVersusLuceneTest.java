@@ -35,6 +35,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
  * Differential: the same index and documents through the gateway's services on the Lucene store (the reference,
@@ -166,7 +167,7 @@ class QdrantVersusLuceneTest {
         lucene = backend(LuceneStores.open(temp.resolve("lucene")));
         qdrant = backend(QdrantStores.open(new QdrantStores.Settings(fake.uri(), Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofSeconds(10)), LuceneStores.relevanceScorer()));
-        qdrantSmallBatches = backend(new QdrantDocumentStore(new QdrantHttp(new QdrantStores.Settings(fake.uri(),
+        qdrantSmallBatches = backend(new QdrantDocumentStore(new QdrantClient(new QdrantStores.Settings(fake.uri(),
                 Optional.empty(), Duration.ofSeconds(2), Duration.ofSeconds(10), "small-")),
                 LuceneStores.relevanceScorer(), 7));
     }

@@ -31,6 +31,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantFacets;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.QdrantFilterTranslatorTest;
 
 /**
  * The adapter against WireMock serving canned Qdrant 1.19 answers: every canned answer is first checked against

@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 
 /**
- * The request cache (application {@code AnswerCache}) seen from the backend: a repeated {@code size: 0} search is
+ * The request cache (application {@code RequestCache}) seen from the backend: a repeated {@code size: 0} search is
  * answered without a Qdrant call until the index is written to, and then answers with the write; searches with hits
  * and searches mentioning {@code now} always go to the backend; with the cache off every search does.
  */
@@ -42,7 +43,7 @@ class RequestCacheTest {
     @BeforeEach
     void setUp() {
         fake = new FakeQdrant();
-        store = new QdrantDocumentStore(new QdrantHttp(new QdrantStores.Settings(fake.uri(), Optional.empty(),
+        store = new QdrantDocumentStore(new QdrantClient(new QdrantStores.Settings(fake.uri(), Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofSeconds(10))));
         catalog = new InMemoryCatalog();
         InstantSource clock = InstantSource.fixed(Instant.parse("2024-06-01T00:00:00Z"));

@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
 import java.time.Instant;
 import java.util.List;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 
 /**
  * A test-only bridge from the bootstrap tests to the Qdrant adapter's package-private contract helpers: the

@@ -1,0 +1,335 @@
+package io.qdrant.esgateway.adapter.out.lucene.search;
+
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.domain.document.IndexedValue;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.query.Query;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.MultiReader;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TermStatistics;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
+
+/**
+ * The {@link RelevanceScorer} on Lucene: the candidates go into a throw-away in-memory index encoded exactly as the
+ * embedded store encodes documents ({@link FieldEncoding}, the writer's {@link IndexAnalyzer}), the query is
+ * translated by the same {@link QueryTranslator} and scored with {@link EsBm25Similarity} by a searcher whose
+ * collection and term statistics are the caller's whole-index statistics instead of the candidates'. A document's
+ * BM25 score depends only on its own term frequencies and norm and on those statistics, so the scores are the ones
+ * the embedded store gives the same documents (proven by {@code RelevanceScorerExactnessTest}).
+ *
+ * <p>Queries whose terms are expanded from the index's term dictionary with a limit (fuzzy queries,
+ * {@code match_phrase_prefix} on text) would expand against the candidates only and are refused.
+ */
+public final class LuceneRelevanceScorer implements RelevanceScorer {
+    private static final Analyzer ANALYZER = new StandardAnalyzer();
+
+    @Override
+    public Map<String, FieldTerms> terms(List<IndexedValue> values) {
+        Map<String, Set<String>> terms = new TreeMap<>();
+        Map<String, Integer> lengths = new HashMap<>();
+        for (IndexedValue value : values) {
+            switch (value) {
+                case IndexedValue.Text t -> {
+                    List<String> tokens = tokens(t.field(), t.value());
+                    if (!tokens.isEmpty()) {
+                        terms.computeIfAbsent(t.field(), f -> new LinkedHashSet<>()).addAll(tokens);
+                        lengths.merge(t.field(), tokens.size(), Integer::sum);
+                    }
+                }
+                case IndexedValue.Keyword k -> terms.computeIfAbsent(k.field(), f -> new LinkedHashSet<>())
+                        .add(k.value());
+                case IndexedValue.BooleanValue b -> terms.computeIfAbsent(b.field(), f -> new LinkedHashSet<>())
+                        .add(Boolean.toString(b.value()));
+                case IndexedValue.LongValue l -> {
+                }
+                case IndexedValue.DoubleValue d -> {
+                }
+                case IndexedValue.FloatValue f -> {
+                }
+                case IndexedValue.DateValue d -> {
+                }
+                case IndexedValue.Vector v -> {
+                }
+            }
+        }
+        Map<String, FieldTerms> out = new LinkedHashMap<>();
+        // keyword and boolean fields index no frequencies: their length is the number of distinct terms
+        terms.forEach((field, set) -> out.put(field, new FieldTerms(set, lengths.getOrDefault(field, set.size()))));
+        return out;
+    }
+
+    @Override
+    public List<String> analyze(IndexMetadata index, String field, String text) {
+        return List.copyOf(new LinkedHashSet<>(tokens(field, text)));
+    }
+
+    /** The tokens of one value as the store's writer indexes a {@code TextField}. */
+    static List<String> tokens(String field, String text) {
+        List<String> tokens = new ArrayList<>();
+        try (TokenStream stream = ANALYZER.tokenStream(field, text)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            stream.reset();
+            while (stream.incrementToken()) {
+                tokens.add(term.toString());
+            }
+            stream.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return tokens;
+    }
+
+    @Override
+    public void validate(IndexMetadata index, Query query) {
+        refuseExpansions(query);
+        try (MultiReader empty = new MultiReader()) {
+            new QueryTranslator(index.mappings(), empty, () -> 0L).translate(query);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public java.util.function.BiFunction<String, JsonObject, Map<String, List<String>>> highlighter(
+            IndexMetadata index,
+            io.qdrant.esgateway.domain.search.SearchRequest request) {
+        if (request.highlight().isEmpty()) {
+            return (id, source) -> Map.of();
+        }
+        org.apache.lucene.search.Query query;
+        try (MultiReader empty = new MultiReader()) {
+            QueryTranslator translator = new QueryTranslator(index.mappings(), empty, LuceneSearch.now());
+            query = request.query().map(translator::translate)
+                    .orElseGet(org.apache.lucene.search.MatchAllDocsQuery::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        LuceneHighlighter highlighter = new LuceneHighlighter(request.highlight().get(), index.mappings(), query);
+        return highlighter::lazily;
+    }
+
+    @Override
+    public Needed statisticsOf(IndexMetadata index, Query query) {
+        refuseExpansions(query);
+        org.apache.lucene.search.Query lucene;
+        try (MultiReader empty = new MultiReader()) {
+            lucene = new QueryTranslator(index.mappings(), empty, () -> 0L).translate(query);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Set<String>> terms = new TreeMap<>();
+        lucene.visit(new org.apache.lucene.search.QueryVisitor() {
+            @Override
+            public void consumeTerms(org.apache.lucene.search.Query q, Term... found) {
+                for (Term t : found) {
+                    String text = t.text();
+                    if (index.mappings().field(t.field()).orElse(null) instanceof FieldMapping.BooleanField) {
+                        text = text.equals(FieldEncoding.TRUE) ? "true" : "false";
+                    }
+                    terms.computeIfAbsent(t.field(), f -> new java.util.TreeSet<>()).add(text);
+                }
+            }
+
+            @Override
+            public org.apache.lucene.search.QueryVisitor getSubVisitor(Occur occur,
+                                                                        org.apache.lucene.search.Query parent) {
+                // terms under must_not and filter clauses are matched, not scored
+                return occur == Occur.MUST_NOT || occur == Occur.FILTER ? EMPTY_VISITOR : this;
+            }
+        });
+        terms.keySet().removeIf(f -> f.equals(FieldEncoding.ID) || f.equals(FieldEncoding.FIELD_NAMES));
+        return new Needed(terms.keySet(), terms);
+    }
+
+    @Override
+    public List<Scored> score(IndexMetadata index, Query query, List<Query> filters, List<Candidate> candidates,
+                              Statistics statistics, boolean scores, long now) {
+        refuseExpansions(query);
+        filters.forEach(LuceneRelevanceScorer::refuseExpansions);
+        if (candidates.isEmpty()) {
+            validate(index, query);
+            filters.forEach(f -> validate(index, f));
+            return List.of();
+        }
+        try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
+            IndexWriterConfig config = new IndexWriterConfig(new IndexAnalyzer())
+                    .setMergePolicy(NoMergePolicy.INSTANCE);
+            try (IndexWriter writer = new IndexWriter(directory, config)) {
+                DocumentVersion none = new DocumentVersion(0, 0, 0);
+                for (Candidate c : candidates) {
+                    List<IndexedValue> values = c.values().stream()
+                            .filter(v -> !(v instanceof IndexedValue.Vector)).toList();
+                    Document d = FieldEncoding.encode(index.mappings(),
+                            new IndexableDocument(c.id(), none, JsonObject.of(), values));
+                    writer.addDocument(d);
+                }
+            }
+            try (DirectoryReader reader = DirectoryReader.open(directory)) {
+                IndexSearcher searcher = new GlobalStatisticsSearcher(reader, index, statistics);
+                searcher.setSimilarity(new EsBm25Similarity());
+                searcher.setQueryCache(null);
+                QueryTranslator translator = new QueryTranslator(index.mappings(), reader, () -> now);
+                Map<Integer, Float> matched = run(searcher, reader, translator.translate(query), scores);
+                for (Query filter : filters) {
+                    Set<Integer> keep = run(searcher, reader, translator.translate(filter), false).keySet();
+                    matched.keySet().retainAll(keep);
+                }
+                List<Scored> out = new ArrayList<>(matched.size());
+                StoredFields stored = null;
+                int base = -1;
+                List<LeafReaderContext> leaves = reader.leaves();
+                for (Map.Entry<Integer, Float> e : new TreeMap<>(matched).entrySet()) {
+                    int doc = e.getKey();
+                    LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+                    if (leaf.docBase != base) {
+                        base = leaf.docBase;
+                        stored = leaf.reader().storedFields();
+                    }
+                    String id = stored.document(doc - base, Set.of(FieldEncoding.ID)).get(FieldEncoding.ID);
+                    out.add(new Scored(id, e.getValue()));
+                }
+                return out;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Every match of {@code query}: global doc id → score (NaN without scores). */
+    private static Map<Integer, Float> run(IndexSearcher searcher, DirectoryReader reader,
+                                           org.apache.lucene.search.Query query, boolean scores) throws IOException {
+        Weight weight = searcher.createWeight(searcher.rewrite(query),
+                scores ? ScoreMode.COMPLETE : ScoreMode.COMPLETE_NO_SCORES, 1f);
+        Map<Integer, Float> out = new HashMap<>();
+        for (LeafReaderContext leaf : reader.leaves()) {
+            Scorer scorer = weight.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            DocIdSetIterator it = scorer.iterator();
+            for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                out.put(leaf.docBase + doc, scores ? scorer.score() : Float.NaN);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refuses queries whose Lucene form expands terms from the index's term dictionary up to a limit: against the
+     * candidates alone the expansion (and so the matches and scores) would differ from the whole index's.
+     */
+    static void refuseExpansions(Query query) {
+        switch (query) {
+            case Query.Fuzzy f -> throw expansion("the [fuzzy] query");
+            case Query.Match m when m.fuzziness().isPresent() -> throw expansion("[fuzziness] in a [match] query");
+            case Query.MultiMatch m when m.fuzziness().isPresent() ->
+                    throw expansion("[fuzziness] in a [multi_match] query");
+            case Query.MultiMatch m when m.type() == Query.MultiMatchType.PHRASE_PREFIX ->
+                    throw expansion("[multi_match] of type [phrase_prefix]");
+            case Query.MatchPhrasePrefix m -> throw expansion("the [match_phrase_prefix] query");
+            case Query.QueryString s -> refuseExpansions(io.qdrant.esgateway.domain.query.QueryStringParser.parse(s));
+            case Query.Bool b -> {
+                b.must().forEach(LuceneRelevanceScorer::refuseExpansions);
+                b.filter().forEach(LuceneRelevanceScorer::refuseExpansions);
+                b.should().forEach(LuceneRelevanceScorer::refuseExpansions);
+                b.mustNot().forEach(LuceneRelevanceScorer::refuseExpansions);
+            }
+            case Query.ConstantScore c -> refuseExpansions(c.filter());
+            case Query.Boosting b -> {
+                refuseExpansions(b.positive());
+                refuseExpansions(b.negative());
+            }
+            case Query.DisMax d -> d.queries().forEach(LuceneRelevanceScorer::refuseExpansions);
+            case Query.Knn k -> throw GatewayException.unsupported("the [knn] query scored by the gateway");
+            default -> {
+            }
+        }
+    }
+
+    private static GatewayException expansion(String what) {
+        return GatewayException.unsupported(what + " scored by the gateway (its term expansion needs the whole"
+                + " index's term dictionary)");
+    }
+
+    /** A searcher over the candidates that answers statistics with the whole index's. */
+    private static final class GlobalStatisticsSearcher extends IndexSearcher {
+        private final IndexMetadata index;
+        private final Statistics statistics;
+        private final Map<String, CollectionStatistics> fields = new HashMap<>();
+
+        GlobalStatisticsSearcher(DirectoryReader reader, IndexMetadata index, Statistics statistics) {
+            super(reader);
+            this.index = index;
+            this.statistics = statistics;
+        }
+
+        @Override
+        public CollectionStatistics collectionStatistics(String field) throws IOException {
+            if (fields.containsKey(field)) {
+                return fields.get(field);
+            }
+            CollectionStatistics local = super.collectionStatistics(field);
+            FieldStatistics global = statistics.field(field);
+            CollectionStatistics out;
+            if (global.docCount() <= 0) {
+                // only when a write raced the statistics: the candidates are part of the index
+                out = local;
+            } else {
+                long docCount = global.docCount();
+                long sum = Math.max(global.sumTotalTermFreq(), docCount);
+                out = new CollectionStatistics(field, docCount, docCount, sum, docCount);
+            }
+            fields.put(field, out);
+            return out;
+        }
+
+        @Override
+        public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq) throws IOException {
+            String text = term.text();
+            if (index.mappings().field(term.field()).orElse(null) instanceof FieldMapping.BooleanField) {
+                text = text.equals(FieldEncoding.TRUE) ? "true" : "false";
+            }
+            long global = statistics.docFreq(term.field(), text);
+            if (global < 1) {
+                // only when a write raced the statistics: a candidate holds the term
+                global = Math.max(1, docFreq);
+            }
+            return new TermStatistics(term.bytes(), global, global);
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package io.qdrant.esgateway.adapter.out.qdrant.filter;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Always;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Condition;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Never;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Translated;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.json.JsonValue;
+import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.query.QueryStringParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.payload.TextPayload;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+
+/**
+ * A Qdrant filter that selects a SUPERSET of a query's Elasticsearch matches, for queries the gateway matches and
+ * scores itself ({@link RelevanceScorer}): the candidates. Subtrees without full-text parts are translated exactly
+ * ({@link FilterTranslator}); full-text parts become conditions on the analysed tokens in {@code _t.<field>}
+ * ({@link TextPayload}):
+ * <ul>
+ *   <li>{@code match} (operator {@code or}, any {@code minimum_should_match}) → any of its tokens; operator
+ *       {@code and} and {@code match_phrase} → all of them; no tokens → {@code zero_terms_query};</li>
+ *   <li>on a keyword field the whole text is one term (exact); on other types, field patterns and default fields
+ *       ({@code *}) nothing is narrowed (every point is a candidate);</li>
+ *   <li>{@code prefix}/{@code wildcard} on text → a token starting with the (literal) prefix ({@code match.prefix});
+ *       {@code regexp} on text, case-insensitive forms → every point;</li>
+ *   <li>{@code multi_match} and {@code dis_max} → the union of their parts; {@code query_string} → its parsed tree;
+ *       {@code term}/{@code terms} on text → the raw values among the tokens;</li>
+ *   <li>{@code bool}: {@code must} and {@code filter} parts intersect; {@code should} parts join as
+ *       {@code min_should} when required; a {@code must_not} with full-text parts is dropped (a negated superset
+ *       would be a subset); {@code boosting} → its positive query; {@code constant_score} → its filter.</li>
+ * </ul>
+ * Dropping a constraint or widening a condition only adds candidates; the scorer then decides the real matches.
+ */
+public final class SupersetFilter {
+    private final IndexMetadata index;
+    private final FilterTranslator exact;
+    private final RelevanceScorer scorer;
+    /** Inside {@code query_string}: patterns on text fields are lowercased, as its analyzer's normalizer does. */
+    private final boolean normalize;
+
+    public SupersetFilter(IndexMetadata index, FilterTranslator exact, RelevanceScorer scorer) {
+        this(index, exact, scorer, false);
+    }
+
+    private SupersetFilter(IndexMetadata index, FilterTranslator exact, RelevanceScorer scorer, boolean normalize) {
+        this.index = index;
+        this.exact = exact;
+        this.scorer = scorer;
+        this.normalize = normalize;
+    }
+
+    private String pattern(String pattern) {
+        return normalize ? pattern.toLowerCase(java.util.Locale.ROOT) : pattern;
+    }
+
+    /** True when the query has parts only the gateway can match exactly (full-text, term-level on text). */
+    public static boolean textual(IndexMetadata index, Query q) {
+        return switch (q) {
+            case Query.Match m -> true;
+            case Query.MatchPhrase m -> true;
+            case Query.MatchPhrasePrefix m -> true;
+            case Query.MultiMatch m -> true;
+            case Query.QueryString s -> true;
+            case Query.Term t -> isText(index, t.field());
+            case Query.Terms t -> isText(index, t.field());
+            case Query.Bool b -> anyTextual(index, b.must()) || anyTextual(index, b.filter())
+                    || anyTextual(index, b.should()) || anyTextual(index, b.mustNot());
+            case Query.ConstantScore c -> textual(index, c.filter());
+            case Query.Boosting b -> textual(index, b.positive()) || textual(index, b.negative());
+            case Query.DisMax d -> anyTextual(index, d.queries());
+            case Query.MatchAll m -> false;
+            case Query.MatchNone m -> false;
+            case Query.Range r -> false;
+            case Query.Exists e -> false;
+            case Query.Ids i -> false;
+            case Query.Prefix p -> isText(index, p.field());
+            case Query.Wildcard w -> isText(index, w.field());
+            case Query.Regexp r -> isText(index, r.field());
+            case Query.Fuzzy f -> false;
+            case Query.Knn k -> false;
+        };
+    }
+
+    /** Whether one of {@code queries} is {@link #textual} (a loop: this runs for every search). */
+    private static boolean anyTextual(IndexMetadata index, java.util.List<Query> queries) {
+        for (Query q : queries) {
+            if (textual(index, q)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isText(IndexMetadata index, String field) {
+        return index.mappings().field(field).orElse(null) instanceof FieldMapping.TextField;
+    }
+
+    /** The candidates of {@code q}. */
+    public Translated superset(Query q) {
+        if (!textual(index, q)) {
+            return exact.query(q);
+        }
+        return switch (q) {
+            case Query.Match m -> {
+                if (m.fuzziness().isPresent()) {
+                    throw FilterTranslator.unsupported("[fuzziness] in a [match] query");
+                }
+                yield text(m.field(), m.text(), m.operator() == Query.Operator.AND, m.zeroTermsQuery());
+            }
+            case Query.MatchPhrase m -> text(m.field(), m.text(), true, m.zeroTermsQuery());
+            case Query.MatchPhrasePrefix m -> throw FilterTranslator.unsupported("the [match_phrase_prefix] query"
+                    + " (its expansion needs the whole index's term dictionary)");
+            case Query.MultiMatch m -> multiMatch(m);
+            case Query.QueryString s -> new SupersetFilter(index, exact, scorer, true)
+                    .superset(QueryStringParser.parse(s));
+            case Query.Term t -> {
+                if (t.caseInsensitive()) {
+                    yield new Always();
+                }
+                yield tokens(t.field(), List.of(text(t.value(), t.field())), false);
+            }
+            case Query.Terms t -> t.values().isEmpty() ? new Never()
+                    : tokens(t.field(), t.values().stream().map(v -> text(v, t.field())).toList(), false);
+            case Query.Prefix p -> tokenPrefix(p.field(), p.caseInsensitive() ? "" : pattern(p.prefix()));
+            case Query.Wildcard w -> tokenPrefix(w.field(), w.caseInsensitive() ? ""
+                    : literalPrefix(pattern(w.pattern())));
+            // a regular expression's literal start is not safe to read off (alternations, groups): every point
+            case Query.Regexp r -> new Always();
+            case Query.Bool b -> bool(b);
+            case Query.ConstantScore c -> superset(c.filter());
+            case Query.Boosting b -> superset(b.positive());
+            case Query.DisMax d -> FilterTranslator.or(d.queries().stream().map(this::superset).toList());
+            default -> exact.query(q);
+        };
+    }
+
+    private Translated bool(Query.Bool b) {
+        List<Translated> parts = new ArrayList<>();
+        b.must().forEach(x -> parts.add(superset(x)));
+        b.filter().forEach(x -> parts.add(superset(x)));
+        int required = b.requiredShoulds();
+        if (required > 0) {
+            parts.add(FilterTranslator.atLeast(required, b.should().stream().map(this::superset).toList()));
+        }
+        for (Query not : b.mustNot()) {
+            if (!textual(index, not)) {
+                parts.add(FilterTranslator.not(exact.query(not)));
+            }
+        }
+        return FilterTranslator.and(parts);
+    }
+
+    private Translated multiMatch(Query.MultiMatch m) {
+        if (m.fuzziness().isPresent()) {
+            throw FilterTranslator.unsupported("[fuzziness] in a [multi_match] query");
+        }
+        if (m.type() == Query.MultiMatchType.PHRASE_PREFIX) {
+            throw FilterTranslator.unsupported("[multi_match] of type [phrase_prefix] (its expansion needs the whole"
+                    + " index's term dictionary)");
+        }
+        if (m.fields().isEmpty()) {
+            return new Always();
+        }
+        boolean all = m.type() == Query.MultiMatchType.PHRASE || m.operator() == Query.Operator.AND;
+        List<Translated> each = new ArrayList<>();
+        for (Query.BoostedField f : m.fields()) {
+            each.add(text(f.field(), m.text(), all, Query.ZeroTermsQuery.NONE));
+        }
+        return FilterTranslator.or(each);
+    }
+
+    /** A full-text query's candidates on one field: any (or all) of the analysed tokens. */
+    private Translated text(String field, String text, boolean all, Query.ZeroTermsQuery zero) {
+        if (field.contains("*")) {
+            return new Always();
+        }
+        if (field.equals(QdrantLayout.ID)) {
+            return exact.query(new Query.Terms(field, List.of(JsonValue.string(text)), 1f));
+        }
+        Optional<FieldMapping> mapping = index.mappings().field(field);
+        if (mapping.isEmpty() || mapping.get() instanceof FieldMapping.ObjectField) {
+            return new Never();
+        }
+        if (mapping.get() instanceof FieldMapping.KeywordField) {
+            return exact.query(new Query.Terms(field, List.of(JsonValue.string(text)), 1f));
+        }
+        if (!(mapping.get() instanceof FieldMapping.TextField)) {
+            // numbers, dates, booleans: parsed (or leniently ignored) by the scorer, which sees every point
+            return new Always();
+        }
+        List<String> tokens = scorer.analyze(index, field, text);
+        if (tokens.isEmpty()) {
+            return zero == Query.ZeroTermsQuery.ALL ? new Always() : new Never();
+        }
+        return tokens(field, tokens, all);
+    }
+
+    /** Points with a token of {@code field} starting with {@code prefix} (every point when it is empty). */
+    private static Translated tokenPrefix(String field, String prefix) {
+        if (prefix.isEmpty()) {
+            return new Always();
+        }
+        ObjectNode c = QdrantClient.object();
+        c.put("key", TextPayload.termsPath(field));
+        c.putObject("match").put("prefix", prefix);
+        return new Condition(c);
+    }
+
+    /** The characters of a wildcard pattern before its first {@code *} or {@code ?} (escapes resolved). */
+    static String literalPrefix(String pattern) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '*' || c == '?') {
+                break;
+            }
+            if (c == '\\') {
+                if (i + 1 >= pattern.length()) {
+                    break;
+                }
+                c = pattern.charAt(++i);
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+
+    private static Translated tokens(String field, List<String> tokens, boolean all) {
+        String key = TextPayload.termsPath(field);
+        if (all) {
+            return FilterTranslator.and(tokens.stream().distinct().map(t -> {
+                ObjectNode c = QdrantClient.object();
+                c.put("key", key);
+                c.putObject("match").put("value", t);
+                return (Translated) new Condition(c);
+            }).toList());
+        }
+        ObjectNode c = QdrantClient.object();
+        c.put("key", key);
+        ArrayNode any = c.putObject("match").putArray("any");
+        tokens.stream().distinct().forEach(any::add);
+        return new Condition(c);
+    }
+
+    private static String text(JsonValue value, String field) {
+        try {
+            return io.qdrant.esgateway.domain.query.DateRange.text(value, field);
+        } catch (GatewayException e) {
+            throw e;
+        }
+    }
+}

@@ -1,5 +1,0 @@
-package io.qdrant.esgateway.adapter.out.lucene.violation;
-
-/** An adapter implementation class that is public. */
-public class PublicImplementation {
-}
