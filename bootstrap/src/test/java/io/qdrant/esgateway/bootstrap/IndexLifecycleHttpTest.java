@@ -250,10 +250,25 @@ class IndexLifecycleHttpTest {
     }
 
     @Test
-    void updatingSettingsIsRefusedByName() {
+    void dynamicSettingsChangeAndStaticOnesAreRefused() {
         es.put("/settled");
-        EsClient.Reply r = es.put("/settled/_settings", json("{'index':{'number_of_replicas':2}}"));
-        assertThat(r.status()).isEqualTo(400);
-        assertThat(r.errorReason()).contains("PUT _settings");
+        EsClient.Reply r = es.put("/settled/_settings", json("{'index':{'number_of_replicas':2,'max_result_window':5}}"));
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.json().toString()).isEqualTo("{\"acknowledged\":true}");
+        assertThat(es.get("/settled/_settings?flat_settings=true").json().toString())
+                .contains("\"index.max_result_window\":\"5\"", "\"index.number_of_replicas\":\"2\"");
+        assertThat(es.post("/settled/_search", json("{'from':3,'size':3}")).status()).isEqualTo(400);
+        EsClient.Reply fixed = es.put("/settled/_settings", json("{'number_of_shards':2}"));
+        assertThat(fixed.status()).isEqualTo(400);
+        assertThat(fixed.errorReason()).startsWith("Can't update non dynamic settings [[index.number_of_shards]]");
+        assertThat(es.put("/missing/_settings", json("{'number_of_replicas':0}")).status()).isEqualTo(404);
+    }
+
+    @Test
+    void deleteWithIgnoreUnavailableSkipsMissingIndices() {
+        es.put("/doomed");
+        assertThat(es.delete("/doomed,absent").status()).isEqualTo(404);
+        assertThat(es.delete("/doomed,absent?ignore_unavailable=true").status()).isEqualTo(200);
+        assertThat(es.get("/doomed").status()).isEqualTo(404);
     }
 }

@@ -79,8 +79,9 @@ class NativeVersusScanTest {
         Stream<DynamicNode> scenarios = ScenarioLoader.loadAll().stream().map(s -> {
             List<Scenario.Case> reads = s.cases().stream()
                     // scroll ids and context numbers are each gateway's own (ScrollPagingPropertyTest covers the pages)
+                    // mapping-parameters' refusals name each gateway's own index uuid (ScenarioBackendsTest compares it)
                     .filter(c -> Capabilities.gatewayHas(c.requires()) && isRead(c.request())
-                            && !c.request().path().contains("scroll")).toList();
+                            && !c.request().path().contains("scroll") && !s.id().equals("mapping-parameters")).toList();
             AtomicBoolean setUp = new AtomicBoolean();
             Stream<DynamicNode> setup = Stream.of(dynamicTest("setup", () -> {
                 for (String name : GATEWAYS.keySet()) {

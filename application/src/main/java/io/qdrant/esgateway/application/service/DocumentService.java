@@ -381,7 +381,8 @@ public final class DocumentService implements DocumentOperations {
                     StoredDocument doc = plan.put(id, source);
                     yield new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c, doc));
                 }
-                StoredDocument existing = current.get();
+                // as in Elasticsearch, an update starts from the source as the mapping keeps it
+                StoredDocument existing = shown(index, current.get());
                 JsonObject merged = SourceMerge.merge(existing.source(), c.doc().orElseGet(JsonObject::of));
                 if (c.detectNoop() && merged.equals(existing.source())) {
                     yield new Written(index.name(), id, Result.NOOP, existing.version(), fetched(c, existing));
@@ -439,6 +440,14 @@ public final class DocumentService implements DocumentOperations {
         };
     }
 
+    /** A document as its index's {@code _source} mapping shows it. */
+    private static StoredDocument shown(IndexMetadata index, StoredDocument doc) {
+        if (!index.mappings().root().filtersSource()) {
+            return doc;
+        }
+        return new StoredDocument(doc.id(), doc.version(), SourceFilter.stored(index.mappings(), doc.source()));
+    }
+
     private static Optional<StoredDocument> fetched(WriteCommand.Update command, StoredDocument doc) {
         return fetched(command.fetch(), doc);
     }
@@ -461,7 +470,8 @@ public final class DocumentService implements DocumentOperations {
     @Override
     public GetResult get(String target, String id) {
         IndexMetadata index = resolveSingle(catalog.view(), target);
-        return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id)));
+        return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id))
+                .map(d -> shown(index, d)));
     }
 
     @Override
@@ -487,8 +497,8 @@ public final class DocumentService implements DocumentOperations {
             Map<String, StoredDocument> found = store.get(index, wanted);
             for (int i : items) {
                 GetCommand c = commands.get(i);
-                out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(), Optional.ofNullable(found.get(c.id()))),
-                        c.source());
+                out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(),
+                        Optional.ofNullable(found.get(c.id())).map(d -> shown(index, d))), c.source());
             }
         });
         return List.of(out);

@@ -106,8 +106,13 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<IndexMetadata> delete(String expression) {
+        return delete(expression, false);
+    }
+
+    @Override
+    public List<IndexMetadata> delete(String expression, boolean ignoreUnavailable) {
         return locked(() -> {
-            List<IndexMetadata> targets = catalog.view().resolveForDelete(expression);
+            List<IndexMetadata> targets = catalog.view().resolveForDelete(expression, ignoreUnavailable);
             catalog.deleteIndices(targets.stream().map(IndexMetadata::name).toList());
             targets.forEach(index -> dropQuietly(index, null));
             return targets;
@@ -156,6 +161,20 @@ public final class IndexAdministrationService implements IndexAdministration {
                 written.add(index.withMappings(result));
             }
             return written;
+        });
+    }
+
+    @Override
+    public List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body) {
+        return locked(() -> {
+            List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
+            // every index's new settings first, so one refusal changes nothing
+            List<IndexMetadata> updated = targets.stream()
+                    .map(i -> i.withSettings(i.settings().update(body, i.name(), i.uuid()))).toList();
+            for (IndexMetadata index : updated) {
+                catalog.updateSettings(index.name(), index.settings());
+            }
+            return updated;
         });
     }
 

@@ -18,6 +18,7 @@ import io.qdrant.esgateway.domain.plan.CoverageRules;
 import io.qdrant.esgateway.domain.plan.ExecutionPath;
 import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.SearchableFields;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
@@ -110,6 +111,7 @@ public final class SearchService implements SearchOperations {
         int window = request.from() + request.size();
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
         List<IndexMetadata> runnable = new ArrayList<>();
+        Map<String, SearchRequest> onIndex = new HashMap<>();
         for (IndexMetadata index : indices) {
             if (request.searchAfterProblem().isPresent()) {
                 failures.add(new GatewayException.ShardFailure(index.name(),
@@ -125,6 +127,31 @@ public final class SearchService implements SearchOperations {
                 }
                 failures.add(new GatewayException.ShardFailure(index.name(), e));
                 continue;
+            }
+            if (request.storedFields().isPresent()) {
+                SearchableFields.storedField(index.mappings(), request.storedFields().get()).ifPresent(f -> {
+                    throw GatewayException.unsupported("[stored_fields] with the field [" + f + "] mapped with"
+                            + " [store: true] (its values are in [_source] and [fields])");
+                });
+            }
+            if (index.mappings().root().filtersSource() && hasTopHits(request.aggregations())) {
+                throw GatewayException.unsupported("[top_hits] on index [" + index.name() + "], whose mapping filters"
+                        + " [_source]");
+            }
+            if (SearchableFields.applies(index.mappings())) {
+                try {
+                    onIndex.put(index.uuid(), request.withQueries(
+                            request.query().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
+                                    index.uuid())),
+                            request.postFilter().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
+                                    index.uuid()))));
+                } catch (GatewayException e) {
+                    if (e.kind() != ErrorKind.QUERY_SHARD) {
+                        throw e;
+                    }
+                    failures.add(new GatewayException.ShardFailure(index.name(), e));
+                    continue;
+                }
             }
             int max = index.settings().maxResultWindow();
             if (window > max) {
@@ -143,7 +170,8 @@ public final class SearchService implements SearchOperations {
         BoundedReads reads = new BoundedReads(maxInFlight);
         List<Callable<IndexAnswer>> perIndex = new ArrayList<>();
         for (IndexMetadata index : runnable) {
-            perIndex.add(() -> answer(index, request, window, reads, now));
+            SearchRequest own = onIndex.getOrDefault(index.uuid(), request);
+            perIndex.add(() -> answer(index, own, window, reads, now));
         }
         List<BoundedReads.Outcome<IndexAnswer>> outcomes = BoundedReads.all(perIndex);
         List<IndexAnswer> answers = new ArrayList<>();
@@ -360,12 +388,37 @@ public final class SearchService implements SearchOperations {
         };
     }
 
+    private static boolean hasTopHits(Map<String, Aggregation> aggregations) {
+        for (Aggregation a : aggregations.values()) {
+            if (a instanceof Aggregation.TopHits || hasTopHits(a.subs())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
         long count = 0;
+        List<GatewayException.ShardFailure> failures = new ArrayList<>();
         for (IndexMetadata index : indices) {
-            count += store.count(index, query);
+            Optional<Query> own = query;
+            if (SearchableFields.applies(index.mappings())) {
+                try {
+                    own = query.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));
+                } catch (GatewayException e) {
+                    if (e.kind() != ErrorKind.QUERY_SHARD) {
+                        throw e;
+                    }
+                    failures.add(new GatewayException.ShardFailure(index.name(), e));
+                    continue;
+                }
+            }
+            count += store.count(index, own);
+        }
+        if (!failures.isEmpty()) {
+            throw GatewayException.allShardsFailed(failures);
         }
         return new CountResult(count, indices.size());
     }

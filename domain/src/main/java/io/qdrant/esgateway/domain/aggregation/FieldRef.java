@@ -43,6 +43,9 @@ public record FieldRef(String name, ValueKind kind, DateFormat format) {
         if (mapping == null) {
             return new FieldRef(field, ValueKind.UNMAPPED);
         }
+        if (!mapping.options().docValues()) {
+            throw GatewayException.noDocValues(field, mapping.type());
+        }
         ValueKind kind = switch (mapping) {
             case FieldMapping.KeywordField k -> ValueKind.KEYWORD;
             case FieldMapping.NumberField n -> n.numberType().isIntegral() ? ValueKind.LONG

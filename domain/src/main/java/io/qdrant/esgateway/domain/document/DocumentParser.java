@@ -13,6 +13,7 @@ import io.qdrant.esgateway.domain.index.FieldMapping.NumberType;
 import io.qdrant.esgateway.domain.index.FieldMapping.ObjectField;
 import io.qdrant.esgateway.domain.index.FieldMapping.Similarity;
 import io.qdrant.esgateway.domain.index.FieldMapping.TextField;
+import io.qdrant.esgateway.domain.index.FieldOptions;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -130,6 +131,8 @@ public final class DocumentParser {
         final AddedObject rootAdded = new AddedObject();
         final Level root;
         boolean changed;
+        /** Whether a {@code copy_to} value is being parsed (copies are not copied further). */
+        boolean copying;
 
         Run(Mappings mappings, String id) {
             this.mappings = mappings;
@@ -142,8 +145,7 @@ public final class DocumentParser {
             if (!changed) {
                 return Optional.empty();
             }
-            return Optional.of(new Mappings(mappings.dynamic(), merge(mappings.properties(), rootAdded),
-                    mappings.meta()));
+            return Optional.of(mappings.withProperties(merge(mappings.properties(), rootAdded)));
         }
 
         private static SortedMap<String, FieldMapping> merge(SortedMap<String, FieldMapping> existing,
@@ -248,7 +250,15 @@ public final class DocumentParser {
                 case Metadata(String field) -> throw metadataField(field);
                 case null -> {
                     if (level.admitsNewField(name)) {
-                        parseObject(level.addObject(name), object);
+                        Optional<FieldMapping> templated = templated(level, name, "object");
+                        if (templated.isPresent()) {
+                            // a template that maps an object to a leaf type: the leaf then fails on the object
+                            level.addLeaf(name, templated.get());
+                            parseLeaf(level.childPath(name), templated.get(), object,
+                                    object.members().isEmpty() ? "END_OBJECT" : "FIELD_NAME");
+                        } else {
+                            parseObject(level.addObject(name), object);
+                        }
                     }
                 }
             }
@@ -257,7 +267,17 @@ public final class DocumentParser {
         private void parseArrayValue(Level level, String name, JsonArray array, String following) {
             Target target = level.lookup(name);
             if (target instanceof Leaf(DenseVectorField vector)) {
-                parseVector(level.childPath(name), vector, array);
+                DenseVectorField field = vector;
+                if (!field.hasDims()) {
+                    if (array.elements().isEmpty()) {
+                        return;
+                    }
+                    // as Elasticsearch 8: the first vector fixes the mapping's dims
+                    field = new DenseVectorField(array.elements().size(), vector.similarity(), vector.index(),
+                            vector.indexOptions());
+                    level.addLeaf(name, field);
+                }
+                parseVector(level.childPath(name), field, array);
                 return;
             }
             if (target == null && !level.admitsNewField(name)) {
@@ -274,6 +294,8 @@ public final class DocumentParser {
             Target target = level.lookup(name);
             switch (target) {
                 case Leaf(DenseVectorField vector) -> checkSingleVector(level.childPath(name));
+                case Leaf(FieldMapping mapping) when mapping.options().nullValue().isPresent() ->
+                        parseLeaf(level.childPath(name), mapping, mapping.options().nullValue().get(), "END_OBJECT");
                 case Metadata(String field) -> throw metadataField(field);
                 case null -> level.admitsNewField(name);
                 default -> {
@@ -291,7 +313,7 @@ public final class DocumentParser {
                 case Metadata(String field) -> throw metadataField(field);
                 case null -> {
                     if (level.admitsNewField(name)) {
-                        FieldMapping mapping = dynamicMapping(value);
+                        FieldMapping mapping = dynamicMapping(level, name, value);
                         level.addLeaf(name, mapping);
                         parseLeaf(level.childPath(name), mapping, value, following);
                     }
@@ -302,6 +324,35 @@ public final class DocumentParser {
         private static GatewayException metadataField(String field) {
             return new GatewayException(ErrorKind.DOCUMENT_PARSING, "Field [" + field + "] is a metadata field and "
                     + "cannot be added inside a document. Use the index API request parameters.");
+        }
+
+        /**
+         * The mapping of a new field from its first value: the first matching dynamic template's, else the one
+         * {@code dynamic: true} gives.
+         */
+        private FieldMapping dynamicMapping(Level level, String name, JsonValue value) {
+            if (mappings.root().dynamicTemplates().isEmpty()) {
+                return dynamicMapping(value);
+            }
+            FieldMapping detected = dynamicMapping(value);
+            String type = switch (detected) {
+                case DateField d -> "date";
+                case NumberField n -> n.numberType() == NumberType.LONG ? "long" : "double";
+                case BooleanField b -> "boolean";
+                default -> "string";
+            };
+            return templated(level, name, type).orElse(detected);
+        }
+
+        /** The mapping the first dynamic template matching the new field gives, if any (none for an object). */
+        private Optional<FieldMapping> templated(Level level, String name, String type) {
+            String path = level.childPath(name);
+            for (io.qdrant.esgateway.domain.index.DynamicTemplate t : mappings.root().dynamicTemplates()) {
+                if (t.matches(path, name, type)) {
+                    return t.mappingFor(name, type);
+                }
+            }
+            return Optional.empty();
         }
 
         /** The mapping {@code dynamic: true} gives a new field from its first value. */
@@ -368,6 +419,47 @@ public final class DocumentParser {
          * Elasticsearch's vector parser reports finding when the value is not an array.
          */
         private void parseLeaf(String path, FieldMapping mapping, JsonValue value, String following) {
+            FieldOptions options = mapping.options();
+            if (options != FieldOptions.DEFAULT) {
+                parseLeafWithOptions(path, mapping, options, value, following);
+                return;
+            }
+            parsePlainLeaf(path, mapping, value, following);
+        }
+
+        /**
+         * A leaf with non-default parameters: {@code ignore_malformed} drops a scalar value its type cannot read (the
+         * document is still indexed, as in Elasticsearch); {@code copy_to} parses the value once more into each target
+         * field from the root (mapping it dynamically if needed), without following the targets' own {@code copy_to}.
+         */
+        private void parseLeafWithOptions(String path, FieldMapping mapping, FieldOptions options, JsonValue value,
+                                          String following) {
+            if (options.ignoresMalformed() && !(value instanceof JsonObject) && !(value instanceof JsonArray)) {
+                int mark = values.size();
+                try {
+                    parsePlainLeaf(path, mapping, value, following);
+                } catch (GatewayException e) {
+                    if (e.kind() != ErrorKind.DOCUMENT_PARSING) {
+                        throw e;
+                    }
+                    values.subList(mark, values.size()).clear();
+                }
+            } else {
+                parsePlainLeaf(path, mapping, value, following);
+            }
+            if (!options.copyTo().isEmpty() && !copying) {
+                copying = true;
+                try {
+                    for (String target : options.copyTo()) {
+                        parseMember(root, target, value, "END_OBJECT");
+                    }
+                } finally {
+                    copying = false;
+                }
+            }
+        }
+
+        private void parsePlainLeaf(String path, FieldMapping mapping, JsonValue value, String following) {
             switch (mapping) {
                 case TextField text -> {
                     values.add(new IndexedValue.Text(path, text(path, mapping, value)));
@@ -412,6 +504,9 @@ public final class DocumentParser {
 
         private void parseNumber(String path, NumberField field, JsonValue value) {
             NumberType type = field.numberType();
+            if (!field.options().coerces()) {
+                checkUncoerced(path, field, value);
+            }
             if (value instanceof JsonString s && s.value().isEmpty()) {
                 return; // coerce treats an empty string as null
             }
@@ -428,6 +523,27 @@ public final class DocumentParser {
                 values.add(parsed);
             } catch (GatewayException cause) {
                 throw fieldFailure(path, field, value, cause);
+            }
+        }
+
+        /** {@code coerce: false}: no number from a string, no integer from a fraction (ES's messages). */
+        private void checkUncoerced(String path, NumberField field, JsonValue value) {
+            String boxed = switch (field.numberType()) {
+                case LONG -> "Long";
+                case INTEGER, SHORT, BYTE -> "Integer";
+                case DOUBLE -> "Double";
+                case FLOAT, HALF_FLOAT -> "Float";
+            };
+            if (value instanceof JsonString) {
+                throw fieldFailure(path, field, value, GatewayException.illegalArgument(boxed
+                        + " value passed as String"));
+            }
+            if (value instanceof JsonNumber n && !n.isIntegral() && field.numberType().isIntegral()) {
+                double d = n.value().doubleValue();
+                if (d != Math.rint(d)) {
+                    throw fieldFailure(path, field, value, GatewayException.illegalArgument(Json.write(n)
+                            + " cannot be converted to " + boxed + " without data loss"));
+                }
             }
         }
 

@@ -100,6 +100,18 @@ public record SourceFilter(boolean fetch, List<String> includes, List<String> ex
     }
 
     /** The filtered source; the whole source when there is nothing to filter. */
+    /**
+     * The source as an index's mapping shows it ({@code _source.includes}/{@code excludes}); the source itself when
+     * the mapping filters nothing.
+     */
+    public static JsonObject stored(io.qdrant.esgateway.domain.index.Mappings mappings, JsonObject source) {
+        io.qdrant.esgateway.domain.index.RootOptions root = mappings.root();
+        if (!root.filtersSource()) {
+            return source;
+        }
+        return new SourceFilter(true, root.sourceIncludes(), root.sourceExcludes()).apply(source);
+    }
+
     public JsonObject apply(JsonObject source) {
         if (includes.isEmpty() && excludes.isEmpty()) {
             return source;

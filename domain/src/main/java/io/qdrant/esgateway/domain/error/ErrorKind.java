@@ -74,5 +74,9 @@ public enum ErrorKind {
      */
     SCRIPT_CAUSE,
     /** A background task refused because the task executor is full: {@code es_rejected_execution_exception} (429). */
-    REJECTED_EXECUTION
+    REJECTED_EXECUTION,
+    /** A query cannot be built on an index's mapping, e.g. on a field that is not searchable (400). */
+    QUERY_SHARD,
+    /** A document operation without {@code routing} on an index whose mapping requires it (400). */
+    ROUTING_MISSING
 }

@@ -173,6 +173,12 @@ public final class GatewayException extends RuntimeException {
                 + " Note that this can use significant memory.");
     }
 
+    /** Elasticsearch's refusal to sort or aggregate on a field mapped with {@code doc_values: false}. */
+    public static GatewayException noDocValues(String field, String type) {
+        return illegalArgument("Can't load fielddata on [" + field + "] because fielddata is unsupported on fields of"
+                + " type [" + type + "]. Use doc values instead.");
+    }
+
     public static GatewayException illegalArgument(String reason) {
         return new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, reason);
     }
@@ -189,6 +195,12 @@ public final class GatewayException extends RuntimeException {
     public static GatewayException mappingFailed(String detail) {
         return new GatewayException(ErrorKind.MAPPER_PARSING, "Failed to parse mapping: " + detail, Map.of(),
                 mapperParsing(detail));
+    }
+
+    /** "Failed to parse mapping: …" caused by an {@code illegal_argument_exception} with the detail (ES's shape). */
+    public static GatewayException mappingIllegal(String detail) {
+        return new GatewayException(ErrorKind.MAPPER_PARSING, "Failed to parse mapping: " + detail, Map.of(),
+                illegalArgument(detail));
     }
 
     public static GatewayException unsupported(String feature) {

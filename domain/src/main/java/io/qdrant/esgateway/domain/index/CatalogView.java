@@ -94,6 +94,11 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
      * {@code action.destructive_requires_name=true}), no aliases; each name must exist.
      */
     public List<IndexMetadata> resolveForDelete(String expression) {
+        return resolveForDelete(expression, false);
+    }
+
+    /** As {@link #resolveForDelete(String)}; with {@code ignoreUnavailable} names of no index are skipped. */
+    public List<IndexMetadata> resolveForDelete(String expression, boolean ignoreUnavailable) {
         List<IndexMetadata> out = new ArrayList<>();
         for (String part : expression.split(",")) {
             if (part.equals("_all") || IndexName.isWildcard(part)) {
@@ -103,6 +108,9 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
             if (index == null) {
                 if (isAlias(part)) {
                     throw matchesAlias(part);
+                }
+                if (ignoreUnavailable) {
+                    continue;
                 }
                 throw GatewayException.indexNotFound(part);
             }

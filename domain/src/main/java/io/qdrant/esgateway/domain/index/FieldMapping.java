@@ -20,20 +20,36 @@ public sealed interface FieldMapping {
     /** The mapping as Elasticsearch renders it in {@code GET /{index}/_mapping}. */
     JsonObject toJson();
 
+    /** The common leaf parameters ({@code index}, {@code doc_values}, {@code null_value}, …); defaults if none. */
+    default FieldOptions options() {
+        return FieldOptions.DEFAULT;
+    }
+
     /**
      * Analysed full text, optionally with multi-fields such as a {@code keyword} sub-field. The analyzers are names
      * of the index's analysis settings (absent: the index's default, {@code standard} unless the index defines
      * {@code default}); the search analyzers default to the index analyzer.
      */
     record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields, Optional<String> searchAnalyzer,
-                     Optional<String> searchQuoteAnalyzer) implements FieldMapping {
+                     Optional<String> searchQuoteAnalyzer, FieldOptions options) implements FieldMapping {
         public TextField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
         }
 
-        /** A text field with no search analyzers of its own. */
+        /** A text field with no search analyzers of its own and the default leaf parameters. */
         public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields) {
-            this(analyzer, fields, Optional.empty(), Optional.empty());
+            this(analyzer, fields, Optional.empty(), Optional.empty(), FieldOptions.DEFAULT);
+        }
+
+        /** A text field with the default leaf parameters. */
+        public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields,
+                         Optional<String> searchAnalyzer, Optional<String> searchQuoteAnalyzer) {
+            this(analyzer, fields, searchAnalyzer, searchQuoteAnalyzer, FieldOptions.DEFAULT);
+        }
+
+        /** A text field with no search analyzers of its own. */
+        public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields, FieldOptions options) {
+            this(analyzer, fields, Optional.empty(), Optional.empty(), options);
         }
 
         @Override
@@ -47,6 +63,7 @@ public sealed interface FieldMapping {
             analyzer.ifPresent(a -> b.put("analyzer", a));
             searchAnalyzer.ifPresent(a -> b.put("search_analyzer", a));
             searchQuoteAnalyzer.ifPresent(a -> b.put("search_quote_analyzer", a));
+            options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));
             }
@@ -55,9 +72,14 @@ public sealed interface FieldMapping {
     }
 
     /** An exact value; values longer than {@code ignore_above} characters are not indexed. */
-    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) implements FieldMapping {
+    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields, FieldOptions options)
+            implements FieldMapping {
         public KeywordField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        public KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) {
+            this(ignoreAbove, fields, FieldOptions.DEFAULT);
         }
 
         @Override
@@ -69,6 +91,7 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             ignoreAbove.ifPresent(n -> b.put("ignore_above", n));
+            options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));
             }
@@ -104,7 +127,11 @@ public sealed interface FieldMapping {
         }
     }
 
-    record NumberField(NumberType numberType) implements FieldMapping {
+    record NumberField(NumberType numberType, FieldOptions options) implements FieldMapping {
+        public NumberField(NumberType numberType) {
+            this(numberType, FieldOptions.DEFAULT);
+        }
+
         @Override
         public String type() {
             return numberType.esName();
@@ -112,11 +139,17 @@ public sealed interface FieldMapping {
 
         @Override
         public JsonObject toJson() {
-            return JsonObjectBuilder.object().put("type", type()).build();
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            options.render(b);
+            return b.build();
         }
     }
 
-    record BooleanField() implements FieldMapping {
+    record BooleanField(FieldOptions options) implements FieldMapping {
+        public BooleanField() {
+            this(FieldOptions.DEFAULT);
+        }
+
         @Override
         public String type() {
             return "boolean";
@@ -124,13 +157,19 @@ public sealed interface FieldMapping {
 
         @Override
         public JsonObject toJson() {
-            return JsonObjectBuilder.object().put("type", type()).build();
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            options.render(b);
+            return b.build();
         }
     }
 
     /** A date; {@code format} is Elasticsearch's format string, absent for the default. */
-    record DateField(Optional<String> format) implements FieldMapping {
+    record DateField(Optional<String> format, FieldOptions options) implements FieldMapping {
         public static final String DEFAULT_FORMAT = "strict_date_optional_time||epoch_millis";
+
+        public DateField(Optional<String> format) {
+            this(format, FieldOptions.DEFAULT);
+        }
 
         @Override
         public String type() {
@@ -141,6 +180,7 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             format.ifPresent(f -> b.put("format", f));
+            options.render(b);
             return b.build();
         }
     }
@@ -153,10 +193,18 @@ public sealed interface FieldMapping {
         }
     }
 
-    /** A float vector; {@code indexOptions} (HNSW {@code m}, {@code ef_construction}) are echoed as given. */
+    /**
+     * A float vector; {@code indexOptions} (HNSW {@code m}, {@code ef_construction}) are echoed as given. {@code dims}
+     * 0: not given yet, fixed by the first indexed vector (as Elasticsearch 8 does).
+     */
     record DenseVectorField(int dims, Similarity similarity, boolean index, Optional<JsonObject> indexOptions)
             implements FieldMapping {
         public static final int MAX_DIMS = 4096;
+
+        /** Whether the number of dimensions is known (given, or fixed by the first vector). */
+        public boolean hasDims() {
+            return dims > 0;
+        }
 
         @Override
         public String type() {
@@ -165,7 +213,11 @@ public sealed interface FieldMapping {
 
         @Override
         public JsonObject toJson() {
-            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type()).put("dims", dims).put("index", index);
+            JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
+            if (dims > 0) {
+                b.put("dims", dims);
+            }
+            b.put("index", index);
             if (index) {
                 b.put("similarity", similarity.esName());
             }

@@ -14,6 +14,10 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
     /** The {@code index.routing.allocation.include._tier_preference} Elasticsearch 8.15 sets on every new index. */
     public static final String TIER_PREFERENCE = "data_content";
 
+    public IndexMetadata withSettings(IndexSettings newSettings) {
+        return new IndexMetadata(name, uuid, creationDate, newSettings, mappings);
+    }
+
     public IndexMetadata withMappings(Mappings newMappings) {
         return new IndexMetadata(name, uuid, creationDate, settings, newMappings);
     }
@@ -24,7 +28,7 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
         flat.put("index.creation_date", Long.toString(creationDate.toEpochMilli()));
         flat.put("index.provided_name", name);
         // Elasticsearch 8.15 gives every new index this allocation setting (data tiers); reported, never acted on
-        flat.put("index.routing.allocation.include._tier_preference", TIER_PREFERENCE);
+        flat.put("index.routing.allocation.include._tier_preference", settings.tierPreference().orElse(TIER_PREFERENCE));
         flat.put("index.uuid", uuid);
         flat.put("index.version.created", VERSION_CREATED);
         return flat;

@@ -23,21 +23,90 @@ import java.util.regex.Pattern;
  */
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
-                            AnalysisSettings analysis) {
+                            AnalysisSettings analysis, Optional<String> tierPreference) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
 
     /** Settings without analysis definitions. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
-                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache) {
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         Optional<String> tierPreference) {
         this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
-                AnalysisSettings.NONE);
+                AnalysisSettings.NONE, tierPreference);
+    }
+
+    /** Settings without a {@code routing.allocation.include._tier_preference} of their own. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, Optional.empty());
     }
 
     /** Settings without {@code requests.cache.enable}. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                          int maxResultWindow, boolean maxResultWindowSet) {
         this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, Optional.empty());
+    }
+
+    /** Settings without analysis definitions or a tier preference of their own. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                AnalysisSettings.NONE, Optional.empty());
+    }
+
+    /** The settings that {@code PUT _settings} may change on an open index (ES's dynamic index settings). */
+    private static final Set<String> DYNAMIC = Set.of("index.number_of_replicas", "index.refresh_interval",
+            "index.max_result_window", "index.requests.cache.enable",
+            "index.routing.allocation.include._tier_preference");
+
+    /**
+     * These settings after {@code PUT /{index}/_settings} with {@code body}: dynamic settings change ({@code null}
+     * resets one to its default); a static setting is ES's "Can't update non dynamic settings" for the open index
+     * {@code index}; unknown and unimplemented settings fail as at creation.
+     */
+    public IndexSettings update(JsonValue body, String index, String uuid) {
+        JsonObject object = JsonReads.object(body, JsonReads::parseError, "[settings]");
+        if (object.members().size() == 1 && object.get("settings") instanceof JsonObject inner) {
+            object = inner; // {"settings": {...}}, as ES also reads it
+        }
+        Map<String, JsonValue> flat = new LinkedHashMap<>();
+        flatten("", object, flat);
+        Map<String, JsonValue> merged = new LinkedHashMap<>();
+        toFlatMap().forEach((k, v) -> {
+            if (!k.startsWith(AnalysisSettings.PREFIX)) { // analysis is static: kept as it is, below
+                merged.put(k, new JsonValue.JsonString(v));
+            }
+        });
+        tierPreference.ifPresent(t -> merged.put("index.routing.allocation.include._tier_preference",
+                new JsonValue.JsonString(t)));
+        java.util.List<String> statics = new java.util.ArrayList<>();
+        for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
+            String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
+            if (!DYNAMIC.contains(key)) {
+                if (key.equals("index.number_of_shards") || key.equals("index.version.created")
+                        || key.startsWith(AnalysisSettings.PREFIX)) {
+                    statics.add(key);
+                    continue;
+                }
+                throw rejected(key);
+            }
+            if (e.getValue() instanceof JsonValue.JsonNull) {
+                merged.remove(key);
+            } else {
+                merged.put(key, e.getValue());
+            }
+        }
+        if (!statics.isEmpty()) {
+            throw GatewayException.illegalArgument("Can't update non dynamic settings [" + statics + "] for open"
+                    + " indices [[" + index + "/" + uuid + "]] unless the `reopen` query parameter is set to true."
+                    + " Alternatively, close the indices, apply the settings changes, and reopen the indices");
+        }
+        IndexSettings updated = parse(new JsonObject(merged));
+        return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
+                updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, analysis,
+                updated.tierPreference);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -68,6 +137,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         boolean windowSet = false;
         Optional<Boolean> requestCache = Optional.empty();
         Map<String, JsonValue> analysis = new LinkedHashMap<>();
+        Optional<String> tier = Optional.empty();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
@@ -91,11 +161,14 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                     refresh = Optional.of(text);
                 }
                 case "index.requests.cache.enable" -> requestCache = Optional.of(booleanSetting(value));
+                case "index.routing.allocation.include._tier_preference" ->
+                        tier = Optional.of(JsonReads.text(value).orElseThrow(() -> failedToParse(key, value)));
                 default -> throw rejected(key);
             }
         }
         return new IndexSettings(shards, replicas, refresh, window, windowSet, requestCache,
-                analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis));
+                analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis),
+                tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)));
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -110,8 +183,13 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     }
 
     private static GatewayException rejected(String key) {
-        if (PRIVATE.contains(key)) {
+        if (key.equals("index.version.created")) {
             return GatewayException.illegalArgument("private index setting [" + key + "] can not be set explicitly");
+        }
+        if (PRIVATE.contains(key)) {
+            // ES 8.15 refuses the other private settings GET _settings shows as unknown ones
+            return GatewayException.illegalArgument("unknown setting [" + key + "] please check that any required"
+                    + " plugins are installed, or check the breaking changes documentation for removed settings");
         }
         for (String prefix : KNOWN_UNSUPPORTED_PREFIXES) {
             if (key.startsWith(prefix)) {
@@ -168,6 +246,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         refreshInterval.ifPresent(r -> out.put("index.refresh_interval", r));
         requestCache.ifPresent(enabled -> out.put("index.requests.cache.enable", Boolean.toString(enabled)));
         analysis.toFlatMap(out);
+        tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
         return out;
     }
 

@@ -60,13 +60,52 @@ final class MappingParser {
         SortedMap<String, FieldMapping> properties = new TreeMap<>();
         Optional<JsonObject> meta = Optional.empty();
         List<String> unsupported = new ArrayList<>();
+        Optional<Boolean> sourceEnabled = Optional.empty();
+        List<String> includes = List.of();
+        List<String> excludes = List.of();
+        Optional<Boolean> routingRequired = Optional.empty();
+        List<DynamicTemplate> templates = List.of();
         for (Map.Entry<String, JsonValue> e : root.members().entrySet()) {
             switch (e.getKey()) {
+                case "_source" -> {
+                    JsonObject s = JsonReads.object(e.getValue(), GatewayException::mappingFailed, "[_source]");
+                    for (Map.Entry<String, JsonValue> p : s.members().entrySet()) {
+                        switch (p.getKey()) {
+                            case "enabled" -> {
+                                sourceEnabled = Optional.of(FieldOptionParser.bool("_source", "enabled",
+                                        p.getValue()));
+                                if (!sourceEnabled.get()) {
+                                    throw GatewayException.unsupported("[_source.enabled: false]");
+                                }
+                            }
+                            case "includes" -> includes = FieldOptionParser.copyTo("_source", p.getValue());
+                            case "excludes" -> excludes = FieldOptionParser.copyTo("_source", p.getValue());
+                            case "mode" -> throw GatewayException.unsupported("[_source.mode]");
+                            default -> throw GatewayException.mappingFailed("unknown parameter [" + p.getKey()
+                                    + "] on mapper [_source] of type [_source]");
+                        }
+                    }
+                }
+                case "_routing" -> {
+                    JsonObject r = JsonReads.object(e.getValue(), GatewayException::mappingFailed, "[_routing]");
+                    for (Map.Entry<String, JsonValue> p : r.members().entrySet()) {
+                        if (!p.getKey().equals("required")) {
+                            throw GatewayException.mappingFailed("unknown parameter [" + p.getKey()
+                                    + "] on mapper [_routing] of type [_routing]");
+                        }
+                        routingRequired = Optional.of(FieldOptionParser.bool("_routing", "required", p.getValue()));
+                        if (routingRequired.get()) {
+                            // the gateway ignores routing (one shard per index), so it cannot refuse a write without
+                            throw GatewayException.unsupported("[_routing.required: true]");
+                        }
+                    }
+                }
+                case "dynamic_templates" -> templates = DynamicTemplate.parseAll(e.getValue());
                 case "dynamic" -> dynamic = Optional.of(dynamic(e.getValue(), "_doc"));
                 case "properties" -> properties = properties(e.getValue(), "_doc");
                 case "_meta" -> meta = Optional.of(JsonReads.object(e.getValue(), GatewayException::mappingFailed,
                         "[_meta]"));
-                case "_source", "_routing", "dynamic_templates", "date_detection", "numeric_detection", "runtime",
+                case "date_detection", "numeric_detection", "runtime",
                      "_field_names", "_data_stream_timestamp", "subobjects", "enabled" ->
                         throw GatewayException.unsupported("root mapping parameter [" + e.getKey() + "]");
                 default -> unsupported.add(e.getKey() + " : " + javaText(e.getValue()));
@@ -76,7 +115,8 @@ final class MappingParser {
             throw GatewayException.mappingFailed("Root mapping definition has unsupported parameters:  ["
                     + String.join("] [", unsupported) + "]");
         }
-        return new Mappings(dynamic, properties, meta);
+        return new Mappings(dynamic, properties, meta, new RootOptions(sourceEnabled, includes, excludes,
+                routingRequired, templates));
     }
 
     /** A value as Elasticsearch prints it in this message: Java's text of the parsed map ({@code {type=text}}). */
@@ -140,6 +180,11 @@ final class MappingParser {
                 .properties().get(name);
     }
 
+    /** One field definition, as {@code properties} reads it. */
+    static FieldMapping field(String name, JsonValue value) {
+        return field(name, value, false);
+    }
+
     private static FieldMapping field(String name, JsonValue value, boolean multiField) {
         if (!(value instanceof JsonObject def)) {
             throw GatewayException.mappingFailed("Expected map for property [fields] on field [" + name + "] but got a "
@@ -160,13 +205,26 @@ final class MappingParser {
         }
         Params p = new Params(name, type, def);
         FieldMapping field = switch (type) {
-            case "text" -> AnalysisReferences.textField(name, p.string("analyzer"), p.string("search_analyzer"),
-                    p.string("search_quote_analyzer"), p.multiFields());
-            case "keyword" -> new KeywordField(p.positiveInt("ignore_above"), p.multiFields());
-            case "long", "integer", "short", "byte", "double", "float", "half_float" ->
-                    new NumberField(NumberType.valueOf(type.toUpperCase(Locale.ROOT)));
-            case "boolean" -> new BooleanField();
-            case "date" -> new DateField(p.string("format").map(f -> dateFormat(name, f)));
+            case "text" -> {
+                TextField text = AnalysisReferences.textField(name, p.string("analyzer"), p.string("search_analyzer"),
+                        p.string("search_quote_analyzer"), p.multiFields());
+                yield new TextField(text.analyzer(), text.fields(), text.searchAnalyzer(), text.searchQuoteAnalyzer(),
+                        p.options(false, false, false, null));
+            }
+            case "keyword" -> new KeywordField(p.positiveInt("ignore_above"), p.multiFields(),
+                    p.options(true, true, false, FieldOptionParser::keywordNull));
+            case "long", "integer", "short", "byte", "double", "float", "half_float" -> {
+                NumberType numberType = NumberType.valueOf(type.toUpperCase(Locale.ROOT));
+                yield new NumberField(numberType, p.options(true, true, true,
+                        v -> FieldOptionParser.numberNull(numberType, v)));
+            }
+            case "boolean" -> new BooleanField(p.options(true, true, false, FieldOptionParser::booleanNull)
+                    .withIgnoreMalformed(p.bool("ignore_malformed")));
+            case "date" -> {
+                Optional<String> format = p.string("format").map(f -> dateFormat(name, f));
+                yield new DateField(format, p.options(true, true, false,
+                        v -> FieldOptionParser.dateNull(name, format, v)).withIgnoreMalformed(p.bool("ignore_malformed")));
+            }
             case "dense_vector" -> denseVector(name, p);
             case "object" -> {
                 if (multiField) {
@@ -200,10 +258,10 @@ final class MappingParser {
     }
 
     private static DenseVectorField denseVector(String name, Params p) {
+        boolean dimsGiven = p.remaining.containsKey("dims");
         int dims = p.take("dims").map(v -> JsonReads.integer(v).orElseThrow(() -> GatewayException.mappingFailed(
-                "[dims] on field [" + name + "] must be an integer"))).map(Long::intValue).orElseThrow(
-                () -> GatewayException.unsupported("[dense_vector] field [" + name + "] without [dims]"));
-        if (dims < 1 || dims > DenseVectorField.MAX_DIMS) {
+                "[dims] on field [" + name + "] must be an integer"))).map(Long::intValue).orElse(0);
+        if (dimsGiven && (dims < 1 || dims > DenseVectorField.MAX_DIMS)) {
             throw GatewayException.mappingFailed("The number of dimensions should be in the range [1, "
                     + DenseVectorField.MAX_DIMS + "] but was [" + dims + "]");
         }
@@ -300,8 +358,36 @@ final class MappingParser {
             return out;
         }
 
+        Optional<Boolean> bool(String key) {
+            return take(key).map(v -> FieldOptionParser.bool(field, key, v));
+        }
+
+        /**
+         * The common leaf parameters this type has: {@code index}, {@code store} and {@code copy_to} always;
+         * {@code doc_values} and {@code null_value} (checked by {@code nullValue}) when {@code docValues};
+         * {@code coerce} and {@code ignore_malformed} when {@code numeric}. Parameters a type lacks stay unconsumed
+         * (ES's "unknown parameter").
+         */
+        FieldOptions options(boolean docValues, boolean nullValue, boolean numeric,
+                             java.util.function.UnaryOperator<JsonValue> nullValueCheck) {
+            boolean index = bool("index").orElse(true);
+            boolean values = docValues ? bool("doc_values").orElse(true) : true;
+            boolean store = bool("store").orElse(false);
+            Optional<JsonValue> nulls = nullValue ? take("null_value").filter(v -> !(v instanceof JsonValue.JsonNull))
+                    .map(nullValueCheck) : Optional.empty();
+            List<String> copyTo = take("copy_to").map(v -> FieldOptionParser.copyTo(field, v)).orElse(List.of());
+            Optional<Boolean> coerce = numeric ? bool("coerce") : Optional.empty();
+            Optional<Boolean> ignoreMalformed = numeric ? bool("ignore_malformed") : Optional.empty();
+            FieldOptions options = new FieldOptions(index, values, store, nulls, copyTo, coerce, ignoreMalformed);
+            return options.equals(FieldOptions.DEFAULT) ? FieldOptions.DEFAULT : options;
+        }
+
         void requireAllConsumed() {
             for (String key : remaining.keySet()) {
+                if (FieldOptionParser.COMMON.contains(key) && !type.equals("object")) {
+                    throw GatewayException.mappingFailed("unknown parameter [" + key + "] on mapper [" + field
+                            + "] of type [" + type + "]");
+                }
                 if (KNOWN_ES_PARAMETERS.contains(key)) {
                     throw GatewayException.unsupported("mapping parameter [" + key + "] on field [" + field
                             + "] of type [" + type + "]");

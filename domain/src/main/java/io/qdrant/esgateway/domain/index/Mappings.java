@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.index.FieldMapping.TextField;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -16,11 +17,26 @@ import java.util.TreeMap;
  * The mapping of an index: its root {@code dynamic} setting, its fields (sorted by name, as ES renders them) and
  * the opaque {@code _meta} object. Parsed by {@link MappingParser}; merged by {@link #merge(Mappings)}.
  */
-public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping> properties, Optional<JsonObject> meta) {
+public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping> properties, Optional<JsonObject> meta,
+                       RootOptions root) {
     public static final Mappings EMPTY = new Mappings(Optional.empty(), new TreeMap<>(), Optional.empty());
 
     public Mappings {
         properties = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(properties));
+    }
+
+    public Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping> properties, Optional<JsonObject> meta) {
+        this(dynamic, properties, meta, RootOptions.NONE);
+    }
+
+    /** These mappings with other fields (the root parameters kept). */
+    public Mappings withProperties(SortedMap<String, FieldMapping> newProperties) {
+        return new Mappings(dynamic, newProperties, meta, root);
+    }
+
+    /** One field definition read as {@code properties} reads it (dynamic templates build fields with it). */
+    public static FieldMapping parseField(String name, JsonValue definition) {
+        return MappingParser.field(name, definition);
     }
 
     public static Mappings parse(JsonValue json) {
@@ -31,6 +47,7 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
     public JsonObject toJson() {
         JsonObjectBuilder b = JsonObjectBuilder.object();
         dynamic.ifPresent(d -> b.put("dynamic", d.esName()));
+        root.render(b);
         meta.ifPresent(m -> b.put("_meta", m));
         if (!properties.isEmpty()) {
             JsonObjectBuilder props = JsonObjectBuilder.object();
@@ -47,7 +64,7 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
      */
     public Mappings merge(Mappings update) {
         return new Mappings(update.dynamic.or(() -> dynamic), mergeProperties("", properties, update.properties),
-                update.meta.or(() -> meta));
+                update.meta.or(() -> meta), root.merge(update.root));
     }
 
     private static SortedMap<String, FieldMapping> mergeProperties(String prefix, SortedMap<String, FieldMapping> current,
@@ -78,29 +95,48 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
                 requireSame(path, "analyzer", a.analyzer().orElse("default"), b.analyzer().orElse("default"));
                 // search analyzers may change, as in Elasticsearch
                 yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()),
-                        b.searchAnalyzer(), b.searchQuoteAnalyzer());
+                        b.searchAnalyzer(), b.searchQuoteAnalyzer(), mergeOptions(path, a.options(), b.options()));
             }
             case KeywordField a -> {
                 KeywordField b = (KeywordField) incoming;
-                yield new KeywordField(b.ignoreAbove(), mergeProperties(path + ".", a.fields(), b.fields()));
+                yield new KeywordField(b.ignoreAbove(), mergeProperties(path + ".", a.fields(), b.fields()),
+                        mergeOptions(path, a.options(), b.options()));
             }
             case FieldMapping.DateField a -> {
                 requireSame(path, "format", a.format().orElse(FieldMapping.DateField.DEFAULT_FORMAT),
                         ((FieldMapping.DateField) incoming).format().orElse(FieldMapping.DateField.DEFAULT_FORMAT));
-                yield a;
+                yield new FieldMapping.DateField(a.format(), mergeOptions(path, a.options(), incoming.options()));
             }
             case FieldMapping.DenseVectorField a -> {
                 FieldMapping.DenseVectorField b = (FieldMapping.DenseVectorField) incoming;
-                requireSame(path, "dims", a.dims(), b.dims());
+                if (a.dims() != b.dims() && a.hasDims() && b.hasDims()) {
+                    requireSame(path, "dims", a.dims(), b.dims());
+                }
                 requireSame(path, "similarity", a.similarity().esName(), b.similarity().esName());
                 requireSame(path, "index", a.index(), b.index());
                 requireSame(path, "index_options", a.indexOptions(), b.indexOptions());
-                yield a;
+                yield a.hasDims() ? a : b;
             }
-            case FieldMapping.NumberField a -> a;
-            case FieldMapping.BooleanField a -> a;
+            case FieldMapping.NumberField a -> new FieldMapping.NumberField(a.numberType(),
+                    mergeOptions(path, a.options(), incoming.options()));
+            case FieldMapping.BooleanField a -> new FieldMapping.BooleanField(
+                    mergeOptions(path, a.options(), incoming.options()));
             case ObjectField a -> throw new IllegalStateException("handled above");
         };
+    }
+
+    /** {@code index}, {@code doc_values}, {@code store} and {@code null_value} are fixed; the others may change. */
+    private static FieldOptions mergeOptions(String path, FieldOptions current, FieldOptions incoming) {
+        if (current.isDefault() && incoming.isDefault()) {
+            return FieldOptions.DEFAULT;
+        }
+        requireSame(path, "index", current.index(), incoming.index());
+        requireSame(path, "doc_values", current.docValues(), incoming.docValues());
+        requireSame(path, "store", current.store(), incoming.store());
+        requireSame(path, "null_value", current.nullValue().map(io.qdrant.esgateway.domain.json.Json::write),
+                incoming.nullValue().map(io.qdrant.esgateway.domain.json.Json::write));
+        return new FieldOptions(current.index(), current.docValues(), current.store(), current.nullValue(),
+                incoming.copyTo(), incoming.coerce(), incoming.ignoreMalformed());
     }
 
     private static void requireSame(String path, String parameter, Object current, Object incoming) {
@@ -136,7 +172,27 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
             }
             out.add(path.toString());
         }
+        if (!out.isEmpty()) {
+            // a field filled by copy_to is read from the fields that copy into it
+            Map<String, java.util.List<String>> copiedFrom = new java.util.HashMap<>();
+            copySources("", properties, copiedFrom);
+            for (String field : fields) {
+                copiedFrom.getOrDefault(field, java.util.List.of()).forEach(out::add);
+            }
+        }
         return out;
+    }
+
+    private static void copySources(String prefix, Map<String, FieldMapping> level,
+                                    Map<String, java.util.List<String>> out) {
+        level.forEach((name, f) -> {
+            for (String target : f.options().copyTo()) {
+                out.computeIfAbsent(target, k -> new java.util.ArrayList<>()).add(prefix + name);
+            }
+            if (f instanceof ObjectField o) {
+                copySources(prefix + name + ".", o.properties(), out);
+            }
+        });
     }
 
     /** The field at a dotted path ({@code a.b}, or {@code title.keyword} for a multi-field), if mapped. */

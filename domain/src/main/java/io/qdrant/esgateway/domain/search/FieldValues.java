@@ -92,6 +92,12 @@ public final class FieldValues {
         for (Request r : requests) {
             for (Map.Entry<String, FieldMapping> leaf : leaves.entrySet()) {
                 if (IndexName.matches(r.pattern(), leaf.getKey())) {
+                    if (docValues && !leaf.getValue().options().docValues()) {
+                        if (IndexName.isWildcard(r.pattern())) {
+                            continue;
+                        }
+                        throw GatewayException.noDocValues(leaf.getKey(), leaf.getValue().type());
+                    }
                     if (docValues && leaf.getValue() instanceof FieldMapping.TextField) {
                         if (IndexName.isWildcard(r.pattern())) {
                             continue;

@@ -282,6 +282,9 @@ public final class GatewaySort {
         String field = unmapped ? null : name;
         boolean reduced = mode != SortSpec.Mode.MIN && mode != SortSpec.Mode.MAX;
         FieldMapping m = mapping.get();
+        if (!m.options().docValues()) {
+            throw GatewayException.noDocValues(name, m.type());
+        }
         if (reduced) {
             String modeName = mode.name().toLowerCase(java.util.Locale.ROOT);
             if (!(m instanceof FieldMapping.NumberField)) {

@@ -74,6 +74,12 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
                 postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
     }
 
+    /** This request with another {@code query} and {@code post_filter}. */
+    public SearchRequest withQueries(Optional<Query> newQuery, Optional<Query> newPostFilter) {
+        return new SearchRequest(newQuery, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
+                minScore, newPostFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+    }
+
     /** This request without {@code post_filter} (what aggregations see). */
     public SearchRequest withoutPostFilter() {
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,

@@ -247,12 +247,13 @@ class IndexSettingsTest {
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {"index.uuid", "index.creation_date", "index.version.created", "index.provided_name"})
-        void a_private_setting(String key) {
+        @ValueSource(strings = {"index.uuid", "index.creation_date", "index.provided_name"})
+        void a_private_setting_is_unknown_as_in_es_8_15(String key) {
             GatewayException e = rejected("{'" + key + "':'x'}");
 
             assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
-            assertThat(e.reason()).isEqualTo("private index setting [" + key + "] can not be set explicitly");
+            assertThat(e.reason()).isEqualTo("unknown setting [" + key + "] please check that any required plugins are"
+                    + " installed, or check the breaking changes documentation for removed settings");
         }
 
         @Test

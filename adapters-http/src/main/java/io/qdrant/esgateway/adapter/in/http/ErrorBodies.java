@@ -24,7 +24,7 @@ final class ErrorBodies {
             case SEARCH_CONTEXT_MISSING -> 404;
             case TOO_MANY_SEARCH_CONTEXTS -> 500;
             case REJECTED_EXECUTION -> 429;
-            case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING -> 400;
+            case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING, QUERY_SHARD, ROUTING_MISSING -> 400;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
@@ -66,6 +66,8 @@ final class ErrorBodies {
             case SCRIPT -> "script_exception";
             case SCRIPT_CAUSE -> "exception";
             case REJECTED_EXECUTION -> "es_rejected_execution_exception";
+            case QUERY_SHARD -> "query_shard_exception";
+            case ROUTING_MISSING -> "routing_missing_exception";
         };
     }
 
@@ -141,7 +143,8 @@ final class ErrorBodies {
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<JsonValue> shards = new java.util.ArrayList<>();
         for (GatewayException.ShardFailure f : e.shardFailures()) {
-            JsonObject reason = cause(f.reason(), true);
+            // ES lists a query_shard_exception as a root cause without its cause
+            JsonObject reason = cause(f.reason(), f.reason().kind() != ErrorKind.QUERY_SHARD);
             if (seen.add(f.reason().reason())) {
                 roots.add(reason);
             }
@@ -160,8 +163,10 @@ final class ErrorBodies {
                 .put("phase", "query")
                 .put("grouped", true)
                 .put("failed_shards", new JsonValue.JsonArray(shards));
-        // a point in time whose contexts are gone fails on its shards, and Elasticsearch then names no cause
-        if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING || e.shardFailures().get(0).index() == null) {
+        // a point in time whose contexts are gone fails on its shards, and Elasticsearch then names no cause; nor
+        // is a query that cannot be built on a shard the cause of the whole search in ES's answer
+        if ((first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING || e.shardFailures().get(0).index() == null)
+                && first.kind() != ErrorKind.QUERY_SHARD) {
             out.put("caused_by", causedBy);
         }
         return out.build();

@@ -26,6 +26,8 @@ import java.util.Set;
  * </pre>
  */
 final class IndexEndpoints {
+    private static final String PUT_SETTINGS_PARAMS = Routes.INDEX_OPTIONS
+            + ",master_timeout,timeout,flat_settings,preserve_existing,reopen";
     private static final Set<String> FEATURES = Set.of("aliases", "mappings", "settings");
     private final IndexAdministration admin;
 
@@ -34,9 +36,26 @@ final class IndexEndpoints {
     }
 
     void register(Router router) {
+        // index, component and legacy templates are not implemented: each of their endpoints says so by name
+        for (String[] t : new String[][] {{"/_index_template", "index templates"},
+                {"/_component_template", "component templates"}, {"/_template", "legacy index templates"}}) {
+            String what = t[1] + " (" + t[0] + ")";
+            router.add(route("GET,HEAD", t[0], "templates", "local,master_timeout,flat_settings,include_defaults",
+                    false, r -> { throw GatewayException.unsupported(what); }));
+            router.add(route("PUT,POST,GET,HEAD,DELETE", t[0] + "/{name}", "templates",
+                    "create,cause,master_timeout,timeout,local,flat_settings,include_defaults,order", true,
+                    r -> { throw GatewayException.unsupported(what); }));
+        }
+        router.add(route("POST", "/_index_template/_simulate_index/{name}", "indices.simulate_index_template",
+                "master_timeout,include_defaults", true,
+                r -> { throw GatewayException.unsupported("index templates (/_index_template/_simulate_index)"); }));
+        router.add(route("POST", "/_index_template/_simulate/{name}", "indices.simulate_template",
+                "master_timeout,include_defaults,create,cause", true,
+                r -> { throw GatewayException.unsupported("index templates (/_index_template/_simulate)"); }));
         router.add(route("PUT", "/{index}", "indices.create", "wait_for_active_shards,timeout,master_timeout", true,
                         this::create))
-                .add(route("DELETE", "/{index}", "indices.delete", "timeout,master_timeout", false, this::delete))
+                .add(route("DELETE", "/{index}", "indices.delete", INDEX_OPTIONS + ",timeout,master_timeout", false,
+                        this::delete))
                 .add(route("HEAD", "/{index}", "indices.exists",
                         INDEX_OPTIONS + ",local,flat_settings,include_defaults", false, this::exists))
                 .add(route("GET", "/{index}", "indices.get",
@@ -46,6 +65,10 @@ final class IndexEndpoints {
                         this::getMapping))
                 .add(route("GET", "/{index}/_mapping", "indices.get_mapping", INDEX_OPTIONS + ",local,master_timeout",
                         false, this::getMapping))
+                .add(route("GET", "/_mapping/field/{fields}", "indices.get_field_mapping",
+                        INDEX_OPTIONS + ",local,include_defaults", false, this::getFieldMapping))
+                .add(route("GET", "/{index}/_mapping/field/{fields}", "indices.get_field_mapping",
+                        INDEX_OPTIONS + ",local,include_defaults", false, this::getFieldMapping))
                 .add(route("PUT,POST", "/{index}/_mapping", "indices.put_mapping",
                         INDEX_OPTIONS + ",timeout,master_timeout,write_index_only", true, this::putMapping))
                 .add(route("GET", "/_settings", "indices.get_settings",
@@ -54,8 +77,9 @@ final class IndexEndpoints {
                 .add(route("GET", "/{index}/_settings", "indices.get_settings",
                         INDEX_OPTIONS + ",local,flat_settings,include_defaults,master_timeout", false,
                         this::getSettings))
-                .add(route("PUT", "/_settings", "indices.put_settings", "", true, this::putSettings))
-                .add(route("PUT", "/{index}/_settings", "indices.put_settings", "", true, this::putSettings))
+                .add(route("PUT", "/_settings", "indices.put_settings", PUT_SETTINGS_PARAMS, true, this::putSettings))
+                .add(route("PUT", "/{index}/_settings", "indices.put_settings", PUT_SETTINGS_PARAMS, true,
+                        this::putSettings))
                 .add(route("GET,POST", "/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh))
                 .add(route("GET,POST", "/{index}/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh));
     }
@@ -68,7 +92,8 @@ final class IndexEndpoints {
     }
 
     private EsResponse delete(EsRequest request) {
-        admin.delete(request.pathParam("index"));
+        io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, false);
+        admin.delete(request.pathParam("index"), options.ignoreUnavailable());
         return EsResponse.ok(ACKNOWLEDGED);
     }
 
@@ -104,6 +129,17 @@ final class IndexEndpoints {
         return EsResponse.ok(out.build());
     }
 
+    private EsResponse getFieldMapping(EsRequest request) {
+        noDefaults(request);
+        List<String> patterns = List.of(request.pathParam("fields").split(","));
+        JsonObjectBuilder out = JsonObjectBuilder.object();
+        for (IndexDescription d : describe(request)) {
+            out.put(d.index().name(), JsonObjectBuilder.object()
+                    .put("mappings", FieldMappingView.of(d.index().mappings(), patterns)).build());
+        }
+        return EsResponse.ok(out.build());
+    }
+
     private EsResponse putMapping(EsRequest request) {
         Routes.indexOptions(request, false);
         if (request.flag("write_index_only", false)) {
@@ -124,7 +160,12 @@ final class IndexEndpoints {
     }
 
     private EsResponse putSettings(EsRequest request) {
-        throw GatewayException.unsupported("updating the settings of an existing index (PUT _settings)");
+        Routes.indexOptions(request, false);
+        if (request.flag("preserve_existing", false) || request.flag("reopen", false)) {
+            throw GatewayException.unsupported("[preserve_existing] and [reopen] in PUT _settings");
+        }
+        admin.putSettings(request.optionalPathParam("index").orElse("_all"), request.requiredBody());
+        return EsResponse.ok(ACKNOWLEDGED);
     }
 
     private EsResponse refresh(EsRequest request) {

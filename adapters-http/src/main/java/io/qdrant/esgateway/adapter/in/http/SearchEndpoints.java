@@ -12,6 +12,7 @@ import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
@@ -235,13 +236,15 @@ final class SearchEndpoints {
             if (parsed.rrf().isPresent()) {
                 h.put("_rank", ++rank);
             }
+            io.qdrant.esgateway.domain.index.Mappings hitMappings = result.mappings().get(hit.index());
+            JsonObject shown = hitMappings == null ? hit.source() : SourceFilter.stored(hitMappings, hit.source());
             if (parsed.source().fetch()) {
-                h.put("_source", parsed.source().apply(hit.source()));
+                h.put("_source", parsed.source().apply(shown));
             }
             Map<String, List<JsonValue>> fields = new LinkedHashMap<>();
             if (!parsed.fields().isEmpty() || !parsed.docvalueFields().isEmpty()) {
-                io.qdrant.esgateway.domain.index.Mappings mappings = result.mappings().get(hit.index());
-                fields.putAll(FieldValues.fields(hit.index(), hit.source(), mappings, parsed.fields()));
+                io.qdrant.esgateway.domain.index.Mappings mappings = hitMappings;
+                fields.putAll(FieldValues.fields(hit.index(), shown, mappings, parsed.fields()));
                 try {
                     FieldValues.docValueFields(hit.index(), hit.source(), mappings, parsed.docvalueFields())
                             .forEach(fields::putIfAbsent);

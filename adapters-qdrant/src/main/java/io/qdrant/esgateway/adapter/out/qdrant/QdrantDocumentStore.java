@@ -155,6 +155,7 @@ public final class QdrantDocumentStore implements QdrantStores.Handle {
         ObjectNode body = QdrantClient.object();
         Map<String, FieldMapping.DenseVectorField> vectors = new LinkedHashMap<>();
         denseVectors("", index.mappings().properties(), vectors);
+        vectors.values().removeIf(v -> !v.hasDims()); // dims fixed later by a document: kept in _source only
         if (!vectors.isEmpty()) {
             ObjectNode config = body.putObject("vectors");
             vectors.forEach((name, v) -> {

@@ -17,6 +17,9 @@ public interface IndexAdministration {
     /** Deletes the named concrete indices (a comma list; no wildcards, no aliases) and their storage. */
     List<IndexMetadata> delete(String expression);
 
+    /** {@code DELETE /{index}?ignore_unavailable=true}: names of no index are skipped. */
+    List<IndexMetadata> delete(String expression, boolean ignoreUnavailable);
+
     /** The indices an expression names (wildcards and aliases expand), with their aliases. */
     List<IndexDescription> describe(String expression, CatalogView.Options options);
 
@@ -27,6 +30,9 @@ public interface IndexAdministration {
     List<IndexMetadata> putMapping(String expression, Mappings update);
 
     /** Makes recent writes searchable: every acknowledged write already is, so this only resolves the target. */
+    /** {@code PUT /{index}/_settings}: changes the dynamic settings of every index the expression names, or none. */
+    List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body);
+
     List<IndexMetadata> refresh(String expression);
 
     /** Applies a batch of alias actions atomically (validated as a whole first). */

@@ -32,6 +32,9 @@ public interface Catalog {
     /** Replaces an index's mappings. Fails with {@code INDEX_NOT_FOUND} if it does not exist. */
     void updateMappings(String index, Mappings mappings);
 
+    /** Replaces an index's settings. Fails with {@code INDEX_NOT_FOUND} if it does not exist. */
+    void updateSettings(String index, io.qdrant.esgateway.domain.index.IndexSettings settings);
+
     /**
      * Replaces an index's mappings with {@code change} applied to its current ones, atomically: no other change of the
      * index's mappings (by this process or another sharing the catalog) is lost between the read and the write.

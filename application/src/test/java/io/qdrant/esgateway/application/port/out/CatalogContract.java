@@ -420,6 +420,36 @@ public abstract class CatalogContract {
         }
     }
 
+    // ---------------------------------------------------------------- updateSettings
+
+    @Test
+    void updateSettingsReplacesTheSettingsAndKeepsEverythingElse() {
+        catalog.createIndex(index("a").withMappings(mappings(RICH_MAPPINGS)), List.of(alias("x", "a")));
+        long before = catalog.view().version();
+        io.qdrant.esgateway.domain.index.IndexSettings changed = new io.qdrant.esgateway.domain.index.IndexSettings(
+                1, 3, java.util.Optional.of("5s"), 500, true, java.util.Optional.of(false),
+                java.util.Optional.of("data_hot"));
+
+        catalog.updateSettings("a", changed);
+
+        IndexMetadata read = catalog.view().index("a").orElseThrow();
+        assertThat(read).isEqualTo(index("a").withMappings(mappings(RICH_MAPPINGS)).withSettings(changed));
+        assertThat(catalog.view().aliases()).containsExactly(alias("x", "a"));
+        assertThat(catalog.view().version()).isGreaterThan(before);
+    }
+
+    @Test
+    void givenMissingIndex_whenSettingsAreUpdated_thenIndexNotFoundAndNothingChanges() {
+        catalog.createIndex(index("a"), List.of());
+        CatalogView before = catalog.view();
+
+        GatewayException e = failure(ErrorKind.INDEX_NOT_FOUND, () -> catalog.updateSettings("missing",
+                io.qdrant.esgateway.domain.index.IndexSettings.DEFAULTS));
+
+        assertThat(e.getMessage()).contains("missing");
+        assertThat(catalog.view()).isEqualTo(before);
+    }
+
     // ---------------------------------------------------------------- applyAliasPlan
 
     @Test

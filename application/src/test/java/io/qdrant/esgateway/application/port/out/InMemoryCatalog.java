@@ -96,6 +96,16 @@ public class InMemoryCatalog implements Catalog {
     }
 
     @Override
+    public synchronized void updateSettings(String index, io.qdrant.esgateway.domain.index.IndexSettings settings) {
+        IndexMetadata existing = indices.get(index);
+        if (existing == null) {
+            throw GatewayException.indexNotFound(index);
+        }
+        indices.put(index, existing.withSettings(settings));
+        version++;
+    }
+
+    @Override
     public synchronized boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
         if (expectedVersion != version) {
             return false;

@@ -397,6 +397,17 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     }
 
     @Override
+    public void updateSettings(String index, io.qdrant.esgateway.domain.index.IndexSettings settings) {
+        change("changing the settings of [" + index + "]", snap -> {
+            IndexMetadata current = snap.view().index(index).orElseThrow(() -> GatewayException.indexNotFound(index));
+            Writes writes = new Writes(snap);
+            writes.put(Kind.INDEX, CatalogRecords.indexField(index),
+                    CatalogRecords.encode(current.withSettings(settings)));
+            return writes.done(null);
+        });
+    }
+
+    @Override
     public boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
         requireDistinct(plan.aliases());
         if (plan.aliases().size() > limits.aliases()) {

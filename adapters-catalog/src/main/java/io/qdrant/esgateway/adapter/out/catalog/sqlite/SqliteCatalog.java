@@ -285,6 +285,18 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     }
 
     @Override
+    public void updateSettings(String index, IndexSettings settings) {
+        String json = writeSettings(settings);
+        inWriteTransaction("updating the settings of [" + index + "]", trx -> {
+            if (trx.update(INDICES).set(INDEX_SETTINGS, json).where(INDEX_NAME.eq(index)).execute() == 0) {
+                throw GatewayException.indexNotFound(index);
+            }
+            bumpVersion(trx);
+            return null;
+        });
+    }
+
+    @Override
     public boolean applyAliasPlan(long expectedVersion, AliasActions.Plan plan) {
         requireDistinct(plan.aliases());
         return inWriteTransaction("applying alias actions", trx -> {

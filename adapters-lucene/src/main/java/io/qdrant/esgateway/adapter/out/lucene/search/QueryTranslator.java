@@ -911,6 +911,9 @@ public final class QueryTranslator {
             throw illegal("to perform knn search on field [" + k.field()
                     + "], its mapping must have [index] set to [true]");
         }
+        if (!dense.hasDims()) {
+            return new org.apache.lucene.search.MatchNoDocsQuery(); // no vector indexed yet
+        }
         if (k.queryVector().length != dense.dims()) {
             throw illegal("the query vector has a different dimension [" + k.queryVector().length
                     + "] than the index vectors [" + dense.dims() + "]");

@@ -116,7 +116,7 @@ public final class QdrantKnn {
         DenseVectorField dense = field(index, knn);
         if (!vectors.contains(knn.field())) {
             throw FilterTranslator.unsupported("[knn] on the field [" + knn.field() + "] (a dense_vector added by a"
-                    + " mapping update is kept in _source only)");
+                    + " mapping update, or mapped without [dims], is kept in _source only)");
         }
         List<Translated> parts = new ArrayList<>();
         knn.filter().forEach(f -> parts.add(filters.apply(f)));

@@ -1,0 +1,89 @@
+package io.qdrant.esgateway.compat;
+
+import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
+import io.qdrant.esgateway.bootstrap.GatewayForCompat;
+import io.qdrant.esgateway.compat.harness.Engine;
+import io.qdrant.esgateway.compat.harness.HttpTarget;
+import io.qdrant.esgateway.compat.harness.KnownDifferences;
+import io.qdrant.esgateway.compat.harness.Scenario;
+import io.qdrant.esgateway.compat.harness.ScenarioLoader;
+import io.qdrant.esgateway.compat.harness.ScenarioRunner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Scenarios whose features touch document parsing and indexing (mapping parameters, dynamic templates) run on a
+ * gateway with {@code QEG_BACKEND=qdrant} (on the spec-checked {@link FakeQdrant}) and compared, case by case and with
+ * the differential's normalisation, with a gateway on the embedded Lucene store — which {@link ScenarioTest} compares
+ * with Elasticsearch. No known difference applies between the two backends. No oracle needed.
+ */
+class ScenarioBackendsTest {
+    /** The scenarios run on both backends. */
+    private static final Set<String> ON_BOTH = Set.of("mapping-parameters");
+    private static FakeQdrant qdrant;
+    private static GatewayForCompat onQdrant;
+    private static GatewayForCompat onLucene;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        dir = Files.createTempDirectory("qeg-scenario-backends-");
+        qdrant = new FakeQdrant();
+        onQdrant = GatewayForCompat.start(dir.resolve("qdrant"), Map.of("QEG_BACKEND", "qdrant", "QEG_QDRANT_URL",
+                qdrant.uri().toString()));
+        onLucene = GatewayForCompat.start(dir.resolve("lucene"));
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (onQdrant != null) {
+            onQdrant.close();
+        }
+        if (onLucene != null) {
+            onLucene.close();
+        }
+        if (qdrant != null) {
+            qdrant.close();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicNode> theQdrantBackendAnswersAsTheLuceneBackend() {
+        List<Scenario> scenarios = ScenarioLoader.loadAll().stream().filter(s -> ON_BOTH.contains(s.id())).toList();
+        if (scenarios.size() != ON_BOTH.size()) {
+            throw new AssertionError("scenarios not found: " + ON_BOTH);
+        }
+        ScenarioRunner runner = new ScenarioRunner(new HttpTarget("qdrant", onQdrant.port()),
+                new HttpTarget("lucene", onLucene.port()), Engine.ELASTICSEARCH, new KnownDifferences(List.of()));
+        return scenarios.stream().map(s -> {
+            AtomicBoolean setUp = new AtomicBoolean();
+            Stream<DynamicNode> setup = Stream.of(dynamicTest("setup", () -> {
+                runner.setUp(s);
+                setUp.set(true);
+            }));
+            Stream<DynamicNode> cases = s.cases().stream().map(c -> dynamicTest(c.name(), () -> {
+                if (!setUp.get()) {
+                    throw new AssertionError("not run: the setup of scenario " + s.id() + " failed");
+                }
+                runner.run(s, c);
+            }));
+            return dynamicContainer(s.id(), Stream.concat(setup, cases));
+        });
+    }
+}
