@@ -1,8 +1,14 @@
 package io.qdrant.esgateway.bootstrap;
 
 import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Two running gateways for a test that runs each case on both backends: one on the embedded store and one on Qdrant
@@ -24,6 +30,43 @@ final class BothBackends implements AutoCloseable {
         FakeQdrant qdrant = new FakeQdrant();
         return new BothBackends(lucene, qdrant,
                 RunningGateway.start(qdrantData, "QEG_BACKEND", "qdrant", "QEG_QDRANT_URL", qdrant.uri().toString()));
+    }
+
+    /**
+     * Both gateways for one test class, as a JUnit extension ({@code @RegisterExtension static final}): started
+     * before the class's first test and stopped after its last, in temporary data directories of their own.
+     */
+    static PerClass perClass() {
+        return new PerClass();
+    }
+
+    /** See {@link #perClass()}. */
+    static final class PerClass implements BeforeAllCallback, AfterAllCallback {
+        private Path root;
+        private BothBackends running;
+
+        @Override
+        public void beforeAll(ExtensionContext context) throws IOException {
+            root = Files.createTempDirectory("qeg-both-backends-");
+            running = start(Files.createDirectories(root.resolve("lucene")),
+                    Files.createDirectories(root.resolve("qdrant")));
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws IOException {
+            try {
+                running.close();
+            } finally {
+                try (Stream<Path> files = Files.walk(root)) {
+                    files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        }
+
+        /** The client of the gateway on the backend named {@code lucene} or {@code qdrant}. */
+        EsClient client(String backend) {
+            return running.client(backend);
+        }
     }
 
     /** The backends' names, as a parameterized test's source. */

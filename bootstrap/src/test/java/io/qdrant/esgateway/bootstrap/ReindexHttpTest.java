@@ -4,13 +4,10 @@ import static io.qdrant.esgateway.bootstrap.EsClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,21 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the task read back with {@code GET /_tasks/{id}}.
  */
 class ReindexHttpTest {
-    @TempDir
-    static Path luceneData;
-    @TempDir
-    static Path qdrantData;
-    static BothBackends gateways;
-
-    @BeforeAll
-    static void start() {
-        gateways = BothBackends.start(luceneData, qdrantData);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateways.close();
-    }
+    @RegisterExtension
+    static final BothBackends.PerClass gateways = BothBackends.perClass();
 
     static Stream<String> backends() {
         return BothBackends.names();

@@ -4,11 +4,8 @@ import static io.qdrant.esgateway.bootstrap.EsClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -17,21 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code _bulk} update items, {@code _update_by_query}, stored scripts.
  */
 class ScriptHttpTest {
-    @TempDir
-    static Path luceneData;
-    @TempDir
-    static Path qdrantData;
-    static BothBackends gateways;
-
-    @BeforeAll
-    static void start() {
-        gateways = BothBackends.start(luceneData, qdrantData);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateways.close();
-    }
+    @RegisterExtension
+    static final BothBackends.PerClass gateways = BothBackends.perClass();
 
     static Stream<String> backends() {
         return BothBackends.names();
