@@ -79,7 +79,7 @@ public final class PointInTimeService implements PointInTimeOperations {
     private record Part(IndexMetadata index, SearchService reads, ReadSnapshots.Snapshot snapshot) {
     }
 
-    private static final class Context {
+    private static final class Context implements ExpiringContext {
         final List<Part> parts;
         volatile Instant expires;
 
@@ -88,7 +88,13 @@ public final class PointInTimeService implements PointInTimeOperations {
             this.expires = expires;
         }
 
-        void close() {
+        @Override
+        public Instant expires() {
+            return expires;
+        }
+
+        @Override
+        public void close() {
             parts.forEach(p -> {
                 if (p.snapshot() != null) {
                     p.snapshot().close();
@@ -324,14 +330,7 @@ public final class PointInTimeService implements PointInTimeOperations {
     }
 
     private void closeExpired() {
-        Instant now = clock.instant();
-        contexts.entrySet().removeIf(e -> {
-            if (!e.getValue().expires.isAfter(now)) {
-                e.getValue().close();
-                return true;
-            }
-            return false;
-        });
+        ExpiringContext.closeExpired(contexts, clock.instant());
     }
 
     /** What an id says: the context's number and the indices it was opened on. */

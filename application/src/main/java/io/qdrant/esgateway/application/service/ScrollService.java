@@ -89,7 +89,7 @@ public final class ScrollService implements ScrollOperations {
         }
     }
 
-    private static final class Context {
+    private static final class Context implements ExpiringContext {
         final SearchRequest request;
         final List<SortSpec> pageSort;
         final List<Cursor> cursors;
@@ -116,7 +116,13 @@ public final class ScrollService implements ScrollOperations {
             this.expires = expires;
         }
 
-        void close() {
+        @Override
+        public Instant expires() {
+            return expires;
+        }
+
+        @Override
+        public void close() {
             cursors.forEach(c -> {
                 if (c.snapshot != null) {
                     c.snapshot.close();
@@ -317,14 +323,7 @@ public final class ScrollService implements ScrollOperations {
     }
 
     private void closeExpired() {
-        Instant now = clock.instant();
-        contexts.entrySet().removeIf(e -> {
-            if (!e.getValue().expires.isAfter(now)) {
-                e.getValue().close();
-                return true;
-            }
-            return false;
-        });
+        ExpiringContext.closeExpired(contexts, clock.instant());
     }
 
     private static String encode(long number, String random) {
