@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One aggregation of a {@code _search} body, as parsed by {@link AggregationParser}: its Elasticsearch type, its
- * options and its sub-aggregations (in request order). Every part of the gateway that switches over aggregation
+ * One aggregation of a {@code _search} body, as parsed by
+ * {@link io.qdrant.esgateway.domain.aggregation.parse.AggregationParser}: its Elasticsearch type, its options and its
+ * sub-aggregations (in request order). Every part of the gateway that switches over aggregation
  * types (the {@link AggregationPlan}, the coverage rules) does so without a {@code default}: adding a type here means
  * updating each of those switches, which the compiler lists.
  */

@@ -39,7 +39,10 @@ public final class AggregationMeta {
         this.roots = roots;
     }
 
-    /** The {@code meta} objects of the aggregations of a search body that {@link AggregationParser} accepted. */
+    /**
+     * The {@code meta} objects of the aggregations of a search body that
+     * {@link io.qdrant.esgateway.domain.aggregation.parse.AggregationParser} accepted.
+     */
     public static AggregationMeta of(Optional<JsonValue> body) {
         if (body.isEmpty() || !(body.get() instanceof JsonObject o)) {
             return NONE;

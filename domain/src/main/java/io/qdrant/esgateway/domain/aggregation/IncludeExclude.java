@@ -45,7 +45,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
     }
 
     /** Reads {@code include} (into {@code current}), as ES's terms parser does. */
-    static IncludeExclude parseInclude(IncludeExclude current, JsonValue v) {
+    public static IncludeExclude parseInclude(IncludeExclude current, JsonValue v) {
         if (v instanceof JsonArray a) {
             return new IncludeExclude(Optional.empty(), Optional.of(a.elements()), current.excludeRegex,
                     current.excludeValues, 0, 0);
@@ -82,7 +82,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
             return new IncludeExclude(Optional.empty(), Optional.empty(), current.excludeRegex,
                     current.excludeValues, partition, num);
         }
-        String regex = JsonReads.text(v).orElseThrow(() -> AggregationParser.parsing(
+        String regex = JsonReads.text(v).orElseThrow(() -> new GatewayException(ErrorKind.PARSING,
                 "[terms] include doesn't support values of type: " + v.tokenName()));
         validate(regex, "include");
         return new IncludeExclude(Optional.of(regex), Optional.empty(), current.excludeRegex, current.excludeValues,
@@ -90,7 +90,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
     }
 
     /** Reads {@code exclude} (into {@code current}). */
-    static IncludeExclude parseExclude(IncludeExclude current, JsonValue v) {
+    public static IncludeExclude parseExclude(IncludeExclude current, JsonValue v) {
         if (current.numPartitions > 0) {
             throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [exclude]", Map.of(),
                     GatewayException.illegalArgument("Cannot specify any excludes when using a partition-based"
@@ -101,7 +101,8 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
                     Optional.of(a.elements()), current.partition, current.numPartitions);
         }
         String regex = JsonReads.text(v).filter(t -> !(v instanceof JsonObject)).orElseThrow(
-                () -> AggregationParser.parsing("[terms] exclude doesn't support values of type: " + v.tokenName()));
+                () -> new GatewayException(ErrorKind.PARSING, "[terms] exclude doesn't support values of type: "
+                        + v.tokenName()));
         validate(regex, "exclude");
         return new IncludeExclude(current.includeRegex, current.includeValues, Optional.of(regex), Optional.empty(),
                 current.partition, current.numPartitions);

@@ -45,7 +45,7 @@ final class RangeAggregator {
         boolean dates = agg.date() || field.kind() == ValueKind.DATE;
         DateFormat format = dates ? agg.format().map(DateFormat::of).orElse(field.format()) : null;
         java.text.DecimalFormat decimal = dates ? null : agg.format().map(BucketValues::decimal).orElse(null);
-        ZoneId zone = agg.timeZone().map(RangeHistogramParser::zone).orElse(ZoneOffset.UTC);
+        ZoneId zone = agg.timeZone().map(TimeValues::zone).orElse(ZoneOffset.UTC);
         List<Resolved> out = new ArrayList<>();
         for (RangeAggregation.Bound b : agg.ranges()) {
             double from = b.from().map(v -> dates ? (double) BucketValues.dateMillis(v, format, zone, now)

@@ -1,13 +1,15 @@
 package io.qdrant.esgateway.domain.aggregation;
 
 import io.qdrant.esgateway.domain.error.GatewayException;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 
 /** Elasticsearch time values ({@code 90m}, {@code 2d}, {@code 500ms}, {@code -1h}) as milliseconds. */
-final class TimeValues {
+public final class TimeValues {
     private TimeValues() {
     }
 
-    static long millis(String text, String setting) {
+    public static long millis(String text, String setting) {
         String t = text.trim();
         String[][] units = {{"nanos", "0"}, {"micros", "0"}, {"ms", "1"}, {"s", "1000"}, {"m", "60000"},
             {"h", "3600000"}, {"d", "86400000"}};
@@ -27,5 +29,14 @@ final class TimeValues {
         }
         throw GatewayException.illegalArgument("failed to parse setting [" + setting + "] with value [" + text
                 + "] as a time value: unit is missing or unrecognized");
+    }
+
+    /** The time zone named {@code text} (an id or an offset); an unknown one is a 400. */
+    public static ZoneId zone(String text) {
+        try {
+            return ZoneId.of(text);
+        } catch (DateTimeException e) {
+            throw GatewayException.illegalArgument("unknown time zone [" + text + "]");
+        }
     }
 }

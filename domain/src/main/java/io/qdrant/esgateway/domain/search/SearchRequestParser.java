@@ -1,7 +1,7 @@
 package io.qdrant.esgateway.domain.search;
 
 import io.qdrant.esgateway.domain.aggregation.Aggregation;
-import io.qdrant.esgateway.domain.aggregation.AggregationParser;
+import io.qdrant.esgateway.domain.aggregation.parse.AggregationParser;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;

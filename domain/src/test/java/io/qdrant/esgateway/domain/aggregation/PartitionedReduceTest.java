@@ -1,5 +1,7 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.aggregation.parse.AggregationParser;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.qdrant.esgateway.domain.index.Mappings;

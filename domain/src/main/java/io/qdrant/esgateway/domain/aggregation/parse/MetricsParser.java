@@ -1,4 +1,6 @@
-package io.qdrant.esgateway.domain.aggregation;
+package io.qdrant.esgateway.domain.aggregation.parse;
+
+import io.qdrant.esgateway.domain.aggregation.Aggregation;
 
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.error.ErrorKind;

@@ -1,6 +1,14 @@
-package io.qdrant.esgateway.domain.aggregation;
+package io.qdrant.esgateway.domain.aggregation.parse;
 
-import static io.qdrant.esgateway.domain.aggregation.AggregationParser.parsing;
+import static io.qdrant.esgateway.domain.aggregation.parse.AggregationParser.parsing;
+
+import io.qdrant.esgateway.domain.aggregation.Aggregation;
+import io.qdrant.esgateway.domain.aggregation.CompositeAggregation;
+import io.qdrant.esgateway.domain.aggregation.DateHistogramAggregation;
+import io.qdrant.esgateway.domain.aggregation.DateRounding;
+import io.qdrant.esgateway.domain.aggregation.HistogramAggregation;
+import io.qdrant.esgateway.domain.aggregation.RangeAggregation;
+import io.qdrant.esgateway.domain.aggregation.TimeValues;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -46,7 +54,7 @@ final class RangeHistogramParser {
                         throw unknownField(type, "time_zone");
                     }
                     zone = Optional.of(AggregationParser.string(type, "time_zone", v));
-                    zone(zone.get());
+                    TimeValues.zone(zone.get());
                 }
                 case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
                 default -> throw unknownField(type, e.getKey());
@@ -156,7 +164,7 @@ final class RangeHistogramParser {
                 case "field" -> field = AggregationParser.string(type, "field", v);
                 case "calendar_interval" -> calendar = interval(type, "calendar_interval", v, fixed);
                 case "fixed_interval" -> fixed = interval(type, "fixed_interval", v, calendar);
-                case "time_zone" -> zone = zone(AggregationParser.string(type, "time_zone", v));
+                case "time_zone" -> zone = TimeValues.zone(AggregationParser.string(type, "time_zone", v));
                 case "format" -> format = Optional.of(AggregationParser.string(type, "format", v));
                 case "offset" -> offset = offset(v);
                 case "min_doc_count" -> minDocCount = AggregationParser.positive(type, "min_doc_count", v, 0);
@@ -311,7 +319,7 @@ final class RangeHistogramParser {
                             switch (key) {
                                 case "calendar_interval" -> calendar = AggregationParser.string(type, key, v);
                                 case "fixed_interval" -> fixed = AggregationParser.string(type, key, v);
-                                case "time_zone" -> zone = zone(AggregationParser.string(type, key, v));
+                                case "time_zone" -> zone = TimeValues.zone(AggregationParser.string(type, key, v));
                                 case "offset" -> offset = offset(v);
                                 case "format" -> format = Optional.of(AggregationParser.string(type, key, v));
                                 default -> {
@@ -424,14 +432,6 @@ final class RangeHistogramParser {
             }
         }
         return out;
-    }
-
-    static ZoneId zone(String text) {
-        try {
-            return ZoneId.of(text);
-        } catch (DateTimeException e) {
-            throw GatewayException.illegalArgument("unknown time zone [" + text + "]");
-        }
     }
 
     private static long offset(JsonValue v) {

@@ -1,4 +1,6 @@
-package io.qdrant.esgateway.domain.aggregation;
+package io.qdrant.esgateway.domain.aggregation.parse;
+
+import io.qdrant.esgateway.domain.aggregation.Aggregation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
