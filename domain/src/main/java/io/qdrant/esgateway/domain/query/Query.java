@@ -154,11 +154,22 @@ public sealed interface Query {
         }
     }
 
-    /** {@code query_string} and {@code simple_query_string}: parsed into a query tree by {@code QueryStringParser}. */
+    /**
+     * {@code query_string} and {@code simple_query_string}: the text as given, and its query tree, parsed once when
+     * the query is built ({@code parsed}; {@code QueryStringParser.parse} gives it with the boost).
+     */
     record QueryString(String query, List<BoostedField> fields, Operator defaultOperator, boolean simple,
-                       boolean lenient, boolean analyzeWildcard, float boost) implements Query {
+                       boolean lenient, boolean analyzeWildcard, float boost, ParsedQueryString parsed)
+            implements Query {
         public QueryString {
             fields = List.copyOf(fields);
+            java.util.Objects.requireNonNull(parsed, "parsed");
+        }
+
+        public QueryString(String query, List<BoostedField> fields, Operator defaultOperator, boolean simple,
+                           boolean lenient, boolean analyzeWildcard, float boost) {
+            this(query, fields, defaultOperator, simple, lenient, analyzeWildcard, boost,
+                    QueryStringParser.parseOnce(query, List.copyOf(fields), defaultOperator, simple));
         }
     }
 

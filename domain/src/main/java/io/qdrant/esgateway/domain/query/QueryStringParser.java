@@ -27,26 +27,44 @@ public final class QueryStringParser {
     private final Operator defaultOperator;
     private int pos;
 
-    private QueryStringParser(Query.QueryString q) {
-        this.input = q.query();
-        this.simple = q.simple();
-        this.defaultFields = q.fields().isEmpty() ? List.of(new BoostedField("*", 1f)) : q.fields();
-        this.defaultOperator = q.defaultOperator();
+    private QueryStringParser(String input, List<BoostedField> fields, Operator defaultOperator, boolean simple) {
+        this.input = input;
+        this.simple = simple;
+        this.defaultFields = fields.isEmpty() ? List.of(new BoostedField("*", 1f)) : fields;
+        this.defaultOperator = defaultOperator;
     }
 
-    public static Query parse(Query.QueryString q) {
-        QueryStringParser p = new QueryStringParser(q);
-        Query parsed;
+    /**
+     * Parses a query string's text once, for {@link Query.QueryString}: its tree without the boost, a syntax error
+     * kept to be thrown where the tree is used, or (a {@code simple_query_string}, which never fails on bad syntax)
+     * a tree that matches nothing.
+     */
+    static ParsedQueryString parseOnce(String input, List<BoostedField> fields, Operator defaultOperator,
+                                       boolean simple) {
+        QueryStringParser p = new QueryStringParser(input, fields, defaultOperator, simple);
         try {
-            parsed = p.parseQuery(false, Optional.empty());
+            return new ParsedQueryString(p.parseQuery(false, Optional.empty()), null, false);
         } catch (GatewayException e) {
-            if (q.simple()) {
-                return new Query.MatchNone(q.boost());
-            }
-            throw e;
+            return simple ? new ParsedQueryString(new Query.MatchNone(1f), null, true)
+                    : new ParsedQueryString(null, e, false);
+        } catch (RuntimeException e) {
+            return new ParsedQueryString(null, e, false);
+        }
+    }
+
+    /** The query tree of a query string, with its boost (parsed when the query was read). */
+    public static Query parse(Query.QueryString q) {
+        Query parsed = q.parsed().tree();
+        if (q.parsed().unparsable()) {
+            return new Query.MatchNone(q.boost());
         }
         return q.boost() == 1f ? parsed : new Query.Bool(List.of(parsed), List.of(), List.of(), List.of(),
                 MinimumShouldMatch.UNSPECIFIED, q.boost());
+    }
+
+    /** The query tree of a query string without its boost, for a caller that applies the boost itself. */
+    public static Query unboosted(Query.QueryString q) {
+        return q.parsed().tree();
     }
 
     private enum Occur { MUST, SHOULD, MUST_NOT }

@@ -172,9 +172,7 @@ public final class QueryTranslator {
             }
             case Query.MultiMatch m -> multiMatch(m);
             // the boost is applied once, below (the parser would wrap the tree in it too)
-            case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.parse(
-                    new Query.QueryString(s.query(), s.fields(), s.defaultOperator(), s.simple(), s.lenient(),
-                            s.analyzeWildcard(), 1f)));
+            case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.unboosted(s));
             case Query.Knn k -> knn(k);
         };
         return boost(q, query.boost());
