@@ -1,24 +1,21 @@
 package io.qdrant.esgateway.bench;
 
+import io.qdrant.esgateway.oracle.launcher.ChildJvm;
+import io.qdrant.esgateway.oracle.launcher.OracleNode;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * An engine in its own JVM, started by this runner with the same maximum heap for all: the gateway from its packaged
@@ -65,12 +62,12 @@ public final class ChildEngine implements RunningEngine {
             throw new UncheckedIOException(e);
         }
         List<String> command;
-        int httpPort = gateway(spec) ? 0 : freePort();
+        int httpPort = gateway(spec) ? 0 : ChildJvm.freePort();
         try {
             command = command(spec, root, heap, home, httpPort);
             command.addAll(gatewayArgs);
         } catch (RuntimeException e) {
-            deleteTree(home);
+            ChildJvm.deleteTree(home, problem -> System.err.println("bench: " + problem));
             throw e;
         }
         long t0 = System.nanoTime();
@@ -84,23 +81,27 @@ public final class ChildEngine implements RunningEngine {
             }
             process = builder.start();
         } catch (IOException e) {
-            deleteTree(home);
+            ChildJvm.deleteTree(home, problem -> System.err.println("bench: " + problem));
             throw new UncheckedIOException("cannot start " + spec.name(), e);
         }
         try {
             URI url = waitUntilAnswering(spec, process, log, httpPort);
             return new ChildEngine(spec, process, home, url, (System.nanoTime() - t0) / 1_000_000);
         } catch (RuntimeException | Error e) {
-            stop(process);
-            deleteTree(home);
+            ChildJvm.stop(process);
+            ChildJvm.deleteTree(home, problem -> System.err.println("bench: " + problem));
             throw e;
         }
     }
 
-    /** Where {@link ParentWatch} is: this module's classes directory (or jar). */
+    /** Where {@link ParentWatch} and what it uses are: this module's and the launcher module's classes (or jars). */
     private static String ownClasses() {
+        return location(ParentWatch.class) + File.pathSeparator + location(OracleNode.class);
+    }
+
+    private static String location(Class<?> type) {
         try {
-            return Path.of(ParentWatch.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -136,8 +137,9 @@ public final class ChildEngine implements RunningEngine {
                         : "io.qdrant.esgateway.oracle.opensearch.OpenSearchOracle";
                 command.addAll(List.of("-Dio.netty.noUnsafe=true", "-Dlog4j2.disable.jmx=true",
                         "-Djava.io.tmpdir=" + tmp(home), "-Doracle.parent.pid=" + ProcessHandle.current().pid(),
-                        "-cp", oracleClassPath(root.resolve(module).resolve("target"), module), main,
-                        home.toString(), Integer.toString(httpPort), Integer.toString(freePort())));
+                        "-cp", ChildJvm.launcherClassPath(root.resolve(module).resolve("target"),
+                                module, "Build from the repository root (./qeg bench builds it)."), main,
+                        home.toString(), Integer.toString(httpPort), Integer.toString(ChildJvm.freePort())));
             }
             default -> throw new IllegalArgumentException("not started by the runner: " + spec);
         }
@@ -183,7 +185,7 @@ public final class ChildEngine implements RunningEngine {
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(spec.name() + " exited with code " + process.exitValue()
-                        + " before it answered; last lines of " + log + ":\n" + tail(log));
+                        + " before it answered; last lines of " + log + ":\n" + ChildJvm.tail(log));
             }
             if (http == null) {
                 if (httpPort > 0) {
@@ -213,7 +215,7 @@ public final class ChildEngine implements RunningEngine {
             }
         }
         throw new IllegalStateException(spec.name() + " did not answer within " + START_TIMEOUT + "; last lines of "
-                + log + ":\n" + tail(log));
+                + log + ":\n" + ChildJvm.tail(log));
     }
 
     @Override
@@ -246,54 +248,8 @@ public final class ChildEngine implements RunningEngine {
             return;
         }
         stopped = true;
-        stop(process);
-        deleteTree(home);
-    }
-
-    private static void stop(Process process) {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static String oracleClassPath(Path target, String module) {
-        Path classes = target.resolve("classes");
-        Path file = target.resolve("oracle-classpath.txt");
-        if (!Files.isDirectory(classes) || !Files.isRegularFile(file)) {
-            throw new IllegalStateException("the " + module + " launcher is not built: expected " + classes + " and "
-                    + file + ". Build from the repository root (./qeg bench builds it).");
-        }
-        return classes + File.pathSeparator + read(file).trim();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A value in kB from /proc/PID/status (Linux), e.g. VmRSS (resident now) or VmHWM (peak resident). */
-    public static OptionalLong procStatusKib(long pid, String field) {
-        Path status = Path.of("/proc", Long.toString(pid), "status");
-        try (Stream<String> lines = Files.lines(status)) {
-            return lines.filter(l -> l.startsWith(field + ":"))
-                    .mapToLong(l -> Long.parseLong(l.substring(field.length() + 1).trim().split("\\s+")[0]))
-                    .findFirst();
-        } catch (IOException | RuntimeException e) {
-            return OptionalLong.empty();
-        }
+        ChildJvm.stop(process);
+        ChildJvm.deleteTree(home, problem -> System.err.println("bench: " + problem));
     }
 
     private static String read(Path file) {
@@ -304,19 +260,4 @@ public final class ChildEngine implements RunningEngine {
         }
     }
 
-    private static String tail(Path log) {
-        List<String> lines = read(log).lines().toList();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    }
-
-    static void deleteTree(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            System.err.println("bench: could not remove " + dir + ": " + e);
-        }
-    }
 }

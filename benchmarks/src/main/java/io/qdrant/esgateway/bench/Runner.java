@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.bench;
 
+import io.qdrant.esgateway.oracle.launcher.ChildJvm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
@@ -600,7 +601,7 @@ public final class Runner {
     static final long REST_MILLIS = 20_000;
 
     private static java.util.OptionalLong rssKib(RunningEngine e, String key) {
-        return e.pid().isPresent() ? ChildEngine.procStatusKib(e.pid().getAsLong(), key) : java.util.OptionalLong.empty();
+        return e.pid().isPresent() ? ChildJvm.procStatusKib(e.pid().getAsLong(), key) : java.util.OptionalLong.empty();
     }
 
     private Results.EngineFacts facts(RunningEngine e, Long rssAfterLoadKib) {
@@ -613,8 +614,8 @@ public final class Runner {
             version = "unknown (" + ex.getMessage() + ")";
         }
         Long pid = e.pid().isPresent() ? e.pid().getAsLong() : null;
-        Long rss = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmRSS"));
-        Long peak = pid == null ? null : boxed(ChildEngine.procStatusKib(pid, "VmHWM"));
+        Long rss = pid == null ? null : boxed(ChildJvm.procStatusKib(pid, "VmRSS"));
+        Long peak = pid == null ? null : boxed(ChildJvm.procStatusKib(pid, "VmHWM"));
         List<String> engineNotes = new ArrayList<>();
         if (e.spec().kind() == EngineSpec.Kind.GATEWAY) {
             engineNotes.add("embedded store (Lucene documents, SQLite catalog), " + ChildEngine.gatewaySettings()

@@ -1,19 +1,15 @@
 package io.qdrant.esgateway.compat.harness;
 
+import io.qdrant.esgateway.oracle.launcher.ChildJvm;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import java.util.OptionalLong;
 
 /**
  * A real Elasticsearch or OpenSearch node in its own JVM (own class path, from the {@code oracle-*} module's
@@ -46,8 +42,8 @@ public final class EngineProcess implements AutoCloseable {
     /** Starts the engine and returns once it answers {@code GET /} and its cluster is green. */
     public static EngineProcess start(Engine engine, Path moduleTarget, Path logDir) {
         String classPath = classPath(engine, moduleTarget);
-        int httpPort = freePort();
-        int transportPort = freePort();
+        int httpPort = ChildJvm.freePort();
+        int transportPort = ChildJvm.freePort();
         try {
             Files.createDirectories(logDir);
             Path home = Files.createTempDirectory("qeg-oracle-" + engine.id() + "-");
@@ -79,7 +75,7 @@ public final class EngineProcess implements AutoCloseable {
                 if (health.status() != 200) {
                     throw new IllegalStateException(engine.displayName() + " did not turn green: " + health);
                 }
-                long rss = procStatusKib(process.pid(), "VmRSS").orElse(-1L);
+                long rss = ChildJvm.procStatusKib(process.pid(), "VmRSS").orElse(-1L);
                 EngineProcess started = new EngineProcess(engine, process, home, log, httpPort, startupMillis, rss);
                 HarnessLog.info(String.format(Locale.ROOT,
                         "oracle %s: pid %d, http://127.0.0.1:%d, started in %.1f s, RSS %s after start (heap -Xmx512m); "
@@ -87,8 +83,8 @@ public final class EngineProcess implements AutoCloseable {
                         mib(rss), log));
                 return started;
             } catch (RuntimeException | Error e) {
-                stopProcess(process);
-                deleteTree(home);
+                ChildJvm.stop(process);
+                ChildJvm.deleteTree(home, HarnessLog::info);
                 throw e;
             }
         } catch (IOException e) {
@@ -127,31 +123,13 @@ public final class EngineProcess implements AutoCloseable {
             return;
         }
         stopped = true;
-        Optional<Long> peak = procStatusKib(process.pid(), "VmHWM");
+        OptionalLong peak = ChildJvm.procStatusKib(process.pid(), "VmHWM");
         long t0 = System.nanoTime();
-        boolean graceful = stopProcess(process);
+        boolean graceful = ChildJvm.stop(process);
         HarnessLog.info(String.format(Locale.ROOT, "oracle %s: pid %d stopped %s in %.1f s; peak RSS %s",
                 engine.displayName(), process.pid(), graceful ? "by SIGTERM" : "by SIGKILL after 30 s",
-                (System.nanoTime() - t0) / 1e9, peak.map(EngineProcess::mib).orElse("unknown")));
-        deleteTree(home);
-    }
-
-    private static boolean stopProcess(Process process) {
-        if (!process.isAlive()) {
-            return true;
-        }
-        process.destroy();
-        try {
-            if (process.waitFor(30, TimeUnit.SECONDS)) {
-                return true;
-            }
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        return false;
+                (System.nanoTime() - t0) / 1e9, peak.isPresent() ? mib(peak.getAsLong()) : "unknown"));
+        ChildJvm.deleteTree(home, HarnessLog::info);
     }
 
     private static void waitUntilAnswering(Engine engine, Process process, HttpTarget target, Path log) {
@@ -159,7 +137,7 @@ public final class EngineProcess implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(engine.displayName() + " exited with code " + process.exitValue()
-                        + " before it answered; last lines of " + log + ":\n" + tail(log));
+                        + " before it answered; last lines of " + log + ":\n" + ChildJvm.tail(log));
             }
             try {
                 if (target.send(RequestSpec.of("GET", "/")).status() == 200) {
@@ -176,25 +154,15 @@ public final class EngineProcess implements AutoCloseable {
             }
         }
         throw new IllegalStateException(engine.displayName() + " did not answer within " + START_TIMEOUT
-                + "; last lines of " + log + ":\n" + tail(log));
+                + "; last lines of " + log + ":\n" + ChildJvm.tail(log));
     }
 
     private static String classPath(Engine engine, Path moduleTarget) {
-        Path classes = moduleTarget.resolve("classes");
-        Path file = moduleTarget.resolve("oracle-classpath.txt");
-        if (!Files.isDirectory(classes) || !Files.isRegularFile(file)) {
-            throw new IllegalStateException("the " + engine.displayName() + " launcher is not built: expected "
-                    + classes + " and " + file + ". Build from the repository root (./qeg test or mvn verify), "
-                    + "which builds the oracle-" + engine.id() + " module before compat-tests.");
-        }
-        String entries;
-        try {
-            entries = Files.readString(file, StandardCharsets.UTF_8).trim();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        checkOneLucene(engine, entries);
-        return classes + java.io.File.pathSeparator + entries;
+        String classPath = ChildJvm.launcherClassPath(moduleTarget, engine.displayName(), "Build from the repository"
+                + " root (./qeg test or mvn verify), which builds the oracle-" + engine.id() + " module before"
+                + " compat-tests.");
+        checkOneLucene(engine, classPath);
+        return classPath;
     }
 
     /**
@@ -216,47 +184,8 @@ public final class EngineProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A value in kB from /proc/PID/status (Linux), e.g. VmRSS (resident now) or VmHWM (peak resident). */
-    static Optional<Long> procStatusKib(long pid, String field) {
-        Path status = Path.of("/proc", Long.toString(pid), "status");
-        try (Stream<String> lines = Files.lines(status)) {
-            return lines.filter(l -> l.startsWith(field + ":"))
-                    .map(l -> Long.parseLong(l.substring(field.length() + 1).trim().split("\\s+")[0]))
-                    .findFirst();
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-    }
-
     private static String mib(long kib) {
         return kib < 0 ? "unknown" : (kib / 1024) + " MiB";
     }
 
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException | RuntimeException e) {
-            return "(cannot read " + log + ": " + e + ")";
-        }
-    }
-
-    static void deleteTree(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            HarnessLog.info("could not remove " + dir + ": " + e);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.compat.harness;
 
+import io.qdrant.esgateway.oracle.launcher.ChildJvm;
 import io.qdrant.esgateway.bootstrap.GatewayForCompat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -117,7 +118,7 @@ public final class Oracles {
         if (gateway != null) {
             gateway.close();
             gateway = null;
-            EngineProcess.deleteTree(gatewayData);
+            ChildJvm.deleteTree(gatewayData, HarnessLog::info);
         }
     }
 }
