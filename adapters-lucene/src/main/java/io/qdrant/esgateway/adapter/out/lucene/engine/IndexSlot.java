@@ -92,7 +92,7 @@ public final class IndexSlot {
     /**
      * The last write of an id not yet in the searcher: what a GET answers for it (its version and stored
      * {@code _source} bytes), both null for a delete. Not the Lucene document: an ingest keeps up to
-     * {@link #RECENT_LIMIT} of these alive until the next refresh, and a Lucene document with its fields and terms is
+     * {@link IndexEngine#RECENT_LIMIT} of these alive until the next refresh, and a Lucene document with its fields and terms is
      * several times larger, live data every young collection of the ingest copied again (docs/benchmarks/README.md,
      * "Write path").
      */
