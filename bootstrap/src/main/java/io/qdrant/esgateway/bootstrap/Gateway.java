@@ -67,6 +67,7 @@ final class Gateway implements AutoCloseable {
     }
 
     static Gateway start(GatewayConfig config) {
+        java.util.Optional<io.helidon.common.tls.Tls> tls = TlsMaterial.of(config.security()); // before opening anything
         createDirectories(config.dataDir());
         Catalog catalog = openCatalog(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -139,6 +140,18 @@ final class Gateway implements AutoCloseable {
         }
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid,
                 config.nodeName(), config.esVersion(), config.maxContentLength());
+        EsRestApi.Security security = EsRestApi.Security.OFF;
+        if (config.security().enabled()) {
+            io.qdrant.esgateway.application.service.SecurityService service =
+                    new io.qdrant.esgateway.application.service.SecurityService(catalog, Clock.systemUTC(),
+                            new SecureRandom(), config.security().cacheTtl(), 10_000, System::nanoTime);
+            service.bootstrapElastic(config.security().elasticPassword()).ifPresent(password -> System.out.println(
+                    "qeg: security is on; the password of the built-in superuser elastic is shown this once (only its"
+                            + " hash is kept; change it with POST /_security/user/elastic/_password): " + password));
+            security = new EsRestApi.Security(service, config.security().healthOpen(),
+                    config.security().metricsOpen());
+        }
+        EsRestApi.Security edge = security;
         RequestActivity activity = new RequestActivity(System::nanoTime);
         WebServer server = WebServer.builder()
                 .host(config.host())
@@ -150,6 +163,7 @@ final class Gateway implements AutoCloseable {
                 // 1,000 documents: 20-225 ms per 10 requests spent outside the handler, ~20 ms with it on
                 .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
                 .shutdownHook(false)
+                .update(b -> tls.ifPresent(b::tls))
                 .routing(routing -> {
                     routing.addFilter((chain, req, res) -> {
                         activity.begin();
@@ -160,7 +174,7 @@ final class Gateway implements AutoCloseable {
                         }
                     });
                     EsRestApi.register(routing, settings, admin, documents, search, scrolls, byQuery, pits, reindex, tasks,
-                            status, registry, registry::scrape, caching);
+                            status, registry, registry::scrape, caching, edge);
                 })
                 .build()
                 .start();

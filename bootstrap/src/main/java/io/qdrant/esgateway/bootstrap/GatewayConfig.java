@@ -19,7 +19,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
                      int qdrantPoolSize, int requestCacheEntries, boolean warmUp, String responseCache,
                      Optional<java.net.URI> redisUrl, String redisPrefix, java.time.Duration responseCacheTtl,
-                     int responseCacheMaxEntry) {
+                     int responseCacheMaxEntry, SecurityConfig security) {
 
     /**
      * The process-local request cache's size: off while the shared response cache is on or coordinating, since
@@ -37,7 +37,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 + ", catalog=" + catalog + ", qdrantUrl=" + qdrantUrl + ", qdrantApiKey="
                 + (qdrantApiKey.isPresent() ? "<set>" : "<none>") + ", responseCache=" + responseCache
                 + ", redisUrl=" + redisUrl.map(u -> u.getScheme() + "://" + u.getHost() + ":" + u.getPort() + u.getPath())
-                .orElse("<none>") + ", redisPrefix=" + redisPrefix + "]";
+                .orElse("<none>") + ", redisPrefix=" + redisPrefix + ", security=" + security + "]";
     }
 
     /** A setting with a value that cannot be used; the message names the setting, its source and what is allowed. */
@@ -148,7 +148,8 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 oneOf(Setting.WARM_UP, v, from, "on", "off").equals("on"),
                 responseCache, redisUrl, redisPrefix(v, from),
                 duration(Setting.RESPONSE_CACHE_TTL, v, from),
-                (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)));
+                (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)),
+                SecurityConfig.validate(host, v, from, duration(Setting.AUTH_CACHE_TTL, v, from)));
     }
 
     /**
@@ -236,7 +237,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
         throw invalid(s, v, from, "a whole number from " + min + " to " + max);
     }
 
-    private static String oneOf(Setting s, Map<Setting, String> v, Map<Setting, String> from, String... allowed) {
+    static String oneOf(Setting s, Map<Setting, String> v, Map<Setting, String> from, String... allowed) {
         String value = v.get(s).trim().toLowerCase(Locale.ROOT);
         for (String a : allowed) {
             if (a.equals(value)) {
@@ -265,7 +266,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
         throw invalid(s, v, from, "a positive size such as 100mb, 512kb or 1048576");
     }
 
-    private static ConfigException invalid(Setting s, Map<Setting, String> v, Map<Setting, String> from,
+    static ConfigException invalid(Setting s, Map<Setting, String> v, Map<Setting, String> from,
                                            String expected) {
         return new ConfigException("invalid value [" + v.get(s) + "] for " + s.env() + " (from " + from.get(s)
                 + "): expected " + expected);

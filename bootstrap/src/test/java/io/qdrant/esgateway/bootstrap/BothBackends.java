@@ -26,10 +26,19 @@ final class BothBackends implements AutoCloseable {
     }
 
     static BothBackends start(Path luceneData, Path qdrantData) {
-        RunningGateway lucene = RunningGateway.start(luceneData);
+        return start(luceneData, qdrantData, new String[0]);
+    }
+
+    /** As {@link #start(Path, Path)}, both with the extra environment {@code extraEnv} (name, value, …). */
+    static BothBackends start(Path luceneData, Path qdrantData, String... extraEnv) {
+        RunningGateway lucene = RunningGateway.start(luceneData, extraEnv);
         FakeQdrant qdrant = new FakeQdrant();
-        return new BothBackends(lucene, qdrant,
-                RunningGateway.start(qdrantData, "QEG_BACKEND", "qdrant", "QEG_QDRANT_URL", qdrant.uri().toString()));
+        String[] env = java.util.Arrays.copyOf(extraEnv, extraEnv.length + 4);
+        env[extraEnv.length] = "QEG_BACKEND";
+        env[extraEnv.length + 1] = "qdrant";
+        env[extraEnv.length + 2] = "QEG_QDRANT_URL";
+        env[extraEnv.length + 3] = qdrant.uri().toString();
+        return new BothBackends(lucene, qdrant, RunningGateway.start(qdrantData, env));
     }
 
     /**

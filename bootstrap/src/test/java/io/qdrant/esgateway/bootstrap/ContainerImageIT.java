@@ -76,7 +76,8 @@ class ContainerImageIT {
         List<String> entrypoint = strings(config.path("Entrypoint"));
         assertThat(entrypoint).containsExactly("/opt/java/bin/java", "@/app/jvm.options", "-cp",
                 "@/app/jib-classpath-file", Main.class.getName());
-        assertThat(strings(config.path("Env"))).contains("QEG_HOST=0.0.0.0", "QEG_PORT=9200", "QEG_DATA_DIR=/data");
+        assertThat(strings(config.path("Env"))).contains("QEG_HOST=0.0.0.0", "QEG_PORT=9200", "QEG_DATA_DIR=/data",
+                "QEG_SECURITY=true");
     }
 
     @Test

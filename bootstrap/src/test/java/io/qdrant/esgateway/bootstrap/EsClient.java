@@ -15,9 +15,27 @@ final class EsClient {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
+    /** The {@code Authorization} header every request carries, or null. */
+    private final String authorization;
 
     EsClient(int port) {
-        this.base = "http://127.0.0.1:" + port;
+        this("http://127.0.0.1:" + port, null);
+    }
+
+    private EsClient(String base, String authorization) {
+        this.base = base;
+        this.authorization = authorization;
+    }
+
+    /** This client sending {@code Authorization: <value>} on every request. */
+    EsClient withAuthorization(String value) {
+        return new EsClient(base, value);
+    }
+
+    /** This client sending HTTP Basic credentials. */
+    EsClient as(String user, String password) {
+        return withAuthorization("Basic " + java.util.Base64.getEncoder().encodeToString(
+                (user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     record Reply(int status, HttpResponse<String> raw) {
@@ -82,6 +100,9 @@ final class EsClient {
                         : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null && body != null) {
             b.header("Content-Type", contentType);
+        }
+        if (authorization != null) {
+            b.header("Authorization", authorization);
         }
         try {
             HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());

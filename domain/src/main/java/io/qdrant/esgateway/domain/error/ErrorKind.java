@@ -78,5 +78,9 @@ public enum ErrorKind {
     /** A query cannot be built on an index's mapping, e.g. on a field that is not searchable (400). */
     QUERY_SHARD,
     /** A document operation without {@code routing} on an index whose mapping requires it (400). */
-    ROUTING_MISSING
+    ROUTING_MISSING,
+    /** No credentials, or credentials that do not authenticate: {@code security_exception} (401). */
+    UNAUTHENTICATED,
+    /** The authenticated caller may not run this action (on these indices): {@code security_exception} (403). */
+    FORBIDDEN
 }

@@ -33,6 +33,8 @@ final class ErrorBodies {
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
             case BACKEND_FAILURE -> 502;
+            case UNAUTHENTICATED -> 401;
+            case FORBIDDEN -> 403;
         };
     }
 
@@ -68,6 +70,7 @@ final class ErrorBodies {
             case REJECTED_EXECUTION -> "es_rejected_execution_exception";
             case QUERY_SHARD -> "query_shard_exception";
             case ROUTING_MISSING -> "routing_missing_exception";
+            case UNAUTHENTICATED, FORBIDDEN -> "security_exception";
         };
     }
 
@@ -120,6 +123,9 @@ final class ErrorBodies {
             e.metadata().forEach((k, v) -> b.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));
         } else {
             e.metadata().forEach(b::put);
+        }
+        if (e.kind() == ErrorKind.UNAUTHENTICATED) {
+            b.put("header", AccessControl.CHALLENGE_BODY);
         }
         if (withCausedBy && e.gatewayCause() != null) {
             b.put("caused_by", cause(e.gatewayCause(), true));

@@ -48,8 +48,16 @@ final class EsHttpHandler implements Handler {
     private final MeterRegistry registry;
     private final GatewayOverheadTimer ownTime;
     private final Map<TimerKey, Timer> requestTimers = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Null when security is off. */
+    private final AccessControl access;
 
     EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
+        this(router, codec, maxContentLength, registry, null);
+    }
+
+    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry,
+                  AccessControl access) {
+        this.access = access;
         this.router = router;
         this.codec = codec;
         this.maxContentLength = maxContentLength;
@@ -78,6 +86,8 @@ final class EsHttpHandler implements Handler {
             pretty = params.containsKey("pretty") && !"false".equals(params.get("pretty"));
             filterPath = params.get("filter_path");
             Router.Resolution resolution = router.resolve(method, rawPath);
+            io.qdrant.esgateway.domain.security.Authentication caller = access == null ? null
+                    : access.authenticate(req, resolution, rawPath);
             response = switch (resolution) {
                 case Router.NoRoute none -> {
                     allow = none.allow();
@@ -85,7 +95,9 @@ final class EsHttpHandler implements Handler {
                 }
                 case Router.Matched matched -> {
                     api = matched.route().api();
-                    yield dispatch(req, matched, method, rawPath, params);
+                    yield caller == null ? dispatch(req, matched, method, rawPath, params)
+                            : ScopedValue.where(AccessControl.CALLER, caller)
+                            .call(() -> dispatch(req, matched, method, rawPath, params));
                 }
             };
         } catch (GatewayException e) {
@@ -132,7 +144,11 @@ final class EsHttpHandler implements Handler {
                         + "] does not support having a body");
             }
         }
-        return route.handler().handle(new EsRequest(method, rawPath, matched.pathParams(), params, body, codec));
+        Map<String, String> pathParams = matched.pathParams();
+        if (access != null && AccessControl.CALLER.isBound()) {
+            pathParams = access.authorize(route, pathParams, params, body);
+        }
+        return route.handler().handle(new EsRequest(method, rawPath, pathParams, params, body, codec));
     }
 
     private byte[] readBody(ServerRequest req) {
@@ -216,6 +232,9 @@ final class EsHttpHandler implements Handler {
     private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {
         res.status(Status.create(response.status()));
         res.header(PRODUCT);
+        if (response.status() == 401) {
+            res.header(AccessControl.CHALLENGE);
+        }
         if (response.json() != null || response.compactJson() != null) {
             res.header(wantsCompatible(req) ? COMPATIBLE_TYPE : JSON_TYPE);
             byte[] bytes = response.json() != null ? codec.write(response.json(), pretty) : response.compactJson();

@@ -30,6 +30,16 @@ public final class EsRestApi {
                            long maxContentLength) {
     }
 
+    /**
+     * Security at the edge: off ({@link #OFF}: every request runs, the security APIs answer that it is off), or
+     * {@code operations} authenticating and authorizing every request; {@code healthOpen} and {@code metricsOpen}
+     * leave {@code /healthz}, {@code /readyz} and {@code /metrics} open to anyone.
+     */
+    public record Security(io.qdrant.esgateway.application.port.in.SecurityOperations operations, boolean healthOpen,
+                           boolean metricsOpen) {
+        public static final Security OFF = new Security(null, true, true);
+    }
+
     private EsRestApi() {
     }
 
@@ -68,8 +78,37 @@ public final class EsRestApi {
                                 ReindexOperations reindex, TaskOperations tasks,
                                 ClusterStatus status, MeterRegistry registry,
                                 Supplier<String> prometheusScrape, ResponseCaching caching) {
-        Router router = new Router();
+        register(routing, settings, admin, documents, search, scrolls, byQuery, pits, reindex, tasks, status, registry,
+                prometheusScrape, caching, Security.OFF);
+    }
+
+    /** As the overload before, with {@code security} checking every request. */
+    public static void register(HttpRouting.Builder routing, Settings settings, IndexAdministration admin,
+                                DocumentOperations documents, SearchOperations search, ScrollOperations scrolls,
+                                ByQueryOperations byQuery, PointInTimeOperations pits,
+                                ReindexOperations reindex, TaskOperations tasks,
+                                ClusterStatus status, MeterRegistry registry,
+                                Supplier<String> prometheusScrape, ResponseCaching caching, Security security) {
         JsonCodec codec = new JsonCodec();
+        Router router = router(settings, admin, documents, search, scrolls, byQuery, pits, reindex, tasks, status,
+                prometheusScrape, caching, security, codec);
+        EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry,
+                security.operations() == null ? null : new AccessControl(security.operations(), security.healthOpen(),
+                        security.metricsOpen(), codec));
+        routing.addFilter((chain, req, res) -> {
+            res.header(EsHttpHandler.PRODUCT);
+            chain.proceed();
+        });
+        routing.any(handler);
+    }
+
+    /** Every endpoint's route. */
+    static Router router(Settings settings, IndexAdministration admin, DocumentOperations documents,
+                         SearchOperations search, ScrollOperations scrolls, ByQueryOperations byQuery,
+                         PointInTimeOperations pits, ReindexOperations reindex, TaskOperations tasks,
+                         ClusterStatus status, Supplier<String> prometheusScrape, ResponseCaching caching,
+                         Security security, JsonCodec codec) {
+        Router router = new Router();
         new ClusterEndpoints(settings, status).register(router);
         new CatEndpoints(status).register(router);
         new IndexEndpoints(admin).register(router);
@@ -88,11 +127,7 @@ public final class EsRestApi {
         new ScrollEndpoints(scrolls).register(router);
         new PitEndpoints(pits).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
-        EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
-        routing.addFilter((chain, req, res) -> {
-            res.header(EsHttpHandler.PRODUCT);
-            chain.proceed();
-        });
-        routing.any(handler);
+        new SecurityEndpoints(security.operations()).register(router);
+        return router;
     }
 }

@@ -71,6 +71,22 @@ public interface Catalog {
     /** Removes the script kept under {@code id}; false if there was none. */
     boolean deleteStoredScript(String id);
 
+    /**
+     * Stores a security record (a user, role or API key, as JSON text holding hashes, never a secret in clear) under
+     * {@code kind} and {@code name}; with {@code onlyIfAbsent}, only when there is none yet (false then, and nothing
+     * is written). Security records are not part of the index view.
+     */
+    boolean putSecurityRecord(String kind, String name, String record, boolean onlyIfAbsent);
+
+    /** The security record of {@code kind} kept under {@code name}, if any. */
+    Optional<String> securityRecord(String kind, String name);
+
+    /** Every security record of {@code kind}, by name in name order. */
+    java.util.SortedMap<String, String> securityRecords(String kind);
+
+    /** Removes the security record; false if there was none. */
+    boolean deleteSecurityRecord(String kind, String name);
+
     /** Throws {@code BACKEND_UNAVAILABLE} unless the catalog can be read now. */
     void ping();
 }

@@ -798,4 +798,27 @@ public abstract class CatalogContract {
         assertThat(catalog.deleteStoredScript("counter")).isFalse();
         assertThat(catalog.storedScript("counter")).isEmpty();
     }
+
+    @Test
+    void securityRecordsArePutReadListedReplacedAndDeletedByKind() {
+        assertThat(catalog.securityRecord("user", "alice")).isEmpty();
+        assertThat(catalog.securityRecords("user")).isEmpty();
+        long version = catalog.view().version();
+        assertThat(catalog.putSecurityRecord("user", "bob", "{\"hash\":\"$2a$10$b\"}", false)).isTrue();
+        assertThat(catalog.putSecurityRecord("user", "alice", "{\"hash\":\"\u00e9\"}", true)).isTrue();
+        assertThat(catalog.putSecurityRecord("role", "alice", "{\"cluster\":[]}", false)).isTrue();
+        assertThat(catalog.putSecurityRecord("user", "alice", "{\"other\":1}", true))
+                .as("only if absent: kept").isFalse();
+        assertThat(catalog.securityRecord("user", "alice")).contains("{\"hash\":\"\u00e9\"}");
+        assertThat(catalog.securityRecords("user")).containsExactly(
+                java.util.Map.entry("alice", "{\"hash\":\"\u00e9\"}"), java.util.Map.entry("bob", "{\"hash\":\"$2a$10$b\"}"));
+        assertThat(catalog.putSecurityRecord("user", "alice", "{\"hash\":\"new\"}", false)).isTrue();
+        assertThat(catalog.securityRecord("user", "alice")).contains("{\"hash\":\"new\"}");
+        assertThat(catalog.securityRecords("role")).containsOnlyKeys("alice");
+        assertThat(catalog.view().version()).as("security records are not part of the index view").isEqualTo(version);
+        assertThat(catalog.deleteSecurityRecord("user", "alice")).isTrue();
+        assertThat(catalog.deleteSecurityRecord("user", "alice")).isFalse();
+        assertThat(catalog.securityRecord("user", "alice")).isEmpty();
+        assertThat(catalog.securityRecord("role", "alice")).isPresent();
+    }
 }

@@ -28,6 +28,7 @@ public class InMemoryCatalog implements Catalog {
     private final SortedMap<String, AliasMetadata> aliases = new TreeMap<>();
     private final Map<String, io.qdrant.esgateway.domain.script.StoredScript> scripts = new HashMap<>();
     private long version;
+    private final Map<String, TreeMap<String, String>> securityRecords = new HashMap<>();
 
     @Override
     public synchronized CatalogView view() {
@@ -152,6 +153,32 @@ public class InMemoryCatalog implements Catalog {
     @Override
     public synchronized java.util.Optional<io.qdrant.esgateway.domain.script.StoredScript> storedScript(String id) {
         return java.util.Optional.ofNullable(scripts.get(id));
+    }
+
+    @Override
+    public synchronized boolean putSecurityRecord(String kind, String name, String record, boolean onlyIfAbsent) {
+        TreeMap<String, String> records = securityRecords.computeIfAbsent(kind, k -> new TreeMap<>());
+        if (onlyIfAbsent && records.containsKey(name)) {
+            return false;
+        }
+        records.put(name, record);
+        return true;
+    }
+
+    @Override
+    public synchronized java.util.Optional<String> securityRecord(String kind, String name) {
+        return java.util.Optional.ofNullable(securityRecords.getOrDefault(kind, new TreeMap<>()).get(name));
+    }
+
+    @Override
+    public synchronized SortedMap<String, String> securityRecords(String kind) {
+        return new TreeMap<>(securityRecords.getOrDefault(kind, new TreeMap<>()));
+    }
+
+    @Override
+    public synchronized boolean deleteSecurityRecord(String kind, String name) {
+        TreeMap<String, String> records = securityRecords.get(kind);
+        return records != null && records.remove(name) != null;
     }
 
     @Override

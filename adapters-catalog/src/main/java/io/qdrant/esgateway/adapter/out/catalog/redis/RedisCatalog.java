@@ -308,6 +308,37 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         return Optional.of(new io.qdrant.esgateway.domain.script.StoredScript(fields.get("lang"), fields.get("source")));
     }
 
+    /**
+     * Security records (users, roles, API keys) are not part of the view either: one hash per kind
+     * ({@code security:<kind>}, a field per name), read from Valkey/Redis on every use, so a change by one replica
+     * is seen by the next request on any other; "only if absent" is {@code HSETNX}.
+     */
+    @Override
+    public boolean putSecurityRecord(String kind, String name, String record, boolean onlyIfAbsent) {
+        String key = prefix + "security:" + kind;
+        return call("storing the " + kind + " [" + name + "]", jedis -> onlyIfAbsent
+                ? jedis.hsetnx(key, name, record) == 1
+                : jedis.hset(key, name, record) >= 0);
+    }
+
+    @Override
+    public Optional<String> securityRecord(String kind, String name) {
+        return Optional.ofNullable(call("reading the " + kind + " [" + name + "]",
+                jedis -> jedis.hget(prefix + "security:" + kind, name)));
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> securityRecords(String kind) {
+        Map<String, String> all = call("reading every " + kind, jedis -> jedis.hgetAll(prefix + "security:" + kind));
+        return new java.util.TreeMap<String, String>(all);
+    }
+
+    @Override
+    public boolean deleteSecurityRecord(String kind, String name) {
+        return call("deleting the " + kind + " [" + name + "]",
+                jedis -> jedis.hdel(prefix + "security:" + kind, name)) > 0;
+    }
+
     @Override
     public boolean deleteStoredScript(String id) {
         return call("deleting the script [" + id + "]", jedis -> jedis.del(prefix + "script:" + id)) > 0;

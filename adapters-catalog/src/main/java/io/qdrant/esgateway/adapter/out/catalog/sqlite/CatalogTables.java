@@ -55,6 +55,12 @@ final class CatalogTables {
     static final Field<String> SCRIPT_LANG = field(name("lang"), SQLDataType.VARCHAR.notNull());
     static final Field<String> SCRIPT_SOURCE = field(name("source"), SQLDataType.CLOB.notNull());
 
+    /** One row per user, role or API key (JSON holding hashes only); not part of the catalog view. */
+    static final Table<Record> SECURITY_RECORDS = table(name("security_records"));
+    static final Field<String> SECURITY_KIND = field(name("kind"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> SECURITY_NAME = field(name("name"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> SECURITY_RECORD = field(name("record"), SQLDataType.CLOB.notNull());
+
     private CatalogTables() {
     }
 }

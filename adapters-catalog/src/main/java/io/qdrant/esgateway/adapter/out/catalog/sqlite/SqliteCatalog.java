@@ -414,6 +414,43 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     }
 
     @Override
+    public boolean putSecurityRecord(String kind, String name, String record, boolean onlyIfAbsent) {
+        return inTransaction("storing the " + kind + " [" + name + "]", trx -> {
+            var insert = trx.insertInto(CatalogTables.SECURITY_RECORDS, CatalogTables.SECURITY_KIND,
+                    CatalogTables.SECURITY_NAME, CatalogTables.SECURITY_RECORD).values(kind, name, record)
+                    .onConflict(CatalogTables.SECURITY_KIND, CatalogTables.SECURITY_NAME);
+            return (onlyIfAbsent ? insert.doNothing().execute()
+                    : insert.doUpdate().set(CatalogTables.SECURITY_RECORD, record).execute()) > 0;
+        });
+    }
+
+    @Override
+    public java.util.Optional<String> securityRecord(String kind, String name) {
+        return inTransaction("reading the " + kind + " [" + name + "]", trx -> trx
+                .select(CatalogTables.SECURITY_RECORD).from(CatalogTables.SECURITY_RECORDS)
+                .where(CatalogTables.SECURITY_KIND.eq(kind)).and(CatalogTables.SECURITY_NAME.eq(name))
+                .fetchOptional(r -> r.value1()));
+    }
+
+    @Override
+    public java.util.SortedMap<String, String> securityRecords(String kind) {
+        return inTransaction("reading every " + kind, trx -> {
+            java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+            trx.select(CatalogTables.SECURITY_NAME, CatalogTables.SECURITY_RECORD)
+                    .from(CatalogTables.SECURITY_RECORDS).where(CatalogTables.SECURITY_KIND.eq(kind))
+                    .forEach(r -> out.put(r.value1(), r.value2()));
+            return out;
+        });
+    }
+
+    @Override
+    public boolean deleteSecurityRecord(String kind, String name) {
+        return inTransaction("deleting the " + kind + " [" + name + "]", trx -> trx
+                .deleteFrom(CatalogTables.SECURITY_RECORDS).where(CatalogTables.SECURITY_KIND.eq(kind))
+                .and(CatalogTables.SECURITY_NAME.eq(name)).execute() > 0);
+    }
+
+    @Override
     public void ping() {
         inTransaction("reading the catalog", SqliteCatalog::readVersion);
     }
