@@ -138,7 +138,7 @@ final class Gateway implements AutoCloseable {
             }
         }
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid,
-                config.nodeName(), config.esVersion(), config.maxContentLength());
+                config.nodeName(), config.esVersion(), config.maxContentLength(), config.limits());
         RequestActivity activity = new RequestActivity(System::nanoTime);
         WebServer server = WebServer.builder()
                 .host(config.host())

@@ -49,7 +49,10 @@ final class EsHttpHandler implements Handler {
     private final GatewayOverheadTimer ownTime;
     private final Map<TimerKey, Timer> requestTimers = new java.util.concurrent.ConcurrentHashMap<>();
 
-    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
+    private final Admission admission;
+
+    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry, Admission admission) {
+        this.admission = admission;
         this.router = router;
         this.codec = codec;
         this.maxContentLength = maxContentLength;
@@ -85,7 +88,9 @@ final class EsHttpHandler implements Handler {
                 }
                 case Router.Matched matched -> {
                     api = matched.route().api();
-                    yield dispatch(req, matched, method, rawPath, params);
+                    try (Admission.Ticket turn = admission.enter(method, rawPath)) {
+                        yield dispatch(req, matched, method, rawPath, params);
+                    }
                 }
             };
         } catch (GatewayException e) {
@@ -130,6 +135,12 @@ final class EsHttpHandler implements Handler {
             if (!route.takesBody()) {
                 throw GatewayException.illegalArgument("request [" + method + " " + rawPath
                         + "] does not support having a body");
+            }
+        }
+        if (body.length > 0 && Admission.WRITE_APIS.contains(route.api())) {
+            try (Admission.Ticket bytes = admission.holdWriteBytes(body.length)) {
+                return route.handler().handle(new EsRequest(method, rawPath, matched.pathParams(), params, body,
+                        codec));
             }
         }
         return route.handler().handle(new EsRequest(method, rawPath, matched.pathParams(), params, body, codec));
