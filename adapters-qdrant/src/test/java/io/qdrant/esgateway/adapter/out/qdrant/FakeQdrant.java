@@ -133,8 +133,13 @@ public final class FakeQdrant implements AutoCloseable {
     private long operationId;
 
     public FakeQdrant() {
+        this(0);
+    }
+
+    /** A fake on a given loopback port (0: any free one), e.g. one a gateway was told about before it listened. */
+    public FakeQdrant(int port) {
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
