@@ -86,6 +86,21 @@ class LimitsHttpTest {
 
     @ParameterizedTest
     @MethodSource("backends")
+    void aQueryOfMoreClausesThanTheLimitIsA400(String backend) {
+        EsClient es = gateways.client(backend);
+        es.put("/clauses/_doc/1?refresh=true", json("{'t':'w v'}"));
+        EsClient.Reply within = es.post("/clauses/_search", json("{'query':{'match':{'t':'"
+                + "w ".repeat(1000) + "'}}}"));
+        assertThat(within.status()).as(within.toString()).isEqualTo(200);
+        assertThat(within.json().at("/hits/total/value").asInt()).isEqualTo(1);
+        EsClient.Reply over = es.post("/clauses/_search", json("{'query':{'match':{'t':'" + "w ".repeat(3000)
+                + "'}}}"));
+        assertThat(over.status()).as(over.toString()).isEqualTo(400);
+        assertThat(over.body()).contains("maxClauseCount is set to 1024");
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
     void indexingPressureRefusesWritesPastTheBytesInFlight(String backend, @TempDir Path dir) throws Exception {
         try (FakeQdrant qdrant = new FakeQdrant();
              RunningGateway gateway = start(backend, dir, qdrant, "QEG_INDEXING_PRESSURE_MEMORY_LIMIT", "2kb")) {

@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
 import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
@@ -59,7 +60,7 @@ class LuceneWriteFaultsTest {
     }
 
     private LuceneStores.Handle open(Path data) {
-        LuceneDocumentStore.DirectoryFactory directories = path -> new FilterDirectory(LuceneStores.directory(path)) {
+        IndexEngine.DirectoryFactory directories = path -> new FilterDirectory(LuceneStores.directory(path)) {
             @Override
             public IndexOutput createOutput(String name, IOContext context) throws IOException {
                 maybeFail(Step.CREATE_OUTPUT);
