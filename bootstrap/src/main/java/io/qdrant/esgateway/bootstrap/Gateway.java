@@ -139,7 +139,7 @@ final class Gateway implements AutoCloseable {
             }
         }
         EsRestApi.Settings settings = new EsRestApi.Settings(config.clusterName(), clusterUuid,
-                config.nodeName(), config.esVersion(), config.maxContentLength());
+                config.nodeName(), config.esVersion(), config.maxContentLength(), config.limits());
         EsRestApi.Security security = EsRestApi.Security.OFF;
         if (config.security().enabled()) {
             io.qdrant.esgateway.application.service.SecurityService service =

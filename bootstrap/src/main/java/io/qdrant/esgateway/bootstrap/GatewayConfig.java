@@ -19,7 +19,8 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
                      int qdrantPoolSize, int requestCacheEntries, boolean warmUp, String responseCache,
                      Optional<java.net.URI> redisUrl, String redisPrefix, java.time.Duration responseCacheTtl,
-                     int responseCacheMaxEntry, SecurityConfig security) {
+                     int responseCacheMaxEntry, SecurityConfig security,
+                     io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits limits) {
 
     /**
      * The process-local request cache's size: off while the shared response cache is on or coordinating, since
@@ -149,7 +150,28 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 responseCache, redisUrl, redisPrefix(v, from),
                 duration(Setting.RESPONSE_CACHE_TTL, v, from),
                 (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)),
-                SecurityConfig.validate(host, v, from, duration(Setting.AUTH_CACHE_TTL, v, from)));
+                SecurityConfig.validate(host, v, from, duration(Setting.AUTH_CACHE_TTL, v, from)),
+                new io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits(
+                        integer(Setting.MAX_CONCURRENT_REQUESTS, v, from, 1, 100_000),
+                        integer(Setting.MAX_QUEUED_REQUESTS, v, from, 0, 1_000_000), indexingPressure(v, from)));
+    }
+
+    /** {@code indexing_pressure.memory.limit}: a share of the heap ({@code 10%}) or a byte size. */
+    private static long indexingPressure(Map<Setting, String> v, Map<Setting, String> from) {
+        String text = v.get(Setting.INDEXING_PRESSURE_MEMORY_LIMIT).trim();
+        if (text.endsWith("%")) {
+            try {
+                double share = Double.parseDouble(text.substring(0, text.length() - 1));
+                if (share > 0 && share <= 100) {
+                    return Math.max(1, (long) (Runtime.getRuntime().maxMemory() * share / 100));
+                }
+            } catch (NumberFormatException ignored) {
+                // reported below
+            }
+            throw invalid(Setting.INDEXING_PRESSURE_MEMORY_LIMIT, v, from,
+                    "a share of the heap such as 10% or a size such as 64mb");
+        }
+        return byteSize(Setting.INDEXING_PRESSURE_MEMORY_LIMIT, v, from);
     }
 
     /**

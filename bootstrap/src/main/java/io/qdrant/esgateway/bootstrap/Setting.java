@@ -24,6 +24,13 @@ enum Setting {
     ES_VERSION("es-version", null, "QEG_ES_VERSION", "8.15.0", "Elasticsearch version number reported by GET /"),
     MAX_CONTENT_LENGTH("max-content-length", null, "QEG_MAX_CONTENT_LENGTH", "100mb",
             "largest accepted request body (ES's http.max_content_length); larger ones get 413"),
+    MAX_CONCURRENT_REQUESTS("max-concurrent-requests", null, "QEG_MAX_CONCURRENT_REQUESTS", "256",
+            "most requests running at once; more wait in the queue"),
+    MAX_QUEUED_REQUESTS("max-queued-requests", null, "QEG_MAX_QUEUED_REQUESTS", "1000",
+            "most requests waiting for a turn; past it a request gets 429 es_rejected_execution_exception"),
+    INDEXING_PRESSURE_MEMORY_LIMIT("indexing-pressure-memory-limit", null, "QEG_INDEXING_PRESSURE_MEMORY_LIMIT", "10%",
+            "most bytes of write bodies (_bulk, index, create, update) in flight, a share of the heap or a size"
+                    + " (ES's indexing_pressure.memory.limit); past it a write gets 429"),
     NATIVE_ABSENT("native-absent", "--native-absent", "QEG_NATIVE_ABSENT", "",
             "native backend capabilities to declare absent, forcing the complete-scan path: a comma list of order,"
                     + " facet, count, or all (empty: trust the backend)"),

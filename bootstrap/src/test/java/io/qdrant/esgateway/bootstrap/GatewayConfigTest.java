@@ -132,6 +132,23 @@ class GatewayConfigTest {
     }
 
     @Test
+    void admissionLimitsHaveDefaultsAndAreValidated() {
+        GatewayConfig c = GatewayConfig.load(new String[0], Map.of("QEG_NODE_NAME", "n"));
+        assertThat(c.limits().maxConcurrentRequests()).isEqualTo(256);
+        assertThat(c.limits().maxQueuedRequests()).isEqualTo(1000);
+        assertThat(c.limits().indexingPressureBytes()).isEqualTo(Runtime.getRuntime().maxMemory() / 10);
+        GatewayConfig set = GatewayConfig.load(new String[0], Map.of("QEG_MAX_CONCURRENT_REQUESTS", "3",
+                "QEG_MAX_QUEUED_REQUESTS", "0", "QEG_INDEXING_PRESSURE_MEMORY_LIMIT", "64kb"));
+        assertThat(set.limits()).isEqualTo(new io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits(3, 0, 65536));
+        assertThat(GatewayConfig.load(new String[0], Map.of("QEG_INDEXING_PRESSURE_MEMORY_LIMIT", "50%"))
+                .limits().indexingPressureBytes()).isEqualTo((long) (Runtime.getRuntime().maxMemory() * 50.0 / 100));
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_MAX_CONCURRENT_REQUESTS", "0")))
+                .hasMessageContaining("QEG_MAX_CONCURRENT_REQUESTS");
+        assertThatThrownBy(() -> GatewayConfig.load(new String[0], Map.of("QEG_INDEXING_PRESSURE_MEMORY_LIMIT",
+                "150%"))).hasMessageContaining("QEG_INDEXING_PRESSURE_MEMORY_LIMIT").hasMessageContaining("10%");
+    }
+
+    @Test
     void everySettingHasAnEnvironmentVariable() {
         for (Setting s : Setting.all()) {
             assertThat(s.env()).startsWith("QEG_");

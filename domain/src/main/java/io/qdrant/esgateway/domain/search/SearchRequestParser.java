@@ -104,9 +104,8 @@ public final class SearchRequestParser {
                     case "stored_fields" -> storedFields = Optional.of(storedFields(v));
                     case "docvalue_fields" -> docvalueFields = FieldValues.parse("docvalue_fields", v);
                     case "highlight" -> highlight = Optional.of(HighlightParser.parse(v));
-                    case "timeout" -> {
-                        // the gateway answers whole or fails; a search timeout never truncates results silently
-                    }
+                    // checked as ES checks it; the gateway answers whole or fails, never cut short by it
+                    case "timeout" -> SearchTimeout.parse(v);
                     // checked here, read for the hits by HitMetadata
                     case "version", "seq_no_primary_term" -> HitMetadata.bodyFlag(e.getKey(), v);
                     default -> throw UNSUPPORTED.contains(e.getKey())
@@ -114,6 +113,9 @@ public final class SearchRequestParser {
                             : parsing("Unknown key for a " + v.tokenName() + " in [" + e.getKey() + "].");
                 }
             }
+        }
+        if (params.containsKey("timeout")) {
+            SearchTimeout.parse(params.get("timeout"));
         }
         if (params.containsKey("q")) {
             query = Optional.of(new Query.QueryString(params.get("q"),

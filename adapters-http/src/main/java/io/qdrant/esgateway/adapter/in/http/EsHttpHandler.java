@@ -51,13 +51,16 @@ final class EsHttpHandler implements Handler {
     /** Null when security is off. */
     private final AccessControl access;
 
-    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry) {
-        this(router, codec, maxContentLength, registry, null);
+    private final Admission admission;
+
+    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry, Admission admission) {
+        this(router, codec, maxContentLength, registry, admission, null);
     }
 
-    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry,
+    EsHttpHandler(Router router, JsonCodec codec, long maxContentLength, MeterRegistry registry, Admission admission,
                   AccessControl access) {
         this.access = access;
+        this.admission = admission;
         this.router = router;
         this.codec = codec;
         this.maxContentLength = maxContentLength;
@@ -95,9 +98,11 @@ final class EsHttpHandler implements Handler {
                 }
                 case Router.Matched matched -> {
                     api = matched.route().api();
-                    yield caller == null ? dispatch(req, matched, method, rawPath, params)
-                            : ScopedValue.where(AccessControl.CALLER, caller)
-                            .call(() -> dispatch(req, matched, method, rawPath, params));
+                    try (Admission.Ticket turn = admission.enter(method, rawPath)) {
+                        yield caller == null ? dispatch(req, matched, method, rawPath, params)
+                                : ScopedValue.where(AccessControl.CALLER, caller)
+                                .call(() -> dispatch(req, matched, method, rawPath, params));
+                    }
                 }
             };
         } catch (GatewayException e) {
@@ -147,6 +152,11 @@ final class EsHttpHandler implements Handler {
         Map<String, String> pathParams = matched.pathParams();
         if (access != null && AccessControl.CALLER.isBound()) {
             pathParams = access.authorize(route, pathParams, params, body);
+        }
+        if (body.length > 0 && Admission.WRITE_APIS.contains(route.api())) {
+            try (Admission.Ticket bytes = admission.holdWriteBytes(body.length)) {
+                return route.handler().handle(new EsRequest(method, rawPath, pathParams, params, body, codec));
+            }
         }
         return route.handler().handle(new EsRequest(method, rawPath, pathParams, params, body, codec));
     }

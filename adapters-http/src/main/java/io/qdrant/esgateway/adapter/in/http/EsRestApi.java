@@ -27,7 +27,29 @@ public final class EsRestApi {
 
     /** What {@code GET /} reports and the request body limit (ES's {@code http.max_content_length}). */
     public record Settings(String clusterName, String clusterUuid, String nodeName, String versionNumber,
-                           long maxContentLength) {
+                           long maxContentLength, Limits limits) {
+        /** With the default {@link Limits}. */
+        public Settings(String clusterName, String clusterUuid, String nodeName, String versionNumber,
+                        long maxContentLength) {
+            this(clusterName, clusterUuid, nodeName, versionNumber, maxContentLength, Limits.DEFAULT);
+        }
+    }
+
+    /**
+     * Admission bounds: requests running at once and waiting for a turn (past both: 429
+     * {@code es_rejected_execution_exception}), and write-body bytes in flight (Elasticsearch's
+     * {@code indexing_pressure.memory.limit}, 429 past it).
+     */
+    public record Limits(int maxConcurrentRequests, int maxQueuedRequests, long indexingPressureBytes) {
+        /** 256 running, 1,000 waiting (Elasticsearch's search queue), 10% of the heap for write bodies (as ES). */
+        public static final Limits DEFAULT = new Limits(256, 1000, Runtime.getRuntime().maxMemory() / 10);
+
+        public Limits {
+            if (maxConcurrentRequests < 1 || maxQueuedRequests < 0 || indexingPressureBytes < 1) {
+                throw new IllegalArgumentException("limits must be positive: " + maxConcurrentRequests + ", "
+                        + maxQueuedRequests + ", " + indexingPressureBytes);
+            }
+        }
     }
 
     /**
@@ -93,7 +115,7 @@ public final class EsRestApi {
         Router router = router(settings, admin, documents, search, scrolls, byQuery, pits, reindex, tasks, status,
                 prometheusScrape, caching, security, codec);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry,
-                security.operations() == null ? null : new AccessControl(security.operations(), security.healthOpen(),
+                new Admission(settings.limits()), security.operations() == null ? null : new AccessControl(security.operations(), security.healthOpen(),
                         security.metricsOpen(), codec));
         routing.addFilter((chain, req, res) -> {
             res.header(EsHttpHandler.PRODUCT);

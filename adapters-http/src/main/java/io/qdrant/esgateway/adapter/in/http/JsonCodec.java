@@ -30,13 +30,23 @@ import java.util.Map;
 final class JsonCodec {
     /** Elasticsearch refuses documents nested deeper than this (index.mapping.depth.limit is 20; the parser 1000). */
     static final int MAX_DEPTH = 1000;
+    /**
+     * The most values (objects, arrays, strings, numbers, literals) one parsed JSON body or NDJSON line may hold: each
+     * costs tens of bytes of heap for a few bytes of body, so a body of millions of tiny values is refused at once
+     * (400) rather than parsed into a tree many times its size.
+     */
+    static final int MAX_VALUES = 1_000_000;
+    /** The longest string value (in characters) and the longest number (in digits) a body may hold. */
+    static final int MAX_STRING_LENGTH = 20_000_000;
+    static final int MAX_NUMBER_LENGTH = 1000;
 
     private final JsonFactory factory;
 
     JsonCodec() {
         factory = JsonFactory.builder()
                 .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH)
+                        .maxStringLength(MAX_STRING_LENGTH).maxNumberLength(MAX_NUMBER_LENGTH).build())
                 // buffers shared between requests: the default pool keeps them per thread, and each request runs on
                 // a new virtual thread (fresh buffers for every parse and every write)
                 .recyclerPool(JsonRecyclerPools.newConcurrentDequePool())
@@ -55,7 +65,7 @@ final class JsonCodec {
             if (first == null) {
                 throw notJson("request body is required", null);
             }
-            JsonValue value = read(parser, first);
+            JsonValue value = read(parser, first, new int[] {MAX_VALUES});
             JsonToken trailing = parser.nextToken();
             if (trailing != null) {
                 throw notJson("Unexpected " + trailing + " after the end of the JSON body", parser.currentLocation());
@@ -78,14 +88,17 @@ final class JsonCodec {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    private static JsonValue read(JsonParser p, JsonToken token) throws IOException {
+    private static JsonValue read(JsonParser p, JsonToken token, int[] budget) throws IOException {
+        if (--budget[0] < 0) {
+            throw notJson("the body holds more than " + MAX_VALUES + " values", p.currentLocation());
+        }
         return switch (token) {
             case START_OBJECT -> {
                 // a builder hands its members to the object without a copy (duplicates are refused by the parser)
                 JsonObjectBuilder members = JsonObjectBuilder.object();
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String name = p.currentName();
-                    members.put(name, read(p, p.nextToken()));
+                    members.put(name, read(p, p.nextToken(), budget));
                 }
                 yield members.build();
             }
@@ -93,7 +106,7 @@ final class JsonCodec {
                 List<JsonValue> elements = new ArrayList<>();
                 JsonToken t;
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                    elements.add(read(p, t));
+                    elements.add(read(p, t, budget));
                 }
                 yield new JsonArray(elements);
             }

@@ -135,6 +135,7 @@ final class SearchEndpoints {
         request.param("analyzer").filter(a -> !a.equals("standard")).ifPresent(a -> {
             throw GatewayException.unsupported("[analyzer=" + a + "]");
         });
+        request.param("timeout").ifPresent(io.qdrant.esgateway.domain.search.SearchTimeout::parse);
         Map<String, String> params = new LinkedHashMap<>();
         for (String p : SEARCH_PARAMS) {
             request.param(p).ifPresent(v -> params.put(p, v));
@@ -278,7 +279,8 @@ final class SearchEndpoints {
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
         result.aggregations().ifPresent(a -> out.put("aggregations",
-                AggregationMeta.of(body).apply(a.render(typedKeys), typedKeys)));
+                AggregationMeta.of(body).apply(io.qdrant.esgateway.domain.aggregation.BucketLimit.check(
+                        a.render(typedKeys), parsed.aggregations()), typedKeys)));
         return out.build();
     }
 

@@ -38,6 +38,31 @@ class CodecAndErrorsTest {
                 .isInstanceOf(GatewayException.class);
     }
 
+    private void refusedQuickly(String body, String reason) {
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> codec.parse(body.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(GatewayException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ErrorKind.NOT_JSON);
+                    assertThat(e.reason()).contains(reason);
+                });
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms to refuse").isLessThan(5_000);
+    }
+
+    @Test
+    void bodiesThatWouldParseIntoFarMoreThanTheirSizeAreRefused() {
+        refusedQuickly("{\"a\":" + "[".repeat(5000) + "]".repeat(5000) + "}", "nesting depth");
+        // a million and one values in one body: a 2 MB body that would be tens of MB of tree
+        refusedQuickly("[" + "0,".repeat(JsonCodec.MAX_VALUES) + "0]", "more than 1000000 values");
+        refusedQuickly("{\"n\":" + "9".repeat(1001) + "}", "Number value length");
+        refusedQuickly("{\"n\":0." + "9".repeat(1001) + "}", "Number value length");
+        refusedQuickly("\"" + "x".repeat(JsonCodec.MAX_STRING_LENGTH + 1) + "\"", "String value length");
+        // at the limits: accepted
+        assertThat(codec.parse(("[" + "0,".repeat(JsonCodec.MAX_VALUES - 2) + "0]").getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(JsonValue.JsonArray.class);
+        assertThat(codec.parse(("{\"n\":" + "9".repeat(1000) + "}").getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(JsonValue.JsonObject.class);
+    }
+
     @Test
     void everyErrorKindHasAStatusAndAType() {
         for (ErrorKind kind : ErrorKind.values()) {

@@ -50,6 +50,68 @@ public final class FakeQdrant implements AutoCloseable {
     record Injected(String method, String pathSuffix, int status, String body) {
     }
 
+    /** What an injected fault does to a request it matches. */
+    public enum Fault {
+        /** Answers 500 without applying the request. */
+        STATUS_500,
+        /** Answers 503 without applying the request. */
+        STATUS_503,
+        /** Waits {@code millis} before handling the request (longer than the client's timeout: a timeout). */
+        DELAY,
+        /** Closes the connection without an answer and without applying the request. */
+        RESET,
+        /** Applies the request, then sends half of its answer and closes the connection. */
+        TRUNCATE
+    }
+
+    /**
+     * A fault for the next {@code times} requests of {@code method} ({@code *} for any) whose path contains
+     * {@code pathPart}, or for each such request with probability {@code chance} (then {@code times} is a cap).
+     */
+    record FaultRule(String method, String pathPart, Fault fault, long millis, double chance,
+                     java.util.concurrent.atomic.AtomicInteger remaining) {
+        boolean matches(String m, String path, java.util.random.RandomGenerator random) {
+            return (method.equals("*") || method.equals(m)) && path.contains(pathPart) && remaining.get() > 0
+                    && (chance >= 1 || random.nextDouble() < chance) && remaining.getAndDecrement() > 0;
+        }
+    }
+
+    private final List<FaultRule> faults = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger faultsInjected = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.random.RandomGenerator faultRandom = new java.util.Random(26);
+
+    /** Injects {@code fault} into the next {@code times} matching requests (see {@link FaultRule}). */
+    public void fault(String method, String pathPart, Fault fault, long millis, int times) {
+        faults.add(new FaultRule(method, pathPart, fault, millis, 1,
+                new java.util.concurrent.atomic.AtomicInteger(times)));
+    }
+
+    /** Injects {@code fault} into each matching request with probability {@code chance}, at most {@code times}. */
+    public void faultRandomly(String method, String pathPart, Fault fault, long millis, double chance, int times) {
+        faults.add(new FaultRule(method, pathPart, fault, millis, chance,
+                new java.util.concurrent.atomic.AtomicInteger(times)));
+    }
+
+    /** Removes every fault rule not yet used up. */
+    public void clearFaults() {
+        faults.clear();
+    }
+
+    /** How many faults were injected so far. */
+    public int faultsInjected() {
+        return faultsInjected.get();
+    }
+
+    private FaultRule faultFor(String method, String path) {
+        for (FaultRule rule : faults) {
+            if (rule.matches(method, path, faultRandom)) {
+                faultsInjected.incrementAndGet();
+                return rule;
+            }
+        }
+        return null;
+    }
+
     static final class Collection {
         final ObjectNode config;
         final TreeMap<String, ObjectNode> points = new TreeMap<>(FakeQdrant::compareIds);
@@ -71,13 +133,19 @@ public final class FakeQdrant implements AutoCloseable {
     private long operationId;
 
     public FakeQdrant() {
+        this(0);
+    }
+
+    /** A fake on a given loopback port (0: any free one), e.g. one a gateway was told about before it listened. */
+    public FakeQdrant(int port) {
         try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
         server.createContext("/", this::handle);
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        // a thread per request: a delayed answer (an injected fault) holds no other request up
+        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();
     }
 
@@ -121,6 +189,50 @@ public final class FakeQdrant implements AutoCloseable {
             byte[] bytes = exchange.getRequestBody().readAllBytes();
             JsonNode body = bytes.length == 0 ? null : MAPPER.readTree(bytes);
             requests.add(new Request(method, path, query, body, Map.copyOf(exchange.getRequestHeaders())));
+            FaultRule fault = faultFor(method, path);
+            if (fault != null) {
+                switch (fault.fault()) {
+                    case STATUS_500, STATUS_503 -> {
+                        int status = fault.fault() == Fault.STATUS_500 ? 500 : 503;
+                        byte[] answer = ("{\"status\":{\"error\":\"injected fault " + status
+                                + "\"},\"time\":0.0}").getBytes(StandardCharsets.UTF_8);
+                        exchange.getResponseHeaders().add("Content-Type", "application/json");
+                        exchange.sendResponseHeaders(status, answer.length);
+                        exchange.getResponseBody().write(answer);
+                        return;
+                    }
+                    case RESET -> {
+                        return; // no answer: closing an exchange without one drops the connection
+                    }
+                    case DELAY -> {
+                        try {
+                            Thread.sleep(fault.millis());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
+                    case TRUNCATE -> {
+                        JsonNode result;
+                        try {
+                            synchronized (this) {
+                                result = route(method, path, body);
+                            }
+                        } catch (Answer a) {
+                            return;
+                        }
+                        ObjectNode envelope = NODES.objectNode();
+                        envelope.set("result", result);
+                        envelope.put("status", "ok");
+                        byte[] answer = MAPPER.writeValueAsBytes(envelope);
+                        exchange.getResponseHeaders().add("Content-Type", "application/json");
+                        exchange.sendResponseHeaders(200, answer.length);
+                        exchange.getResponseBody().write(answer, 0, answer.length / 2);
+                        exchange.getResponseBody().flush();
+                        return;
+                    }
+                }
+            }
             Injected inject = takeInjected(method, path);
             if (inject != null) {
                 send(exchange, inject.status(), inject.body().getBytes(StandardCharsets.UTF_8), null, null);

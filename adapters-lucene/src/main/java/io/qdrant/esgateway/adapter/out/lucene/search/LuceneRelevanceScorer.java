@@ -155,7 +155,15 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             new QueryTranslator(index, empty, () -> 0L).translate(query);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (org.apache.lucene.search.IndexSearcher.TooManyClauses e) {
+            throw tooManyClauses();
         }
+    }
+
+    /** The request's query is too large, not the index: a 400, as the embedded store answers it. */
+    static io.qdrant.esgateway.domain.error.GatewayException tooManyClauses() {
+        return io.qdrant.esgateway.domain.error.GatewayException.illegalArgument("Query contains too many nested"
+                + " clauses; maxClauseCount is set to " + org.apache.lucene.search.IndexSearcher.getMaxClauseCount());
     }
 
     @Override
@@ -185,6 +193,8 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             lucene = new QueryTranslator(index, empty, () -> 0L).translate(query);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (org.apache.lucene.search.IndexSearcher.TooManyClauses e) {
+            throw tooManyClauses();
         }
         Map<String, Set<String>> terms = new TreeMap<>();
         lucene.visit(new org.apache.lucene.search.QueryVisitor() {
@@ -261,6 +271,8 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (org.apache.lucene.search.IndexSearcher.TooManyClauses e) {
+            throw tooManyClauses();
         }
     }
 
