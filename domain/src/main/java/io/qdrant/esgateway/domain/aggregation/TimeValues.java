@@ -3,11 +3,11 @@ package io.qdrant.esgateway.domain.aggregation;
 import io.qdrant.esgateway.domain.error.GatewayException;
 
 /** Elasticsearch time values ({@code 90m}, {@code 2d}, {@code 500ms}, {@code -1h}) as milliseconds. */
-public final class TimeValues {
+final class TimeValues {
     private TimeValues() {
     }
 
-    public static long millis(String text, String setting) {
+    static long millis(String text, String setting) {
         String t = text.trim();
         String[][] units = {{"nanos", "0"}, {"micros", "0"}, {"ms", "1"}, {"s", "1000"}, {"m", "60000"},
             {"h", "3600000"}, {"d", "86400000"}};

@@ -1,6 +1,5 @@
 package io.qdrant.esgateway.domain.script;
 
-import io.qdrant.esgateway.domain.aggregation.TimeValues;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.time.DateFormat;
 import io.qdrant.esgateway.domain.time.DateMath;
@@ -113,12 +112,22 @@ final class ScoreFunctions {
         };
     }
 
+    /** An Elasticsearch time value ({@code 12h}, {@code 2d}, {@code 500ms}) in milliseconds. */
     private static long timeValue(String text, String setting) {
-        try {
-            return TimeValues.millis(text, setting);
-        } catch (GatewayException e) {
-            throw PainlessRuntimeError.illegalArgument(e.getMessage());
+        String t = text.trim();
+        String[][] units = {{"ms", "1"}, {"s", "1000"}, {"m", "60000"}, {"h", "3600000"}, {"d", "86400000"}};
+        for (String[] u : units) {
+            if (t.endsWith(u[0]) && !(u[0].equals("s") && t.endsWith("ms"))) {
+                try {
+                    return Math.multiplyExact(Long.parseLong(t.substring(0, t.length() - u[0].length()).trim()),
+                            Long.parseLong(u[1]));
+                } catch (NumberFormatException | ArithmeticException e) {
+                    break;
+                }
+            }
         }
+        throw PainlessRuntimeError.illegalArgument("failed to parse setting [" + setting + "] with value [" + text
+                + "] as a time value: unit is missing or unrecognized");
     }
 
     private static long dateMillis(String text) {
