@@ -207,7 +207,7 @@ public final class Runner {
             http.send("GET", "/", null, null);
             for (Workload w : workloads) {
                 if (w.kind() != Workload.Kind.READ || refusedByReference.containsKey(w.name())
-                        || (w.name().equals("knn") && vectorsRefused.containsKey(name))) {
+                        || (Workloads.usesVectors(w) && vectorsRefused.containsKey(name))) {
                     continue;
                 }
                 List<JsonNode> want = expected.get(w.name());
@@ -403,7 +403,7 @@ public final class Runner {
         if (refusedByReference.containsKey(w.name())) {
             return row(trial, position, name, w, clients, Status.UNSUPPORTED, refusedByReference.get(w.name()), null);
         }
-        if (w.name().equals("knn") && vectorsRefused.containsKey(name)) {
+        if (Workloads.usesVectors(w) && vectorsRefused.containsKey(name)) {
             return row(trial, position, name, w, clients, Status.UNSUPPORTED,
                     "its vector index was refused: " + vectorsRefused.get(name), null);
         }

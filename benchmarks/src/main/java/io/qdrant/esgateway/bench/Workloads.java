@@ -37,6 +37,10 @@ public final class Workloads {
             list.add(read("knn", "kNN (k 10, 100 candidates, l2_norm, 8 dims) with a category filter",
                     Answers.Shape.SEARCH_IGNORING_SORT_VALUES, seed, 7, distinct,
                     r -> Request.json("POST", "/" + Corpus.VECTOR_INDEX + "/_search", Json.compact(knn(r)))));
+            list.add(read("script-score-vector", "exact vector scoring: script_score cosineSimilarity + 1.0 over a"
+                    + " category filter, top 10", Answers.Shape.SEARCH_IGNORING_SORT_VALUES, seed, 8, distinct,
+                    r -> Request.json("POST", "/" + Corpus.VECTOR_INDEX + "/_search",
+                            Json.compact(scriptScoreVector(r)))));
         }
         list.add(Workload.special("write-read", "index a document (no refresh), then GET it",
                 Workload.Kind.WRITE_THEN_READ));
@@ -53,6 +57,11 @@ public final class Workloads {
             requests.add(make.apply(random));
         }
         return new Workload(name, title, Workload.Kind.READ, shape, List.copyOf(requests));
+    }
+
+    /** Whether the workload reads the vector index (an engine without {@code dense_vector} cannot run it). */
+    static boolean usesVectors(Workload w) {
+        return w.name().equals("knn") || w.name().equals("script-score-vector");
     }
 
     private static Request search(ObjectNode body) {
@@ -116,6 +125,23 @@ public final class Workloads {
         sort.addObject().put("rank", "asc");
         body.put("size", 10);
         body.put("track_total_hits", true);
+        return body;
+    }
+
+    /** The exact retrieval of es-py's {@code ExactRetrievalStrategy}: every filtered document scored by a script. */
+    static ObjectNode scriptScoreVector(Random r) {
+        ObjectNode body = Json.object();
+        ObjectNode scriptScore = body.putObject("query").putObject("script_score");
+        scriptScore.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term")
+                .put("category", Corpus.category(r.nextInt(Corpus.CATEGORIES)));
+        ObjectNode script = scriptScore.putObject("script");
+        script.put("source", "cosineSimilarity(params.query_vector, 'embedding') + 1.0");
+        ArrayNode vector = script.putObject("params").putArray("query_vector");
+        for (int d = 0; d < Corpus.DIMS; d++) {
+            vector.add((r.nextInt(201) - 100) / 100f);
+        }
+        body.put("size", 10);
+        body.put("_source", false);
         return body;
     }
 

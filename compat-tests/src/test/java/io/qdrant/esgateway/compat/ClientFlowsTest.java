@@ -92,7 +92,8 @@ class ClientFlowsTest {
     }
 
     /**
-     * A scripted update, a stored script used by id and a scripted update-by-query through the client, on both
+     * A scripted update, a stored script used by id, a scripted update-by-query and a {@code script_score} search
+     * through the client, on both
      * backends (Elasticsearch 8.15's Maven artifacts lack Painless, so the values are Painless's own: checked by
      * {@code PainlessDifferentialTest} against OpenSearch).
      */
@@ -142,6 +143,13 @@ class ClientFlowsTest {
                     .script(s -> s.source("ctx._source.stock *= 2")));
             assertThat(byQuery.updated()).isEqualTo(2);
             assertThat(client.get(g -> g.index("scripted").id("2"), Product.class).source().stock()).isEqualTo(2);
+
+            var scored = client.search(s -> s.index("scripted").query(q -> q.scriptScore(ss -> ss
+                    .query(inner -> inner.matchAll(m -> m))
+                    .script(sc -> sc.source("doc['stock'].value * params.f + _score")
+                            .params("f", co.elastic.clients.json.JsonData.of(0.5))))), Product.class);
+            assertThat(scored.hits().hits()).extracting(h -> h.id()).containsExactly("1", "2");
+            assertThat(scored.hits().hits()).extracting(h -> h.score()).containsExactly(101.0, 2.0);
         }
     }
 

@@ -126,6 +126,19 @@ class PainlessDifferentialTest {
         c.add(new Case("getClass refused on a typed map", "ctx.getClass()", "{}"));
         c.add(new Case("unknown type in new", "new Thread()", "{}"));
         c.add(new Case("duplicate variable", "int x = 1; int x = 2", "{}"));
+        // try/catch/throw
+        c.add(new Case("catch an arithmetic exception", "try { ctx._source.r = 1 / params.z } catch (ArithmeticException e) { ctx._source.r = 'caught ' + e.getMessage() }", "{\"z\":0}"));
+        c.add(new Case("the first matching catch wins", "def out = []; for (def v : [[1], null, []]) { try { out.add(v[0]) } catch (NullPointerException e) { out.add('npe') } catch (IndexOutOfBoundsException e) { out.add('ioobe') } catch (Exception e) { out.add('e') } } ctx._source.r = out", "{}"));
+        c.add(new Case("catch by supertype, instanceof the subtypes", "try { int[] a = new int[1]; a[2] = 1 } catch (RuntimeException e) { ctx._source.r = [e instanceof ArrayIndexOutOfBoundsException, e instanceof IndexOutOfBoundsException, e instanceof NullPointerException, e instanceof Exception] }", "{}"));
+        c.add(new Case("throw and catch", "try { if (ctx._source.n > 1) { throw new IllegalArgumentException('big ' + ctx._source.n) } ctx._source.r = 'small' } catch (IllegalArgumentException e) { ctx._source.r = e.getMessage() }", "{}"));
+        c.add(new Case("a number format exception is an illegal argument", "try { ctx._source.r = Integer.parseInt(ctx._source.s) } catch (IllegalArgumentException e) { ctx._source.r = -1 }", "{}"));
+        c.add(new Case("an uncaught throw fails the script", "throw new IllegalStateException('stop')", "{}"));
+        c.add(new Case("an unrelated catch lets it through", "try { ctx._source.r = ctx._source.tags.get(5) } catch (NullPointerException e) { ctx._source.r = 1 }", "{}"));
+        c.add(new Case("a caught exception thrown again", "try { ctx._source.r = ctx._source.nil.length() } catch (NullPointerException e) { throw e }", "{}"));
+        c.add(new Case("the loop bound is not caught", "try { while (ctx._source.n > 0) { ctx._source.r = 1 } } catch (Exception e) { ctx._source.r = 2 }", "{}"));
+        c.add(new Case("try without catch", "try { ctx._source.r = 1 }", "{}"));
+        c.add(new Case("catch of an unknown type", "try { ctx._source.r = 1 } catch (Nope e) { ctx._source.r = 2 }", "{}"));
+        c.add(new Case("a function that throws on one path", "int half(int x) { if (x % 2 == 0) { return x / 2 } throw new IllegalArgumentException('odd') } def out = []; for (int i = 0; i < 3; i++) { try { out.add(half(i)) } catch (IllegalArgumentException e) { out.add(e.getMessage()) } } ctx._source.r = out", "{}"));
         // runtime errors
         c.add(new Case("null pointer", "ctx._source.nil.x = 1", "{}"));
         c.add(new Case("index out of bounds", "ctx._source.tags.get(10)", "{}"));

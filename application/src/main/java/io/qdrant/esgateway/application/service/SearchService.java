@@ -179,11 +179,12 @@ public final class SearchService implements SearchOperations {
             BoundedReads.Outcome<IndexAnswer> outcome = outcomes.get(i);
             if (outcome.failure() != null) {
                 RuntimeException e = outcome.failure();
-                if (!(e instanceof GatewayException g) || g.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
+                if (!(e instanceof GatewayException g)
+                        || g.kind() != ErrorKind.ILLEGAL_ARGUMENT && g.kind() != ErrorKind.SCRIPT) {
                     throw e;
                 }
-                // a query that cannot run on an index (sorting on text, a bad value for the field's type) fails that
-                // index, as a shard failure in Elasticsearch
+                // a query that cannot run on an index (sorting on text, a bad value for the field's type, a script
+                // that fails) fails that index, as a shard failure in Elasticsearch
                 failures.add(new GatewayException.ShardFailure(runnable.get(i).name(), g));
             } else {
                 answers.add(outcome.value());

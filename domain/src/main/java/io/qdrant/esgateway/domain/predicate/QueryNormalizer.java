@@ -59,6 +59,8 @@ public final class QueryNormalizer {
                     : or(m.fields().stream().map(f -> (Predicate) new Condition(f.field(), m)).toList());
             case Query.QueryString s -> predicate(QueryStringParser.parse(s));
             case Query.ConstantScore c -> predicate(c.filter());
+            // min_score keeps what the script scores high enough: no condition on fields describes it
+            case Query.ScriptScore s -> s.minScore().isPresent() ? new Condition("_score", s) : predicate(s.query());
             case Query.Boosting b -> predicate(b.positive());
             case Query.DisMax d -> or(d.queries().stream().map(QueryNormalizer::predicate).toList());
             case Query.Bool b -> bool(b);
@@ -85,6 +87,7 @@ public final class QueryNormalizer {
             case Query.MatchAll m -> false;
             case Query.MatchNone m -> false;
             case Query.ConstantScore c -> false;
+            case Query.ScriptScore s -> true;
             case Query.Term t -> true;
             case Query.Terms t -> false;
             case Query.Range r -> false;

@@ -85,6 +85,14 @@ public sealed interface Query {
         }
     }
 
+    /**
+     * {@code script_score}: the matches of {@code query}, each scored by a Painless score script ({@code source},
+     * with {@code script}'s params), times {@code boost}; {@code minScore} drops documents scored lower.
+     */
+    record ScriptScore(Query query, io.qdrant.esgateway.domain.script.Script script, String source,
+                       java.util.Optional<Float> minScore, float boost) implements Query {
+    }
+
     record ConstantScore(Query filter, float boost) implements Query {
     }
 

@@ -472,6 +472,48 @@ final class Api {
         s("Objects", "requireNonNull", 2, (r, a) -> Objects.requireNonNull(a[0], str(a[1])));
         s("Objects", "toString", 2, (r, a) -> a[0] == null ? str(a[1]) : Ops.str(a[0]));
         s("Objects", "hashCode", 1, (r, a) -> Objects.hashCode(a[0]));
+
+        // the doc values of a score script, and the dates they hold
+        m("ScriptDocValues", "getValue", 0, (r, a) -> ((ScriptDocValues) r).value());
+        m("ScriptDocValues", "getValues", 0, (r, a) -> r);
+        m("DenseVectorScriptDocValues", "getVectorValue", 0, (r, a) -> {
+            float[] v = ((ScriptDocValues.Vector) r).require();
+            PArray out = new PArray(Type.FLOAT, v.length);
+            for (int i = 0; i < v.length; i++) {
+                out.values[i] = v[i];
+            }
+            return out;
+        });
+        m("DenseVectorScriptDocValues", "getMagnitude", 0, (r, a) -> (float) ((ScriptDocValues.Vector) r).magnitude());
+        m("DenseVectorScriptDocValues", "size", 0, (r, a) -> ((ScriptDocValues.Vector) r).values == null ? 0 : 1);
+        m("DenseVectorScriptDocValues", "isEmpty", 0, (r, a) -> ((ScriptDocValues.Vector) r).values == null);
+        m("ZonedDateTime", "toInstant", 0, (r, a) -> ((java.time.ZonedDateTime) r).toInstant());
+        m("ZonedDateTime", "toEpochSecond", 0, (r, a) -> ((java.time.ZonedDateTime) r).toEpochSecond());
+        m("ZonedDateTime", "getYear", 0, (r, a) -> ((java.time.ZonedDateTime) r).getYear());
+        m("ZonedDateTime", "getMonthValue", 0, (r, a) -> ((java.time.ZonedDateTime) r).getMonthValue());
+        m("ZonedDateTime", "getDayOfMonth", 0, (r, a) -> ((java.time.ZonedDateTime) r).getDayOfMonth());
+        m("ZonedDateTime", "getDayOfYear", 0, (r, a) -> ((java.time.ZonedDateTime) r).getDayOfYear());
+        m("ZonedDateTime", "getHour", 0, (r, a) -> ((java.time.ZonedDateTime) r).getHour());
+        m("ZonedDateTime", "getMinute", 0, (r, a) -> ((java.time.ZonedDateTime) r).getMinute());
+        m("ZonedDateTime", "getSecond", 0, (r, a) -> ((java.time.ZonedDateTime) r).getSecond());
+        m("ZonedDateTime", "getNano", 0, (r, a) -> ((java.time.ZonedDateTime) r).getNano());
+        m("ZonedDateTime", "isBefore", 1, (r, a) -> ((java.time.ZonedDateTime) r).isBefore(
+                (java.time.ZonedDateTime) a[0]));
+        m("ZonedDateTime", "isAfter", 1, (r, a) -> ((java.time.ZonedDateTime) r).isAfter(
+                (java.time.ZonedDateTime) a[0]));
+        m("ZonedDateTime", "compareTo", 1, (r, a) -> ((java.time.ZonedDateTime) r).compareTo(
+                (java.time.ZonedDateTime) a[0]));
+        m("Instant", "toEpochMilli", 0, (r, a) -> ((java.time.Instant) r).toEpochMilli());
+        m("Instant", "getEpochSecond", 0, (r, a) -> ((java.time.Instant) r).getEpochSecond());
+        m("Instant", "getNano", 0, (r, a) -> ((java.time.Instant) r).getNano());
+
+        // exceptions: constructed, thrown and caught by scripts
+        m("Exception", "getMessage", 0, (r, a) -> ((ScriptExceptions.Value) r).message());
+        m("Exception", "getLocalizedMessage", 0, (r, a) -> ((ScriptExceptions.Value) r).message());
+        for (String type : ScriptExceptions.javaNames().keySet()) {
+            c(type, 0, (r, a) -> new ScriptExceptions.Value(type, null));
+            c(type, 1, (r, a) -> new ScriptExceptions.Value(type, (String) Ops.convert(a[0], Type.STRING, false)));
+        }
     }
 
     private static CharSequence charSeq(Object v) {
@@ -523,6 +565,14 @@ final class Api {
             out.add("Character");
         } else if (c == StringBuilder.class) {
             out.add("StringBuilder");
+        } else if (c == ScriptDocValues.class) {
+            out.addAll(List.of("ScriptDocValues", "List", "Collection", "Iterable"));
+        } else if (c == ScriptDocValues.Vector.class) {
+            out.add("DenseVectorScriptDocValues");
+        } else if (java.time.ZonedDateTime.class.isAssignableFrom(c)) {
+            out.add("ZonedDateTime");
+        } else if (java.time.Instant.class.isAssignableFrom(c)) {
+            out.add("Instant");
         } else if (List.class.isAssignableFrom(c)) {
             out.addAll(List.of("List", "Collection", "Iterable"));
         } else if (Set.class.isAssignableFrom(c)) {
@@ -535,6 +585,8 @@ final class Api {
             out.add("Map.Entry");
         } else if (Iterator.class.isAssignableFrom(c)) {
             out.add("Iterator");
+        } else if (c == ScriptExceptions.Value.class) {
+            out.add("Exception");
         }
         out.add("Object");
         return List.copyOf(out);
@@ -553,7 +605,7 @@ final class Api {
             case "Number" -> List.of("Number", "Object");
             case "StringBuilder" -> List.of("StringBuilder", "Object");
             case "Boolean" -> List.of("Boolean", "Object");
-            default -> null;
+            default -> ScriptExceptions.isException(t.name()) ? List.of("Exception", "Object") : null;
         };
     }
 

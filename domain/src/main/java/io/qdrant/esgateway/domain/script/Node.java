@@ -17,6 +17,8 @@ final class Node {
         int pos;
         final Map<String, Function> functions;
         int depth;
+        /** What the context's functions read (the document of a score script), or null. */
+        Object context;
 
         Run(Map<String, Function> functions) {
             this.functions = functions;
@@ -363,6 +365,30 @@ final class Node {
             Object[] a = args(args, f);
             f.run.pos = pos;
             return fn.call(null, a);
+        }
+
+        @Override
+        boolean isStatement() {
+            return true;
+        }
+    }
+
+    /** A call of one of the script context's functions, which reads the run's context. */
+    static final class ContextCall extends Expr {
+        final Api.Fn fn;
+        final List<Expr> args;
+
+        ContextCall(int pos, Api.Fn fn, List<Expr> args) {
+            super(pos);
+            this.fn = fn;
+            this.args = args;
+        }
+
+        @Override
+        Object eval(Frame f) {
+            Object[] a = args(args, f);
+            f.run.pos = pos;
+            return fn.call(f.run.context, a);
         }
 
         @Override
@@ -1151,6 +1177,94 @@ final class Node {
         @Override
         boolean breaks() {
             return true;
+        }
+
+        @Override
+        boolean alwaysReturns() {
+            return true;
+        }
+    }
+
+    /** One {@code catch} of a {@code try}: the exception type it catches and the slot of its variable. */
+    record Catch(String type, int slot, Block handler) {
+    }
+
+    static final class Try extends Stmt {
+        final Block body;
+        final List<Catch> catches;
+
+        Try(int pos, Block body, List<Catch> catches) {
+            super(pos);
+            this.body = body;
+            this.catches = catches;
+        }
+
+        @Override
+        int exec(Frame f) {
+            int depth = f.run.depth;
+            try {
+                return body.exec(f);
+            } catch (RuntimeException e) {
+                ScriptExceptions.Value caught = ScriptExceptions.caught(e);
+                if (caught != null) {
+                    for (Catch c : catches) {
+                        if (ScriptExceptions.isA(caught.type(), c.type())) {
+                            f.run.depth = depth;
+                            f.slots[c.slot()] = caught;
+                            return c.handler().exec(f);
+                        }
+                    }
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        boolean breaks() {
+            if (body.breaks()) {
+                return true;
+            }
+            for (Catch c : catches) {
+                if (c.handler().breaks()) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        boolean alwaysReturns() {
+            if (!body.alwaysReturns()) {
+                return false;
+            }
+            for (Catch c : catches) {
+                if (!c.handler().alwaysReturns()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    static final class Throw extends Stmt {
+        final Expr value;
+
+        Throw(int pos, Expr value) {
+            super(pos);
+            this.value = value;
+        }
+
+        @Override
+        int exec(Frame f) {
+            Object v = value.eval(f);
+            f.run.pos = pos;
+            if (v instanceof ScriptExceptions.Value e) {
+                throw ScriptExceptions.toThrow(e);
+            }
+            if (v == null) {
+                throw PainlessRuntimeError.nullPointer("Cannot throw null");
+            }
+            throw PainlessRuntimeError.classCast("Cannot cast " + Ops.typeName(v) + " to java.lang.Throwable");
         }
 
         @Override

@@ -48,6 +48,9 @@ final class Ops {
     }
 
     static String typeName(Object v) {
+        if (v instanceof ScriptExceptions.Value e) {
+            return ScriptExceptions.javaName(e.type());
+        }
         return v == null ? "null" : v.getClass().getName();
     }
 
@@ -358,7 +361,9 @@ final class Ops {
             case "LinkedHashMap" -> v instanceof java.util.LinkedHashMap;
             case "Map.Entry" -> v instanceof Map.Entry;
             case "Iterator" -> v instanceof java.util.Iterator;
-            default -> false;
+            case "ZonedDateTime" -> v instanceof java.time.ZonedDateTime;
+            case "Instant" -> v instanceof java.time.Instant;
+            default -> v instanceof ScriptExceptions.Value e && ScriptExceptions.isA(e.type(), t.name());
         };
     }
 

@@ -63,7 +63,7 @@ public final class PainlessScript {
         BitSet statements = new BitSet();
         try {
             return new PainlessScript(source, context, Parser.parse(source, context.variables, context.types,
-                    statements));
+                    context.functions, statements));
         } catch (ScriptCompileError e) {
             throw error("compile error", source, statements, e.offset, e.esType, e.getMessage());
         } catch (StackOverflowError e) {
@@ -81,11 +81,28 @@ public final class PainlessScript {
      * value (the value of a {@code return}, or of the script's last expression; null otherwise).
      */
     public Object execute(Object... variables) {
+        return executeIn(null, variables);
+    }
+
+    /** Runs the script and converts its value to a double, as a score script returns it. */
+    double executeDouble(Object runContext, Object... variables) {
+        Object value = executeIn(runContext, variables);
+        if (value instanceof Number n) {
+            return n.doubleValue();
+        }
+        Node.Run run = new Node.Run(program.functions());
+        run.pos = source.length();
+        throw runtime(run, "class_cast_exception", "Cannot cast " + Ops.typeName(value) + " to double");
+    }
+
+    /** Runs the script with a context the context's functions read ({@link ScoreDoc} for score scripts). */
+    Object executeIn(Object runContext, Object... variables) {
         if (variables.length != context.variables.size()) {
             throw new IllegalArgumentException("expected " + context.variables + " but got " + variables.length
                     + " values");
         }
         Node.Run run = new Node.Run(program.functions());
+        run.context = runContext;
         Node.Frame frame = new Node.Frame(Math.max(program.frameSize(), variables.length), run);
         System.arraycopy(variables, 0, frame.slots, 0, variables.length);
         try {

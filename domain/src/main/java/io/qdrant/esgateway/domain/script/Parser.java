@@ -37,6 +37,8 @@ final class Parser {
     private int nextSlot;
     private int maxSlot;
     private final Map<String, Node.Function> functions = new LinkedHashMap<>();
+    /** The script context's functions ({@code cosineSimilarity}, …), by name/arity. */
+    private Map<String, Api.Fn> builtins = Map.of();
 
     /** The parsed script: its top-level block, frame size and functions. */
     record Program(Node.Block main, int frameSize, Map<String, Node.Function> functions, BitSet statements) {
@@ -50,8 +52,10 @@ final class Parser {
     }
 
     /** Parses {@code src}; a compile error carries the statement starts seen so far in {@code seen}. */
-    static Program parse(String src, List<String> globals, List<Type> globalTypes, BitSet seen) {
+    static Program parse(String src, List<String> globals, List<Type> globalTypes, Map<String, Api.Fn> builtins,
+                         BitSet seen) {
         Parser parser = new Parser(src, seen);
+        parser.builtins = builtins;
         return parser.program(globals, globalTypes);
     }
 
@@ -376,8 +380,15 @@ final class Parser {
                     end(top);
                     return new Node.Return(pos, value);
                 }
-                case "try", "throw" -> throw new ScriptCompileError(pos, "[" + t.text()
-                        + "] is not supported by the gateway's Painless");
+                case "try" -> {
+                    return tryStatement(pos);
+                }
+                case "throw" -> {
+                    next();
+                    Expr thrown = expression();
+                    end(top);
+                    return new Node.Throw(pos, thrown);
+                }
                 default -> {
                     if (isDeclarationStart()) {
                         Stmt d = declaration();
@@ -390,6 +401,38 @@ final class Parser {
         Expr e = expression();
         end(top);
         return new Node.ExprStmt(pos, e);
+    }
+
+    /** {@code try} block, then one or more {@code catch (ExceptionType name)} blocks (Painless has no finally). */
+    private Stmt tryStatement(int pos) {
+        next();
+        Node.Block body = block();
+        List<Node.Catch> catches = new ArrayList<>();
+        while (peek().is("catch")) {
+            next();
+            expect("(");
+            Token typeTok = peek();
+            if (typeTok.kind() != Kind.IDENT || Type.named(typeTok.text()) == null) {
+                throw new ScriptCompileError(typeTok.offset(), "cannot resolve type [" + typeTok.text() + "]");
+            }
+            if (!ScriptExceptions.isException(typeTok.text())) {
+                throw new ScriptCompileError(typeTok.offset(), "Cannot cast from [java.lang.Exception] to ["
+                        + Type.named(typeTok.text()).javaName() + "].", "class_cast_exception");
+            }
+            next();
+            Token nameTok = peek();
+            String name = ident();
+            expect(")");
+            pushScope();
+            Var v = declare(name, new Type(typeTok.text(), null), nameTok.offset());
+            Node.Block handler = block();
+            popScope();
+            catches.add(new Node.Catch(typeTok.text(), v.slot(), handler));
+        }
+        if (catches.isEmpty()) {
+            throw unexpected(peek());
+        }
+        return new Node.Try(pos, body, catches);
     }
 
     private Stmt trailer() {
@@ -1003,6 +1046,10 @@ final class Parser {
         if (at("(")) {
             List<Expr> args = arguments();
             Node.Function fn = functions.get(t.text() + "/" + args.size());
+            Api.Fn builtin = builtins.get(t.text() + "/" + args.size());
+            if (fn == null && builtin != null) {
+                return new Node.ContextCall(pos, builtin, args);
+            }
             if (fn == null) {
                 throw new ScriptCompileError(pos, "Unknown call [" + t.text() + "] with [" + args.size()
                         + "] arguments.");

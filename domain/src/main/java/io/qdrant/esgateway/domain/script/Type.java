@@ -22,7 +22,7 @@ record Type(String name, Type element) {
     static final Type OBJECT = new Type("Object", null);
 
     /** Every type name a script may use, with its Java class name (for messages and {@code instanceof}). */
-    static final Map<String, String> REFERENCE = Map.ofEntries(
+    static final Map<String, String> REFERENCE = withExceptions(Map.ofEntries(
             Map.entry("Object", "java.lang.Object"), Map.entry("String", "java.lang.String"),
             Map.entry("Number", "java.lang.Number"), Map.entry("Integer", "java.lang.Integer"),
             Map.entry("Long", "java.lang.Long"), Map.entry("Double", "java.lang.Double"),
@@ -37,7 +37,14 @@ record Type(String name, Type element) {
             Map.entry("HashMap", "java.util.HashMap"), Map.entry("LinkedHashMap", "java.util.LinkedHashMap"),
             Map.entry("Set", "java.util.Set"), Map.entry("HashSet", "java.util.HashSet"),
             Map.entry("Collections", "java.util.Collections"), Map.entry("Objects", "java.util.Objects"),
-            Map.entry("Iterator", "java.util.Iterator"), Map.entry("Map.Entry", "java.util.Map$Entry"));
+            Map.entry("Iterator", "java.util.Iterator"), Map.entry("Map.Entry", "java.util.Map$Entry"),
+            Map.entry("ZonedDateTime", "java.time.ZonedDateTime"), Map.entry("Instant", "java.time.Instant")));
+
+    private static Map<String, String> withExceptions(Map<String, String> base) {
+        Map<String, String> all = new java.util.HashMap<>(base);
+        all.putAll(ScriptExceptions.javaNames());
+        return Map.copyOf(all);
+    }
 
     static Type primitive(String name) {
         return switch (name) {

@@ -104,6 +104,8 @@ public final class SearchableFields {
             case Query.Bool b -> new Query.Bool(all(b.must()), all(b.filter()), all(b.should()), all(b.mustNot()),
                     b.minimumShouldMatch(), b.boost());
             case Query.ConstantScore c -> new Query.ConstantScore(visit(c.filter()), c.boost());
+            case Query.ScriptScore s -> new Query.ScriptScore(visit(s.query()), s.script(), s.source(), s.minScore(),
+                    s.boost());
             case Query.Boosting b -> new Query.Boosting(visit(b.positive()), visit(b.negative()), b.negativeBoost(),
                     b.boost());
             case Query.DisMax d -> new Query.DisMax(all(d.queries()), d.tieBreaker(), d.boost());

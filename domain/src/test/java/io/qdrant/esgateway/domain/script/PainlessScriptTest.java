@@ -252,6 +252,46 @@ class PainlessScriptTest {
     }
 
     @Test
+    void try_catch_and_throw() {
+        assertThat(run("try { return 1 / params.z } catch (ArithmeticException e) { return e.getMessage() }",
+                new HashMap<>(Map.of("z", 0)))).isEqualTo("/ by zero");
+        assertThat(run("def l = [1]; try { l.get(3) } catch (IndexOutOfBoundsException e) { return 'caught' } return 'no'"))
+                .isEqualTo("caught");
+        assertThat(run("int[] a = new int[1]; try { a[3] = 1 } catch (RuntimeException e) { return e instanceof"
+                + " ArrayIndexOutOfBoundsException } return false")).isEqualTo(true);
+        // the first matching catch wins; a catch of an unrelated type lets the exception through
+        assertThat(run("try { Integer.parseInt('x') } catch (NullPointerException e) { return 'npe' }"
+                + " catch (IllegalArgumentException e) { return 'iae' } catch (Exception e) { return 'e' } 'none'"))
+                .isEqualTo("iae");
+        assertThat(causeType("try { Integer.parseInt('x') } catch (NullPointerException e) { return 1 }"))
+                .isEqualTo("number_format_exception");
+        assertThat(run("def m = null; try { def y = m.x } catch (NullPointerException e) { return 'npe' }"))
+                .isEqualTo("npe");
+        assertThat(run("try { throw new IllegalStateException('bad') } catch (Exception e) { return e.toString() }"))
+                .isEqualTo("java.lang.IllegalStateException: bad");
+        assertThat(run("def n = 0; for (int i = 0; i < 3; i++) { try { if (i == 1) { throw new RuntimeException()"
+                + " } n += 10 } catch (RuntimeException e) { n += 1 } } n")).isEqualTo(21);
+        // a function whose paths all return or throw
+        assertThat(run("int f(int x) { if (x > 0) { return x } throw new IllegalArgumentException('neg') }"
+                + " try { f(-1) } catch (IllegalArgumentException e) { return e.getMessage() }")).isEqualTo("neg");
+        // an uncaught throw is the script's failure, typed as the exception thrown
+        GatewayException thrown = failure("throw new IllegalArgumentException('no ' + ctx._source.views)");
+        assertThat(thrown.gatewayCause().javaType()).isEqualTo("illegal_argument_exception");
+        assertThat(thrown.gatewayCause().reason()).isEqualTo("no 5");
+        assertThat(causeType("throw 'x'")).isEqualTo("class_cast_exception");
+        // Painless's own errors are no Exception: the loop bound is not caught
+        assertThat(causeType("try { for (int i = 0; i < 10000000; i++) { ctx._source.views++ } } catch (Exception e) { return 1 }"))
+                .isEqualTo("painless_error");
+        // compile errors
+        assertThat(failure("try { ctx.x = 1 }").gatewayCause().reason()).isEqualTo("unexpected end of script.");
+        assertThat(failure("try { ctx.x = 1 } catch (Foo e) { ctx.x = 2 }").gatewayCause().reason())
+                .isEqualTo("cannot resolve type [Foo]");
+        assertThat(causeType("try { ctx.x = 1 } catch (String e) { ctx.x = 2 }")).isEqualTo("class_cast_exception");
+        assertThat(failure("try { ctx.x = 1 } catch (Exception e) { ctx.x = 2 } e").gatewayCause().reason())
+                .isEqualTo("cannot resolve symbol [e]");
+    }
+
+    @Test
     void compiled_once_per_source() {
         PainlessScript a = PainlessScript.compile(ScriptContext.UPDATE, "ctx._source.cached = 1");
         PainlessScript b = PainlessScript.compile(ScriptContext.UPDATE, "ctx._source.cached = 1");

@@ -149,8 +149,9 @@ final class ErrorBodies {
         java.util.Set<String> seen = new java.util.HashSet<>();
         List<JsonValue> shards = new java.util.ArrayList<>();
         for (GatewayException.ShardFailure f : e.shardFailures()) {
-            // ES lists a query_shard_exception as a root cause without its cause
-            JsonObject reason = cause(f.reason(), f.reason().kind() != ErrorKind.QUERY_SHARD);
+            // ES lists a query_shard_exception and a script_exception as a root cause without its cause
+            JsonObject reason = cause(f.reason(), f.reason().kind() != ErrorKind.QUERY_SHARD
+                    && f.reason().kind() != ErrorKind.SCRIPT);
             if (seen.add(f.reason().reason())) {
                 roots.add(reason);
             }
@@ -159,7 +160,8 @@ final class ErrorBodies {
         GatewayException first = e.shardFailures().get(0).reason();
         JsonObjectBuilder causedBy = JsonObjectBuilder.object();
         cause(first, true).members().forEach(causedBy::put);
-        if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING) {
+        // a script_exception is its own cause there: its caused_by stays the Java exception
+        if (first.kind() != ErrorKind.SEARCH_CONTEXT_MISSING && first.kind() != ErrorKind.SCRIPT) {
             causedBy.put("caused_by", cause(first, true));
         }
         JsonObjectBuilder out = JsonObjectBuilder.object()

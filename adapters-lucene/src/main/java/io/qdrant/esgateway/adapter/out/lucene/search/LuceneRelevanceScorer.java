@@ -235,8 +235,10 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
                     .setMergePolicy(NoMergePolicy.INSTANCE);
             try (IndexWriter writer = new IndexWriter(directory, config)) {
                 DocumentVersion none = new DocumentVersion(0, 0, 0);
+                // vectors only for scripts (their vector functions read them)
+                boolean vectors = scripted(query) || filters.stream().anyMatch(LuceneRelevanceScorer::scripted);
                 for (Candidate c : candidates) {
-                    List<IndexedValue> values = c.values().stream()
+                    List<IndexedValue> values = vectors ? c.values() : c.values().stream()
                             .filter(v -> !(v instanceof IndexedValue.Vector)).toList();
                     Document d = FieldEncoding.encode(index.mappings(),
                             new IndexableDocument(c.id(), none, JsonObject.of(), values));
@@ -316,6 +318,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
                 b.mustNot().forEach(LuceneRelevanceScorer::refuseExpansions);
             }
             case Query.ConstantScore c -> refuseExpansions(c.filter());
+            case Query.ScriptScore s -> refuseExpansions(s.query());
             case Query.Boosting b -> {
                 refuseExpansions(b.positive());
                 refuseExpansions(b.negative());
@@ -325,6 +328,21 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             default -> {
             }
         }
+    }
+
+    /** Whether a score script runs somewhere in {@code query}. */
+    static boolean scripted(Query query) {
+        return switch (query) {
+            case Query.ScriptScore s -> true;
+            case Query.Bool b -> b.must().stream().anyMatch(LuceneRelevanceScorer::scripted)
+                    || b.filter().stream().anyMatch(LuceneRelevanceScorer::scripted)
+                    || b.should().stream().anyMatch(LuceneRelevanceScorer::scripted)
+                    || b.mustNot().stream().anyMatch(LuceneRelevanceScorer::scripted);
+            case Query.ConstantScore c -> scripted(c.filter());
+            case Query.Boosting b -> scripted(b.positive()) || scripted(b.negative());
+            case Query.DisMax d -> d.queries().stream().anyMatch(LuceneRelevanceScorer::scripted);
+            default -> false;
+        };
     }
 
     private static GatewayException expansion(String what) {

@@ -21,6 +21,7 @@ import io.qdrant.esgateway.domain.query.MinimumShouldMatch;
 import io.qdrant.esgateway.domain.query.NumberBounds;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.QueryStringParser;
+import io.qdrant.esgateway.domain.script.ScoreScript;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -98,19 +99,22 @@ public final class QueryTranslator {
     private final LongSupplier now;
     private final boolean lenient;
     private final boolean normalize;
+    /** The index's name, for the errors of scripts. */
+    private final String indexName;
 
     /** With the built-in analyzers only (an index without analysis settings). */
     public QueryTranslator(Mappings mappings, IndexReader reader, LongSupplier now) {
-        this(mappings, IndexAnalyzers.DEFAULT, null, reader, now, false, false);
+        this(mappings, IndexAnalyzers.DEFAULT, null, reader, now, false, false, "");
     }
 
     /** With the index's mapping and analyzers. */
     public QueryTranslator(io.qdrant.esgateway.domain.index.IndexMetadata index, IndexReader reader, LongSupplier now) {
-        this(index.mappings(), IndexAnalyzers.of(index), null, reader, now, false, false);
+        this(index.mappings(), IndexAnalyzers.of(index), null, reader, now, false, false, index.name());
     }
 
     private QueryTranslator(Mappings mappings, IndexAnalyzers analyzers, Analyzer override, IndexReader reader,
-                            LongSupplier now, boolean lenient, boolean normalize) {
+                            LongSupplier now, boolean lenient, boolean normalize, String indexName) {
+        this.indexName = indexName;
         this.mappings = mappings;
         this.analyzers = analyzers;
         this.override = override;
@@ -122,18 +126,18 @@ public final class QueryTranslator {
 
     private QueryTranslator with(boolean lenient, boolean normalize) {
         return lenient == this.lenient && normalize == this.normalize ? this
-                : new QueryTranslator(mappings, analyzers, override, reader, now, lenient, normalize);
+                : new QueryTranslator(mappings, analyzers, override, reader, now, lenient, normalize, indexName);
     }
 
     /** This translator with a full-text query's own analyzer, or Elasticsearch's error for an unknown one. */
     private QueryTranslator analysedWith(String query, Optional<String> analyzer) {
         if (analyzer.isEmpty()) {
             return override == null ? this
-                    : new QueryTranslator(mappings, analyzers, null, reader, now, lenient, normalize);
+                    : new QueryTranslator(mappings, analyzers, null, reader, now, lenient, normalize, indexName);
         }
         Analyzer named = analyzers.find(analyzer.get()).orElseThrow(() -> illegal("[" + query + "] analyzer ["
                 + analyzer.get() + "] not found"));
-        return new QueryTranslator(mappings, analyzers, named, reader, now, lenient, normalize);
+        return new QueryTranslator(mappings, analyzers, named, reader, now, lenient, normalize, indexName);
     }
 
     /** The Lucene query for {@code query}. */
@@ -174,7 +178,17 @@ public final class QueryTranslator {
             // the boost is applied once, below (the parser would wrap the tree in it too)
             case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.unboosted(s));
             case Query.Knn k -> knn(k);
+            case Query.ScriptScore s -> {
+                // the script's score times the boost, then min_score on the boosted score (as Elasticsearch)
+                org.apache.lucene.search.Query scored = boost(new ScriptScoreQuery(translate(s.query()),
+                        ScoreScript.compile(s.source(), s.script(), mappings, indexName), mappings, s.source()),
+                        s.boost());
+                yield s.minScore().isPresent() ? new MinScoreQuery(scored, s.minScore().get()) : scored;
+            }
         };
+        if (query instanceof Query.ScriptScore) {
+            return q;
+        }
         return boost(q, query.boost());
     }
 

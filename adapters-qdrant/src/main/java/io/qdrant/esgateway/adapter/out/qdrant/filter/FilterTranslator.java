@@ -224,6 +224,8 @@ public final class FilterTranslator {
             case Query.ConstantScore c -> query(c);
             case Query.Boosting b -> query(b);
             case Query.DisMax d -> query(d);
+            case Query.ScriptScore s -> throw unsupported("[min_score] of the [script_score] query where only a"
+                    + " filter applies");
         };
     }
 

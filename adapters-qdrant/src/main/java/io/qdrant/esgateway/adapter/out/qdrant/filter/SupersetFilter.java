@@ -87,6 +87,8 @@ public final class SupersetFilter {
             case Query.Regexp r -> isText(index, r.field());
             case Query.Fuzzy f -> false;
             case Query.Knn k -> false;
+            // scored (and, with min_score, matched) by the gateway's script run
+            case Query.ScriptScore s -> true;
         };
     }
 
@@ -138,6 +140,7 @@ public final class SupersetFilter {
             case Query.Regexp r -> new Always();
             case Query.Bool b -> bool(b);
             case Query.ConstantScore c -> superset(c.filter());
+            case Query.ScriptScore s -> superset(s.query());
             case Query.Boosting b -> superset(b.positive());
             case Query.DisMax d -> FilterTranslator.or(d.queries().stream().map(this::superset).toList());
             default -> exact.query(q);

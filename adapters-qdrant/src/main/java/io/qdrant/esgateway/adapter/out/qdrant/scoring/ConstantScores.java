@@ -63,6 +63,7 @@ public final class ConstantScores {
             case Query.Knn k -> throw scored("the [knn] query");
             case Query.Boosting b -> throw scored("the [boosting] query");
             case Query.DisMax d -> throw scored("the [dis_max] query");
+            case Query.ScriptScore s -> throw scored("the [script_score] query");
         };
     }
 

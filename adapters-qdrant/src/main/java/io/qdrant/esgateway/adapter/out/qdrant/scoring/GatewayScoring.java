@@ -224,6 +224,11 @@ public final class GatewayScoring {
                 collect(b.negative(), out, whole);
             }
             case Query.DisMax d -> d.queries().forEach(x -> collect(x, out, whole));
+            // a script reads the fields it names at run time: the whole source
+            case Query.ScriptScore s -> {
+                whole[0] = true;
+                collect(s.query(), out, whole);
+            }
             case Query.MatchAll m -> {
             }
             case Query.MatchNone m -> {
