@@ -169,7 +169,7 @@ public final class DocumentService implements DocumentOperations {
         }
         // Elasticsearch creates a missing index on its first index/create/update (never on a delete)
         try {
-            return admin.create(CreateIndexRequest.parse(target, null));
+            return admin.create(target, null);
         } catch (GatewayException e) {
             if (e.kind() == ErrorKind.RESOURCE_ALREADY_EXISTS) {
                 return catalog.view().resolveWriteIndex(target);

@@ -78,5 +78,9 @@ public enum ErrorKind {
     /** A query cannot be built on an index's mapping, e.g. on a field that is not searchable (400). */
     QUERY_SHARD,
     /** A document operation without {@code routing} on an index whose mapping requires it (400). */
-    ROUTING_MISSING
+    ROUTING_MISSING,
+    /** An index or component template cannot be stored as given ({@code invalid_index_template_exception}, 400). */
+    INVALID_INDEX_TEMPLATE,
+    /** A named index template does not exist where it must ({@code index_template_missing_exception}, 404). */
+    INDEX_TEMPLATE_MISSING
 }

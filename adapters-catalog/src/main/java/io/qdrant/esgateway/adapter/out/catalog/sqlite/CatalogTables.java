@@ -55,6 +55,12 @@ final class CatalogTables {
     static final Field<String> SCRIPT_LANG = field(name("lang"), SQLDataType.VARCHAR.notNull());
     static final Field<String> SCRIPT_SOURCE = field(name("source"), SQLDataType.CLOB.notNull());
 
+    /** One row per index or component template ({@code kind} {@code index}|{@code component}); not in the view. */
+    static final Table<Record> TEMPLATES = table(name("templates"));
+    static final Field<String> TEMPLATE_KIND = field(name("kind"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> TEMPLATE_NAME = field(name("name"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> TEMPLATE_SOURCE = field(name("source"), SQLDataType.CLOB.notNull());
+
     private CatalogTables() {
     }
 }

@@ -45,7 +45,8 @@ final class SchemaMigrations {
 
     static final List<Migration> ALL = List.of(
             new Migration(1, "initial schema: indices, aliases, catalog_state", SchemaMigrations::initialSchema),
-            new Migration(2, "stored scripts", SchemaMigrations::storedScripts));
+            new Migration(2, "stored scripts", SchemaMigrations::storedScripts),
+            new Migration(3, "index and component templates", SchemaMigrations::templates));
 
     private SchemaMigrations() {
     }
@@ -98,6 +99,14 @@ final class SchemaMigrations {
         dsl.createTable(CatalogTables.STORED_SCRIPTS)
                 .columns(CatalogTables.SCRIPT_ID, CatalogTables.SCRIPT_LANG, CatalogTables.SCRIPT_SOURCE)
                 .constraints(constraint(name("pk_stored_scripts")).primaryKey(CatalogTables.SCRIPT_ID))
+                .execute();
+    }
+
+    private static void templates(DSLContext dsl) {
+        dsl.createTable(CatalogTables.TEMPLATES)
+                .columns(CatalogTables.TEMPLATE_KIND, CatalogTables.TEMPLATE_NAME, CatalogTables.TEMPLATE_SOURCE)
+                .constraints(constraint(name("pk_templates")).primaryKey(CatalogTables.TEMPLATE_KIND,
+                        CatalogTables.TEMPLATE_NAME))
                 .execute();
     }
 
