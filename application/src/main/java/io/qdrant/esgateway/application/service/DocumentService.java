@@ -111,6 +111,7 @@ public final class DocumentService implements DocumentOperations {
             WriteCommand command = commands.get(i);
             try {
                 IndexMetadata index = resolveForWrite(view, command);
+                RoutingRequired.check(index, command.routing(), idOf(command).orElse(null));
                 if (view.index(index.name()).isEmpty()) {
                     view = catalog.view();
                 }
@@ -469,7 +470,17 @@ public final class DocumentService implements DocumentOperations {
 
     @Override
     public GetResult get(String target, String id) {
+        return get(resolveSingle(catalog.view(), target), id);
+    }
+
+    @Override
+    public GetResult get(String target, String id, Optional<String> routing) {
         IndexMetadata index = resolveSingle(catalog.view(), target);
+        RoutingRequired.check(index, routing, id);
+        return get(index, id);
+    }
+
+    private GetResult get(IndexMetadata index, String id) {
         return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id))
                 .map(d -> shown(index, d)));
     }
