@@ -111,6 +111,7 @@ public final class DocumentService implements DocumentOperations {
             WriteCommand command = commands.get(i);
             try {
                 IndexMetadata index = resolveForWrite(view, command);
+                RoutingRequired.check(index, command.routing(), idOf(command).orElse(null));
                 if (view.index(index.name()).isEmpty()) {
                     view = catalog.view();
                 }
@@ -169,7 +170,7 @@ public final class DocumentService implements DocumentOperations {
         }
         // Elasticsearch creates a missing index on its first index/create/update (never on a delete)
         try {
-            return admin.create(CreateIndexRequest.parse(target, null));
+            return admin.create(target, null);
         } catch (GatewayException e) {
             if (e.kind() == ErrorKind.RESOURCE_ALREADY_EXISTS) {
                 return catalog.view().resolveWriteIndex(target);
@@ -469,7 +470,17 @@ public final class DocumentService implements DocumentOperations {
 
     @Override
     public GetResult get(String target, String id) {
+        return get(resolveSingle(catalog.view(), target), id);
+    }
+
+    @Override
+    public GetResult get(String target, String id, Optional<String> routing) {
         IndexMetadata index = resolveSingle(catalog.view(), target);
+        RoutingRequired.check(index, routing, id);
+        return get(index, id);
+    }
+
+    private GetResult get(IndexMetadata index, String id) {
         return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id))
                 .map(d -> shown(index, d)));
     }

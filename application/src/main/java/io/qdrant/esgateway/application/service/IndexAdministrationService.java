@@ -45,6 +45,7 @@ public final class IndexAdministrationService implements IndexAdministration {
     private final InstantSource clock;
     private final TextAnalysis analysis;
     private final ReentrantLock changes = new ReentrantLock();
+    private final TemplateService templates;
 
     /** Without text analysis: {@code _analyze} is refused and analysis settings are only checked by the domain. */
     public IndexAdministrationService(Catalog catalog, DocumentStore store, IdGenerator ids, InstantSource clock) {
@@ -58,6 +59,18 @@ public final class IndexAdministrationService implements IndexAdministration {
         this.ids = ids;
         this.clock = clock;
         this.analysis = analysis;
+        this.templates = new TemplateService(catalog);
+    }
+
+    @Override
+    public IndexMetadata create(String name, io.qdrant.esgateway.domain.json.JsonValue body) {
+        io.qdrant.esgateway.domain.index.IndexName.validateIndex(name);
+        return create(CreateIndexRequest.parse(name, templates.loadFor(name).applyTo(name, body)));
+    }
+
+    @Override
+    public io.qdrant.esgateway.application.port.in.TemplateAdministration templates() {
+        return templates;
     }
 
     @Override

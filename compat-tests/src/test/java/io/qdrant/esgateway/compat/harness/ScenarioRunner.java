@@ -28,6 +28,8 @@ public final class ScenarioRunner {
         oracleValues.clear();
         deleteAllIndices(gateway);
         deleteAllIndices(oracle);
+        deleteAllTemplates(gateway);
+        deleteAllTemplates(oracle);
         for (Scenario.Step step : scenario.setup()) {
             if (Capabilities.gatewayHas(step.requires())) {
                 expectSuccess(gateway, step.request(), scenario);
@@ -91,6 +93,19 @@ public final class ScenarioRunner {
             if (body.path("errors").asBoolean(false)) {
                 throw new AssertionError("[" + engine.id() + "] scenario " + scenario.id() + ": setup _bulk had item "
                         + "errors on " + target.name() + ": " + answer);
+            }
+        }
+    }
+
+    /**
+     * Deletes every index template, then every component template (ES refuses to drop a component in use). A 4xx
+     * (none there, or an engine that words it otherwise) leaves nothing to clean.
+     */
+    public static void deleteAllTemplates(HttpTarget target) {
+        for (String path : List.of("/_index_template/*", "/_component_template/*")) {
+            HttpTarget.Exchange deleted = target.send(RequestSpec.of("DELETE", path));
+            if (deleted.status() >= 500) {
+                throw new IllegalStateException(target.name() + ": cannot delete " + path + ": " + deleted);
             }
         }
     }

@@ -82,5 +82,9 @@ public enum ErrorKind {
     /** No credentials, or credentials that do not authenticate: {@code security_exception} (401). */
     UNAUTHENTICATED,
     /** The authenticated caller may not run this action (on these indices): {@code security_exception} (403). */
-    FORBIDDEN
+    FORBIDDEN,
+    /** An index or component template cannot be stored as given ({@code invalid_index_template_exception}, 400). */
+    INVALID_INDEX_TEMPLATE,
+    /** A named index template does not exist where it must ({@code index_template_missing_exception}, 404). */
+    INDEX_TEMPLATE_MISSING
 }

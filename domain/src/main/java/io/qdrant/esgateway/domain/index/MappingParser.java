@@ -94,10 +94,6 @@ final class MappingParser {
                                     + "] on mapper [_routing] of type [_routing]");
                         }
                         routingRequired = Optional.of(FieldOptionParser.bool("_routing", "required", p.getValue()));
-                        if (routingRequired.get()) {
-                            // the gateway ignores routing (one shard per index), so it cannot refuse a write without
-                            throw GatewayException.unsupported("[_routing.required: true]");
-                        }
                     }
                 }
                 case "dynamic_templates" -> templates = DynamicTemplate.parseAll(e.getValue());

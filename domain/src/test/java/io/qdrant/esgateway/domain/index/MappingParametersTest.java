@@ -170,8 +170,7 @@ class MappingParametersTest {
             assertThat(m.toJson()).isEqualTo(json("{'_routing':{'required':false},"
                     + "'_source':{'includes':['a*','o.*'],'excludes':['a2']}}"));
             assertThat(m.root().requiresRouting()).isFalse();
-            assertThat(failure(ErrorKind.UNSUPPORTED, () -> mappings("{'_routing':{'required':true}}")).reason())
-                    .contains("[_routing.required: true]");
+            assertThat(mappings("{'_routing':{'required':true}}").root().requiresRouting()).isTrue();
             assertThat(SourceFilter.stored(m, object("{'a1':'x','a2':'y','b':'z','o':{'p':1}}")))
                     .isEqualTo(object("{'a1':'x','o':{'p':1}}"));
             assertThat(SourceFilter.stored(Mappings.EMPTY, object("{'b':1}"))).isEqualTo(object("{'b':1}"));

@@ -69,7 +69,7 @@ final class BulkEndpoints {
         boolean sourceParamGiven = request.param("_source").isPresent() || request.param("_source_includes").isPresent()
                 || request.param("_source_excludes").isPresent();
         List<Item> items = parse(request.rawBody(), defaultIndex, requireAlias,
-                sourceParamGiven ? Optional.of(defaultSource) : Optional.empty());
+                sourceParamGiven ? Optional.of(defaultSource) : Optional.empty(), request.param("routing"));
 
         List<WriteCommand> runnable = new ArrayList<>(items.size());
         for (Item item : items) {
@@ -105,7 +105,7 @@ final class BulkEndpoints {
     }
 
     private List<Item> parse(byte[] body, Optional<String> defaultIndex, boolean requireAlias,
-                             Optional<SourceFilter> defaultSource) {
+                             Optional<SourceFilter> defaultSource, Optional<String> defaultRouting) {
         if (body.length > 0 && body[body.length - 1] != '\n') {
             throw GatewayException.illegalArgument("The bulk request must be terminated by a newline [\\n]");
         }
@@ -130,6 +130,8 @@ final class BulkEndpoints {
                     ? JsonReads.bool(meta.get("require_alias")).orElse(false) : requireAlias;
             Condition condition = new Condition(longMeta(meta, "if_seq_no", lineNumber),
                     longMeta(meta, "if_primary_term", lineNumber));
+            Optional<String> routing = meta.has("routing") ? Optional.of(text(meta, "routing", lineNumber))
+                    : defaultRouting;
             if (index == null) {
                 validation.add("index is missing");
             }
@@ -138,7 +140,7 @@ final class BulkEndpoints {
             }
             if (type.equals("delete")) {
                 items.add(new Item(type, new WriteCommand.Delete(String.valueOf(index), String.valueOf(id), condition,
-                        itemRequireAlias), null, index, id));
+                        itemRequireAlias, routing), null, index, id));
                 continue;
             }
             // skip blank lines between an action and its source, as Elasticsearch's line reader does not: a blank
@@ -165,7 +167,8 @@ final class BulkEndpoints {
                         : new WriteCommand.Update(String.valueOf(index), String.valueOf(id), update.doc(),
                                 update.upsert(), update.docAsUpsert(), update.detectNoop(), condition, fetch,
                                 itemRequireAlias);
-                items.add(new Item(type, command, null, index, id));
+                items.add(new Item(type, routing.isEmpty() ? command : WriteCommand.routed(command, routing), null,
+                        index, id));
                 continue;
             }
             JsonValue source;
@@ -177,7 +180,7 @@ final class BulkEndpoints {
                 continue;
             }
             items.add(new Item(type, new WriteCommand.Index(String.valueOf(index), Optional.ofNullable(id), source,
-                    type.equals("create"), condition, itemRequireAlias), null, index, id));
+                    type.equals("create"), condition, itemRequireAlias, routing), null, index, id));
         }
         if (!validation.isEmpty()) {
             throw GatewayException.validationFailed(validation);

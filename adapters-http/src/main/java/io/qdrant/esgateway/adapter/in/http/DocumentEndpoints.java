@@ -99,25 +99,28 @@ final class DocumentEndpoints {
     private EsResponse write(EsRequest request, WriteCommand command) {
         boolean forced = refresh(request);
         unsupportedWriteParams(request);
-        Written written = documents.write(command);
+        Written written = documents.write(WriteCommand.routed(command, request.param("routing")));
         return EsResponse.json(DocumentResponses.status(written), DocumentResponses.written(written, forced).build());
     }
 
     private EsResponse get(EsRequest request) {
         noStoredFields(request);
-        GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"));
+        GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"),
+                request.param("routing"));
         return EsResponse.json(result.document().isPresent() ? 200 : 404,
                 DocumentResponses.got(result, sourceFilter(request)));
     }
 
     private EsResponse exists(EsRequest request) {
-        return EsResponse.empty(documents.get(request.pathParam("index"), request.pathParam("id")).document()
+        return EsResponse.empty(documents.get(request.pathParam("index"), request.pathParam("id"),
+                request.param("routing")).document()
                 .isPresent() ? 200 : 404);
     }
 
     private EsResponse source(EsRequest request) {
         noStoredFields(request);
-        GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"));
+        GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"),
+                request.param("routing"));
         return result.document()
                 .map(doc -> EsResponse.ok(sourceFilter(request).apply(doc.source())))
                 .orElseThrow(() -> new GatewayException(ErrorKind.RESOURCE_NOT_FOUND, "Document not found ["

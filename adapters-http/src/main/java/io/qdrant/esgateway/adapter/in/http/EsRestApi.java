@@ -134,6 +134,7 @@ public final class EsRestApi {
         new ClusterEndpoints(settings, status).register(router);
         new CatEndpoints(status).register(router);
         new IndexEndpoints(admin).register(router);
+        new TemplateEndpoints(admin.templates()).register(router);
         new AliasEndpoints(admin).register(router);
         new ScriptEndpoints(admin).register(router);
         new AnalyzeEndpoints(admin).register(router);

@@ -8,7 +8,6 @@ import io.qdrant.esgateway.application.port.in.IndexAdministration;
 import io.qdrant.esgateway.application.port.in.IndexAdministration.IndexDescription;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.AliasMetadata;
-import io.qdrant.esgateway.domain.index.CreateIndexRequest;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
@@ -36,22 +35,6 @@ final class IndexEndpoints {
     }
 
     void register(Router router) {
-        // index, component and legacy templates are not implemented: each of their endpoints says so by name
-        for (String[] t : new String[][] {{"/_index_template", "index templates"},
-                {"/_component_template", "component templates"}, {"/_template", "legacy index templates"}}) {
-            String what = t[1] + " (" + t[0] + ")";
-            router.add(route("GET,HEAD", t[0], "templates", "local,master_timeout,flat_settings,include_defaults",
-                    false, r -> { throw GatewayException.unsupported(what); }));
-            router.add(route("PUT,POST,GET,HEAD,DELETE", t[0] + "/{name}", "templates",
-                    "create,cause,master_timeout,timeout,local,flat_settings,include_defaults,order", true,
-                    r -> { throw GatewayException.unsupported(what); }));
-        }
-        router.add(route("POST", "/_index_template/_simulate_index/{name}", "indices.simulate_index_template",
-                "master_timeout,include_defaults", true,
-                r -> { throw GatewayException.unsupported("index templates (/_index_template/_simulate_index)"); }));
-        router.add(route("POST", "/_index_template/_simulate/{name}", "indices.simulate_template",
-                "master_timeout,include_defaults,create,cause", true,
-                r -> { throw GatewayException.unsupported("index templates (/_index_template/_simulate)"); }));
         router.add(route("PUT", "/{index}", "indices.create", "wait_for_active_shards,timeout,master_timeout", true,
                         this::create))
                 .add(route("DELETE", "/{index}", "indices.delete", INDEX_OPTIONS + ",timeout,master_timeout", false,
@@ -86,7 +69,7 @@ final class IndexEndpoints {
 
     private EsResponse create(EsRequest request) {
         String name = request.pathParam("index");
-        IndexMetadata index = admin.create(CreateIndexRequest.parse(name, request.body().orElse(null)));
+        IndexMetadata index = admin.create(name, request.body().orElse(null));
         return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true).put("shards_acknowledged", true)
                 .put("index", index.name()).build());
     }

@@ -26,6 +26,14 @@ public interface DocumentOperations {
     /** The document with this id in the one index {@code target} names. */
     GetResult get(String target, String id);
 
+    /**
+     * As {@link #get(String, String)}, with the request's {@code routing}: refused with {@code routing_missing_exception}
+     * when the index's mapping says {@code _routing.required: true} and there is none.
+     */
+    default GetResult get(String target, String id, Optional<String> routing) {
+        return get(target, id);
+    }
+
     /** Many documents, each from its own target; a failing target fails only its item. */
     List<GetOutcome> multiGet(List<GetCommand> commands);
 
@@ -35,12 +43,39 @@ public interface DocumentOperations {
 
         boolean requireAlias();
 
-        /** {@code PUT _doc}, {@code POST _doc} (no id: generated), {@code _create} / {@code op_type=create}. */
-        record Index(String target, Optional<String> id, JsonValue source, boolean createOnly, Condition condition,
-                     boolean requireAlias) implements WriteCommand {
+        /**
+         * The request's {@code routing} value. Documents are not placed by it (one shard per index); an index whose
+         * mapping says {@code _routing.required: true} refuses a write without one, as Elasticsearch does.
+         */
+        Optional<String> routing();
+
+        /** {@code command} with {@code routing} as its routing value. */
+        static WriteCommand routed(WriteCommand command, Optional<String> routing) {
+            return switch (command) {
+                case Index i -> new Index(i.target(), i.id(), i.source(), i.createOnly(), i.condition(),
+                        i.requireAlias(), routing);
+                case Delete d -> new Delete(d.target(), d.id(), d.condition(), d.requireAlias(), routing);
+                case Update u -> new Update(u.target(), u.id(), u.doc(), u.upsert(), u.docAsUpsert(), u.detectNoop(),
+                        u.condition(), u.fetch(), u.requireAlias(), routing);
+                case ScriptedUpdate u -> new ScriptedUpdate(u.target(), u.id(), u.script(), u.upsert(),
+                        u.scriptedUpsert(), u.condition(), u.fetch(), u.requireAlias(), routing);
+            };
         }
 
-        record Delete(String target, String id, Condition condition, boolean requireAlias) implements WriteCommand {
+        /** {@code PUT _doc}, {@code POST _doc} (no id: generated), {@code _create} / {@code op_type=create}. */
+        record Index(String target, Optional<String> id, JsonValue source, boolean createOnly, Condition condition,
+                     boolean requireAlias, Optional<String> routing) implements WriteCommand {
+            public Index(String target, Optional<String> id, JsonValue source, boolean createOnly, Condition condition,
+                         boolean requireAlias) {
+                this(target, id, source, createOnly, condition, requireAlias, Optional.empty());
+            }
+        }
+
+        record Delete(String target, String id, Condition condition, boolean requireAlias, Optional<String> routing)
+                implements WriteCommand {
+            public Delete(String target, String id, Condition condition, boolean requireAlias) {
+                this(target, id, condition, requireAlias, Optional.empty());
+            }
         }
 
         /**
@@ -50,7 +85,13 @@ public interface DocumentOperations {
          */
         record Update(String target, String id, Optional<JsonObject> doc, Optional<JsonObject> upsert,
                       boolean docAsUpsert, boolean detectNoop, Condition condition, Optional<SourceFilter> fetch,
-                      boolean requireAlias) implements WriteCommand {
+                      boolean requireAlias, Optional<String> routing) implements WriteCommand {
+            public Update(String target, String id, Optional<JsonObject> doc, Optional<JsonObject> upsert,
+                          boolean docAsUpsert, boolean detectNoop, Condition condition, Optional<SourceFilter> fetch,
+                          boolean requireAlias) {
+                this(target, id, doc, upsert, docAsUpsert, detectNoop, condition, fetch, requireAlias,
+                        Optional.empty());
+            }
         }
 
         /**
@@ -60,7 +101,12 @@ public interface DocumentOperations {
          */
         record ScriptedUpdate(String target, String id, Script script, Optional<JsonObject> upsert,
                               boolean scriptedUpsert, Condition condition, Optional<SourceFilter> fetch,
-                              boolean requireAlias) implements WriteCommand {
+                              boolean requireAlias, Optional<String> routing) implements WriteCommand {
+            public ScriptedUpdate(String target, String id, Script script, Optional<JsonObject> upsert,
+                                  boolean scriptedUpsert, Condition condition, Optional<SourceFilter> fetch,
+                                  boolean requireAlias) {
+                this(target, id, script, upsert, scriptedUpsert, condition, fetch, requireAlias, Optional.empty());
+            }
         }
     }
 

@@ -14,6 +14,15 @@ public interface IndexAdministration {
     /** Creates the index with its storage and aliases, all or nothing. */
     IndexMetadata create(CreateIndexRequest request);
 
+    /**
+     * Creates an index from a create request's body (null for none) with the matching index template applied beneath
+     * it, as Elasticsearch does on {@code PUT /{index}} and on a write's auto-create.
+     */
+    IndexMetadata create(String name, io.qdrant.esgateway.domain.json.JsonValue body);
+
+    /** Index and component templates: stored, listed, deleted, simulated. */
+    TemplateAdministration templates();
+
     /** Deletes the named concrete indices (a comma list; no wildcards, no aliases) and their storage. */
     List<IndexMetadata> delete(String expression);
 

@@ -87,6 +87,22 @@ public interface Catalog {
     /** Removes the security record; false if there was none. */
     boolean deleteSecurityRecord(String kind, String name);
 
+    /**
+     * Every stored template of one kind: name to its stored JSON text (what the template's {@code toJson()} wrote).
+     * Templates are not part of the view: they are read when an index is created and when they are asked for.
+     */
+    java.util.Map<String, String> templates(io.qdrant.esgateway.domain.index.TemplateKind kind);
+
+    /**
+     * Stores (or replaces) a template of one kind. With {@code onlyIfAbsent}, writes nothing and returns false when
+     * one of that name exists; otherwise returns true.
+     */
+    boolean putTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name, String json,
+                        boolean onlyIfAbsent);
+
+    /** Removes a template of one kind; false if there was none. */
+    boolean deleteTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name);
+
     /** Throws {@code BACKEND_UNAVAILABLE} unless the catalog can be read now. */
     void ping();
 }

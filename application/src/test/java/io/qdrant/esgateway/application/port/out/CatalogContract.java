@@ -821,4 +821,32 @@ public abstract class CatalogContract {
         assertThat(catalog.securityRecord("user", "alice")).isEmpty();
         assertThat(catalog.securityRecord("role", "alice")).isPresent();
     }
+
+    @Test
+    void templatesOfEachKindArePutListedReplacedAndDeleted() {
+        var index = io.qdrant.esgateway.domain.index.TemplateKind.INDEX;
+        var component = io.qdrant.esgateway.domain.index.TemplateKind.COMPONENT;
+        assertThat(catalog.templates(index)).isEmpty();
+        long version = catalog.view().version();
+        assertThat(catalog.putTemplate(index, "logs", "{\"index_patterns\":[\"logs-*\"]}", false)).isTrue();
+        assertThat(catalog.putTemplate(component, "logs", "{\"template\":{\"mappings\":{\"_meta\":\"\u00e9\"}}}",
+                false)).isTrue();
+        assertThat(catalog.putTemplate(index, "audit", "{\"index_patterns\":[\"audit\"]}", false)).isTrue();
+        assertThat(catalog.templates(index)).containsExactly(
+                java.util.Map.entry("audit", "{\"index_patterns\":[\"audit\"]}"),
+                java.util.Map.entry("logs", "{\"index_patterns\":[\"logs-*\"]}"));
+        assertThat(catalog.templates(component)).as("each kind is its own name space")
+                .containsExactly(java.util.Map.entry("logs", "{\"template\":{\"mappings\":{\"_meta\":\"\u00e9\"}}}"));
+        assertThat(catalog.putTemplate(index, "logs", "{\"index_patterns\":[\"other\"]}", true))
+                .as("create-only refuses an existing name").isFalse();
+        assertThat(catalog.templates(index).get("logs")).isEqualTo("{\"index_patterns\":[\"logs-*\"]}");
+        assertThat(catalog.putTemplate(index, "logs", "{\"index_patterns\":[\"logs2-*\"]}", false)).isTrue();
+        assertThat(catalog.templates(index).get("logs")).isEqualTo("{\"index_patterns\":[\"logs2-*\"]}");
+        assertThat(catalog.view().version()).as("templates are not part of the index view").isEqualTo(version);
+        assertThat(catalog.deleteTemplate(index, "logs")).isTrue();
+        assertThat(catalog.deleteTemplate(index, "logs")).isFalse();
+        assertThat(catalog.templates(index)).containsOnlyKeys("audit");
+        assertThat(catalog.templates(component)).containsOnlyKeys("logs");
+        assertThat(catalog.putTemplate(index, "fresh", "{}", true)).isTrue();
+    }
 }

@@ -27,6 +27,7 @@ public class InMemoryCatalog implements Catalog {
     /** Keyed by alias, then index, so the view lists aliases in a stable order. */
     private final SortedMap<String, AliasMetadata> aliases = new TreeMap<>();
     private final Map<String, io.qdrant.esgateway.domain.script.StoredScript> scripts = new HashMap<>();
+    private final Map<io.qdrant.esgateway.domain.index.TemplateKind, Map<String, String>> templates = new HashMap<>();
     private long version;
     private final Map<String, TreeMap<String, String>> securityRecords = new HashMap<>();
 
@@ -184,6 +185,28 @@ public class InMemoryCatalog implements Catalog {
     @Override
     public synchronized boolean deleteStoredScript(String id) {
         return scripts.remove(id) != null;
+    }
+
+    @Override
+    public synchronized Map<String, String> templates(io.qdrant.esgateway.domain.index.TemplateKind kind) {
+        return new java.util.TreeMap<>(templates.getOrDefault(kind, Map.of()));
+    }
+
+    @Override
+    public synchronized boolean putTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name,
+                                            String json, boolean onlyIfAbsent) {
+        Map<String, String> of = templates.computeIfAbsent(kind, k -> new HashMap<>());
+        if (onlyIfAbsent && of.containsKey(name)) {
+            return false;
+        }
+        of.put(name, json);
+        return true;
+    }
+
+    @Override
+    public synchronized boolean deleteTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name) {
+        Map<String, String> of = templates.get(kind);
+        return of != null && of.remove(name) != null;
     }
 
     @Override

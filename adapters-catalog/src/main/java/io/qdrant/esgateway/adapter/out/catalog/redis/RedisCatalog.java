@@ -344,6 +344,38 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         return call("deleting the script [" + id + "]", jedis -> jedis.del(prefix + "script:" + id)) > 0;
     }
 
+    /**
+     * Templates are not part of the view either: one hash per kind ({@code templates:index},
+     * {@code templates:component}; field: the name, value: the stored JSON), read on every index creation and every
+     * template request. A create-only put or a delete is not sent again after a connection failure (it may have
+     * applied, and a second try would answer as if the template had existed or been missing).
+     */
+    @Override
+    public Map<String, String> templates(io.qdrant.esgateway.domain.index.TemplateKind kind) {
+        Map<String, String> all = call("reading the templates", jedis -> jedis.hgetAll(templatesKey(kind)));
+        return all == null ? Map.of() : new java.util.TreeMap<>(all);
+    }
+
+    @Override
+    public boolean putTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name, String json,
+                               boolean onlyIfAbsent) {
+        if (onlyIfAbsent) {
+            return call("storing the template [" + name + "]", jedis -> jedis.hsetnx(templatesKey(kind), name, json),
+                    false) > 0;
+        }
+        call("storing the template [" + name + "]", jedis -> jedis.hset(templatesKey(kind), name, json));
+        return true;
+    }
+
+    @Override
+    public boolean deleteTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name) {
+        return call("deleting the template [" + name + "]", jedis -> jedis.hdel(templatesKey(kind), name), false) > 0;
+    }
+
+    private String templatesKey(io.qdrant.esgateway.domain.index.TemplateKind kind) {
+        return prefix + "templates:" + kind.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     @Override
     public void ping() {
         call("pinging", Jedis::ping);

@@ -60,6 +60,11 @@ final class CatalogTables {
     static final Field<String> SECURITY_KIND = field(name("kind"), SQLDataType.VARCHAR.notNull());
     static final Field<String> SECURITY_NAME = field(name("name"), SQLDataType.VARCHAR.notNull());
     static final Field<String> SECURITY_RECORD = field(name("record"), SQLDataType.CLOB.notNull());
+    /** One row per index or component template ({@code kind} {@code index}|{@code component}); not in the view. */
+    static final Table<Record> TEMPLATES = table(name("templates"));
+    static final Field<String> TEMPLATE_KIND = field(name("kind"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> TEMPLATE_NAME = field(name("name"), SQLDataType.VARCHAR.notNull());
+    static final Field<String> TEMPLATE_SOURCE = field(name("source"), SQLDataType.CLOB.notNull());
 
     private CatalogTables() {
     }

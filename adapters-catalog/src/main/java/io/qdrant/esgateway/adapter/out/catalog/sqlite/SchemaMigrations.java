@@ -46,7 +46,8 @@ final class SchemaMigrations {
     static final List<Migration> ALL = List.of(
             new Migration(1, "initial schema: indices, aliases, catalog_state", SchemaMigrations::initialSchema),
             new Migration(2, "stored scripts", SchemaMigrations::storedScripts),
-            new Migration(3, "security records", SchemaMigrations::securityRecords));
+            new Migration(3, "security records", SchemaMigrations::securityRecords),
+            new Migration(4, "index and component templates", SchemaMigrations::templates));
 
     private SchemaMigrations() {
     }
@@ -107,6 +108,14 @@ final class SchemaMigrations {
                 .columns(CatalogTables.SECURITY_KIND, CatalogTables.SECURITY_NAME, CatalogTables.SECURITY_RECORD)
                 .constraints(constraint(name("pk_security_records")).primaryKey(CatalogTables.SECURITY_KIND,
                         CatalogTables.SECURITY_NAME))
+                .execute();
+    }
+
+    private static void templates(DSLContext dsl) {
+        dsl.createTable(CatalogTables.TEMPLATES)
+                .columns(CatalogTables.TEMPLATE_KIND, CatalogTables.TEMPLATE_NAME, CatalogTables.TEMPLATE_SOURCE)
+                .constraints(constraint(name("pk_templates")).primaryKey(CatalogTables.TEMPLATE_KIND,
+                        CatalogTables.TEMPLATE_NAME))
                 .execute();
     }
 

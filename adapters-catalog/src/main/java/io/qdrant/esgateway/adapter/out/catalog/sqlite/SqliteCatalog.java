@@ -444,10 +444,47 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     }
 
     @Override
+    public java.util.Map<String, String> templates(io.qdrant.esgateway.domain.index.TemplateKind kind) {
+        return inTransaction("reading templates", trx -> {
+            java.util.Map<String, String> out = new java.util.TreeMap<>();
+            trx.select(CatalogTables.TEMPLATE_NAME, CatalogTables.TEMPLATE_SOURCE).from(CatalogTables.TEMPLATES)
+                    .where(CatalogTables.TEMPLATE_KIND.eq(kindName(kind)))
+                    .forEach(r -> out.put(r.value1(), r.value2()));
+            return out;
+        });
+    }
+
+    @Override
     public boolean deleteSecurityRecord(String kind, String name) {
         return inTransaction("deleting the " + kind + " [" + name + "]", trx -> trx
                 .deleteFrom(CatalogTables.SECURITY_RECORDS).where(CatalogTables.SECURITY_KIND.eq(kind))
                 .and(CatalogTables.SECURITY_NAME.eq(name)).execute() > 0);
+    }
+
+    @Override
+    public boolean putTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name, String json,
+                               boolean onlyIfAbsent) {
+        return inTransaction("storing template [" + name + "]", trx -> {
+            var insert = trx.insertInto(CatalogTables.TEMPLATES, CatalogTables.TEMPLATE_KIND,
+                    CatalogTables.TEMPLATE_NAME, CatalogTables.TEMPLATE_SOURCE).values(kindName(kind), name, json);
+            if (onlyIfAbsent) {
+                return insert.onConflictDoNothing().execute() > 0;
+            }
+            insert.onConflict(CatalogTables.TEMPLATE_KIND, CatalogTables.TEMPLATE_NAME).doUpdate()
+                    .set(CatalogTables.TEMPLATE_SOURCE, json).execute();
+            return true;
+        });
+    }
+
+    @Override
+    public boolean deleteTemplate(io.qdrant.esgateway.domain.index.TemplateKind kind, String name) {
+        return inTransaction("deleting template [" + name + "]", trx -> trx.deleteFrom(CatalogTables.TEMPLATES)
+                .where(CatalogTables.TEMPLATE_KIND.eq(kindName(kind)).and(CatalogTables.TEMPLATE_NAME.eq(name)))
+                .execute() > 0);
+    }
+
+    private static String kindName(io.qdrant.esgateway.domain.index.TemplateKind kind) {
+        return kind.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override

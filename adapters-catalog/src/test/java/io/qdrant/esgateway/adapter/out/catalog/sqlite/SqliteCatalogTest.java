@@ -98,7 +98,8 @@ class SqliteCatalogTest extends CatalogContract {
 
             assertThat(query(file, "select version, description from schema_version"))
                     .containsExactly(List.of("1", "initial schema: indices, aliases, catalog_state"),
-                            List.of("2", "stored scripts"), List.of("3", "security records"));
+                            List.of("2", "stored scripts"), List.of("3", "security records"),
+                            List.of("4", "index and component templates"));
             assertThat(query(file, "select name from indices")).containsExactly(List.of("a"));
         }
 
@@ -252,7 +253,8 @@ class SqliteCatalogTest extends CatalogContract {
                     .containsExactly(List.of("indices", "index_name", "name", "CASCADE"));
             assertThat(query(file, "select name from sqlite_schema where type = 'table' order by name"))
                     .containsExactly(List.of("aliases"), List.of("catalog_state"), List.of("indices"),
-                            List.of("schema_version"), List.of("security_records"), List.of("stored_scripts"));
+                            List.of("schema_version"), List.of("security_records"), List.of("stored_scripts"),
+                            List.of("templates"));
         }
 
         @Test
