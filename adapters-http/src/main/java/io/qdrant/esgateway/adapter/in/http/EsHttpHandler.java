@@ -81,7 +81,8 @@ final class EsHttpHandler implements Handler {
             response = switch (resolution) {
                 case Router.NoRoute none -> {
                     allow = none.allow();
-                    yield ErrorBodies.simple(none.status(), none.message());
+                    yield none.allow() == null && none.message().startsWith("no handler found")
+                            ? ErrorBodies.noHandler(none.message()) : ErrorBodies.simple(none.status(), none.message());
                 }
                 case Router.Matched matched -> {
                     api = matched.route().api();
@@ -132,7 +133,11 @@ final class EsHttpHandler implements Handler {
                         + "] does not support having a body");
             }
         }
-        return route.handler().handle(new EsRequest(method, rawPath, matched.pathParams(), params, body, codec));
+        EsRequest request = new EsRequest(method, rawPath, matched.pathParams(), params, body, codec);
+        if (route.api().startsWith("nodes.")) {
+            request.withLocalAddress(req.localPeer().host() + ":" + req.localPeer().port());
+        }
+        return route.handler().handle(request);
     }
 
     private byte[] readBody(ServerRequest req) {

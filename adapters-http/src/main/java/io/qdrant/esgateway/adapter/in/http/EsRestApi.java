@@ -88,6 +88,10 @@ public final class EsRestApi {
         new ScrollEndpoints(scrolls).register(router);
         new PitEndpoints(pits).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
+        new CatStatusEndpoints(settings, admin, search, status).register(router);
+        new FieldCapsEndpoints(admin).register(router);
+        new NodesEndpoints(settings, status).register(router);
+        new IndexStatsEndpoints(admin, status).register(router);
         EsHttpHandler handler = new EsHttpHandler(router, codec, settings.maxContentLength(), registry);
         routing.addFilter((chain, req, res) -> {
             res.header(EsHttpHandler.PRODUCT);
