@@ -72,6 +72,7 @@ final class EsHttpHandler implements Handler {
         boolean pretty = false;
         String filterPath = null;
         String allow = null;
+        Throwable failure = null;
         EsResponse response;
         try {
             Map<String, String> params = parseQuery(req.query().rawValue());
@@ -91,9 +92,14 @@ final class EsHttpHandler implements Handler {
             };
         } catch (GatewayException e) {
             response = ErrorBodies.of(e);
+            failure = e;
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "request " + method + " " + rawPath + " failed", e);
             response = ErrorBodies.ofBug(e);
+            failure = e;
+        }
+        if (failure != null && ErrorTrace.wanted(parseQuerySafely(req))) {
+            response = ErrorTrace.add(response, failure);
         }
         if (filterPath != null && !method.equals("HEAD")) {
             response = filtered(response, filterPath);
@@ -246,6 +252,15 @@ final class EsHttpHandler implements Handler {
     private static String mediaType(String contentType) {
         int semi = contentType.indexOf(';');
         return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** The URL parameters, or none when they cannot be read (the failure being answered may be that). */
+    private static Map<String, String> parseQuerySafely(ServerRequest req) {
+        try {
+            return parseQuery(req.query().rawValue());
+        } catch (GatewayException e) {
+            return Map.of();
+        }
     }
 
     static Map<String, String> parseQuery(String raw) {

@@ -108,6 +108,11 @@ final class Router {
             if (params == null) {
                 continue;
             }
+            if (allowed != null && c.param()[0] != null && path.getFirst().startsWith("_")) {
+                // a path of the API's own (no index starts with '_') whose literal routes lack the method:
+                // Elasticsearch answers 405 with their methods rather than reading it as an index name
+                break;
+            }
             if (c.route().methods().contains(method)) {
                 return new Matched(c.route(), params);
             }
