@@ -45,6 +45,9 @@ class RouterTest {
                 .isEqualTo("405 Incorrect HTTP method for uri [/_aliases] and method [PUT], allowed: [POST]");
         assertThat(router.resolve("PUT", "/_aliases")).isInstanceOfSatisfying(Router.NoRoute.class,
                 n -> assertThat(n.allow()).isEqualTo("POST"));
+        assertThat(new Router().add(route("GET", "/", "info")).add(route("PUT", "/{index}", "indices.create"))
+                .resolve("PATCH", "/")).isInstanceOfSatisfying(Router.NoRoute.class,
+                n -> assertThat(n.allow()).isEqualTo("GET"));
         // the methods of the index routes are not listed
         assertThat(router.resolve("DELETE", "/_aliases")).isInstanceOfSatisfying(Router.NoRoute.class,
                 n -> assertThat(n.allow()).isEqualTo("POST"));
