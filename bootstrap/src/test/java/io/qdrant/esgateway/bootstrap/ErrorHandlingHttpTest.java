@@ -32,7 +32,7 @@ class ErrorHandlingHttpTest {
         EsClient.Reply r = es.get("/_nope/deeper/still");
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.json().toString()).isEqualTo(
-                "{\"error\":\"no handler found for uri [/_nope/deeper/still] and method [GET]\",\"status\":400}");
+                "{\"error\":\"no handler found for uri [/_nope/deeper/still] and method [GET]\"}");
         assertThat(r.header("X-Elastic-Product")).isEqualTo("Elasticsearch");
         EsClient.Reply patch = es.send("PATCH", "/", null, null);
         assertThat(patch.status()).isEqualTo(405);

@@ -159,10 +159,10 @@ public final class SearchRequestParser {
             source = SourceFilter.NONE;
         }
         if (from < 0) {
-            throw validation("[from] parameter cannot be negative");
+            throw GatewayException.illegalArgument("[from] parameter cannot be negative but was [" + from + "]");
         }
         if (size < 0) {
-            throw validation("[size] parameter cannot be negative, found [" + size + "]");
+            throw GatewayException.illegalArgument("[size] parameter cannot be negative, found [" + size + "]");
         }
         if (knnSection != null) {
             int defaultK = sizeGiven ? size : SearchRequest.DEFAULT_SIZE;

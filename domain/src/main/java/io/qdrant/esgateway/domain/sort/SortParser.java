@@ -72,7 +72,14 @@ public final class SortParser {
         Optional<String> format = Optional.empty();
         for (Map.Entry<String, JsonValue> e : params.members().entrySet()) {
             switch (e.getKey()) {
-                case "order" -> order = Optional.of(order(text(e)));
+                case "order" -> {
+                    try {
+                        order = Optional.of(order(text(e)));
+                    } catch (GatewayException bad) {
+                        throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.X_CONTENT_PARSE,
+                                "[" + parserName(field) + "] failed to parse field [order]", Map.of(), bad);
+                    }
+                }
                 case "missing" -> missing = switch (JsonReads.text(e.getValue()).orElse("")) {
                     case "_last" -> new Missing.Last();
                     case "_first" -> new Missing.First();
@@ -108,7 +115,17 @@ public final class SortParser {
         return switch (lower(s)) {
             case "asc" -> Order.ASC;
             case "desc" -> Order.DESC;
-            default -> throw GatewayException.illegalArgument("Unknown SortOrder [" + s + "]");
+            default -> throw GatewayException.illegalArgument("No enum constant org.elasticsearch.search.sort."
+                    + "SortOrder." + s.toUpperCase(java.util.Locale.ROOT));
+        };
+    }
+
+    /** The name of Elasticsearch's parser of a sort object, which its errors carry. */
+    private static String parserName(String field) {
+        return switch (field) {
+            case "_score" -> "_score";
+            case "_doc" -> "_doc";
+            default -> "field_sort";
         };
     }
 

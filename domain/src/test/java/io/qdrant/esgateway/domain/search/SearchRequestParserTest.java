@@ -108,9 +108,18 @@ class SearchRequestParserTest {
         assertThat(kindOf("{'aggs':{'x':{'geo_bounds':{'field':'f'}}}}")).isEqualTo(ErrorKind.UNSUPPORTED);
         assertThat(kindOf("{'highlight':{'type':'fvh','fields':{'a':{}}}}")).isEqualTo(ErrorKind.UNSUPPORTED);
         assertThat(parse("{'highlight':{'fields':{'a':{}}}}", Map.of()).highlight()).isPresent();
-        assertThat(kindOf("{'size':-1}")).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);
-        assertThat(kindOf("{'from':-1}")).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);
-        assertThat(kindOf("{'sort':[{'a':{'order':'up'}}]}")).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+        // Elasticsearch 8.15's types and messages
+        assertThat(kindOf("{'size':-1}")).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+        assertThatThrownBy(() -> parse("{'size':-1}", Map.of()))
+                .hasMessage("[size] parameter cannot be negative, found [-1]");
+        assertThat(kindOf("{'from':-1}")).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+        assertThatThrownBy(() -> parse("{'from':-1}", Map.of()))
+                .hasMessage("[from] parameter cannot be negative but was [-1]");
+        assertThat(kindOf("{'sort':[{'a':{'order':'up'}}]}")).isEqualTo(ErrorKind.X_CONTENT_PARSE);
+        assertThatThrownBy(() -> parse("{'sort':[{'a':{'order':'up'}}]}", Map.of()))
+                .hasMessage("[field_sort] failed to parse field [order]")
+                .cause().hasMessage("No enum constant org.elasticsearch.search.sort.SortOrder.UP");
+        assertThat(kindOf("{'sort':[{'a':'sideways'}]}")).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
         assertThat(kindOf("{'sort':['_geo_distance']}")).isEqualTo(ErrorKind.UNSUPPORTED);
         assertThat(kindOf("{'track_total_hits':-5}")).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);
     }

@@ -210,6 +210,11 @@ final class ErrorBodies {
     }
 
     /** Elasticsearch's short form for routing failures: {@code {"error":"…","status":N}}. */
+    /** Elasticsearch's 400 for a path no endpoint serves: the message alone, without {@code status}. */
+    static EsResponse noHandler(String message) {
+        return EsResponse.json(400, JsonObjectBuilder.object().put("error", message).build());
+    }
+
     static EsResponse simple(int status, String message) {
         return EsResponse.json(status, JsonObjectBuilder.object().put("error", message).put("status", status).build());
     }

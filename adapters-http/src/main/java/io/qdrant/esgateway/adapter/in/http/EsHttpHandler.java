@@ -83,6 +83,7 @@ final class EsHttpHandler implements Handler {
         boolean pretty = false;
         String filterPath = null;
         String allow = null;
+        Throwable failure = null;
         EsResponse response;
         try {
             Map<String, String> params = parseQuery(req.query().rawValue());
@@ -94,7 +95,8 @@ final class EsHttpHandler implements Handler {
             response = switch (resolution) {
                 case Router.NoRoute none -> {
                     allow = none.allow();
-                    yield ErrorBodies.simple(none.status(), none.message());
+                    yield none.allow() == null && none.message().startsWith("no handler found")
+                            ? ErrorBodies.noHandler(none.message()) : ErrorBodies.simple(none.status(), none.message());
                 }
                 case Router.Matched matched -> {
                     api = matched.route().api();
@@ -107,9 +109,14 @@ final class EsHttpHandler implements Handler {
             };
         } catch (GatewayException e) {
             response = ErrorBodies.of(e);
+            failure = e;
         } catch (RuntimeException e) {
             LOG.log(Level.SEVERE, "request " + method + " " + rawPath + " failed", e);
             response = ErrorBodies.ofBug(e);
+            failure = e;
+        }
+        if (failure != null && ErrorTrace.wanted(parseQuerySafely(req))) {
+            response = ErrorTrace.add(response, failure);
         }
         if (filterPath != null && !method.equals("HEAD")) {
             response = filtered(response, filterPath);
@@ -153,12 +160,16 @@ final class EsHttpHandler implements Handler {
         if (access != null && AccessControl.CALLER.isBound()) {
             pathParams = access.authorize(route, pathParams, params, body);
         }
+        EsRequest request = new EsRequest(method, rawPath, pathParams, params, body, codec);
+        if (route.api().startsWith("nodes.")) {
+            request.withLocalAddress(req.localPeer().host() + ":" + req.localPeer().port());
+        }
         if (body.length > 0 && Admission.WRITE_APIS.contains(route.api())) {
             try (Admission.Ticket bytes = admission.holdWriteBytes(body.length)) {
-                return route.handler().handle(new EsRequest(method, rawPath, pathParams, params, body, codec));
+                return route.handler().handle(request);
             }
         }
-        return route.handler().handle(new EsRequest(method, rawPath, pathParams, params, body, codec));
+        return route.handler().handle(request);
     }
 
     private byte[] readBody(ServerRequest req) {
@@ -270,6 +281,15 @@ final class EsHttpHandler implements Handler {
     private static String mediaType(String contentType) {
         int semi = contentType.indexOf(';');
         return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+    }
+
+    /** The URL parameters, or none when they cannot be read (the failure being answered may be that). */
+    private static Map<String, String> parseQuerySafely(ServerRequest req) {
+        try {
+            return parseQuery(req.query().rawValue());
+        } catch (GatewayException e) {
+            return Map.of();
+        }
     }
 
     static Map<String, String> parseQuery(String raw) {

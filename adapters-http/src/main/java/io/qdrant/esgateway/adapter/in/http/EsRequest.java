@@ -17,6 +17,8 @@ final class EsRequest {
     private final byte[] body;
     private final JsonCodec codec;
     private JsonValue parsed;
+    /** The {@code host:port} the request arrived on (what {@code _nodes} reports as the HTTP publish address). */
+    private String localAddress = "127.0.0.1:9200";
 
     EsRequest(String method, String path, Map<String, String> pathParams, Map<String, String> params, byte[] body,
               JsonCodec codec) {
@@ -26,6 +28,15 @@ final class EsRequest {
         this.params = params;
         this.body = body;
         this.codec = codec;
+    }
+
+    EsRequest withLocalAddress(String address) {
+        this.localAddress = address;
+        return this;
+    }
+
+    String localAddress() {
+        return localAddress;
     }
 
     String method() {

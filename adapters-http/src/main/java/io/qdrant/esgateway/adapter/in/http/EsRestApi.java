@@ -151,6 +151,10 @@ public final class EsRestApi {
         new PitEndpoints(pits).register(router);
         new OpsEndpoints(status, prometheusScrape).register(router);
         new SecurityEndpoints(security.operations()).register(router);
+        new CatStatusEndpoints(settings, admin, search, status).register(router);
+        new FieldCapsEndpoints(admin).register(router);
+        new NodesEndpoints(settings, status).register(router);
+        new IndexStatsEndpoints(admin, status).register(router);
         return router;
     }
 }

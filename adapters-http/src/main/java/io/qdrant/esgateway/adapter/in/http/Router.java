@@ -103,14 +103,22 @@ final class Router {
             return new NoRoute(400, "invalid percent-encoding in uri [" + rawPath + "]");
         }
         Set<String> allowed = null;
+        boolean literalMatched = false;
         for (Compiled c : compiled) {
             Map<String, String> params = c.match(path);
             if (params == null) {
                 continue;
             }
+            boolean indexFirst = c.param().length > 0 && c.param()[0] != null;
+            if (literalMatched && indexFirst && path.getFirst().startsWith("_")) {
+                // a path of the API's own (no index starts with '_') whose literal routes lack the method:
+                // Elasticsearch answers 405 with their methods rather than reading it as an index name
+                break;
+            }
             if (c.route().methods().contains(method)) {
                 return new Matched(c.route(), params);
             }
+            literalMatched |= !indexFirst;
             if (allowed == null) {
                 allowed = new TreeSet<>(java.util.Comparator.comparingInt(Router::methodRank)
                         .thenComparing(java.util.Comparator.naturalOrder()));

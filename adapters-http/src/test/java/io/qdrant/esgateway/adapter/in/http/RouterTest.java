@@ -36,7 +36,21 @@ class RouterTest {
     @Test
     void aPathServedForOtherMethodsFallsBackToAParameterRouteThatTakesTheMethod() {
         assertThat(api("PUT", "/metrics")).isEqualTo("indices.create{index=metrics}");
-        assertThat(api("PUT", "/_aliases")).isEqualTo("indices.create{index=_aliases}");
+    }
+
+    @Test
+    void anApiPathWithoutTheMethodIs405RatherThanAnIndexName() {
+        // no index name starts with '_': Elasticsearch answers 405 with the literal path's methods
+        assertThat(api("PUT", "/_aliases"))
+                .isEqualTo("405 Incorrect HTTP method for uri [/_aliases] and method [PUT], allowed: [POST]");
+        assertThat(router.resolve("PUT", "/_aliases")).isInstanceOfSatisfying(Router.NoRoute.class,
+                n -> assertThat(n.allow()).isEqualTo("POST"));
+        assertThat(new Router().add(route("GET", "/", "info")).add(route("PUT", "/{index}", "indices.create"))
+                .resolve("PATCH", "/")).isInstanceOfSatisfying(Router.NoRoute.class,
+                n -> assertThat(n.allow()).isEqualTo("GET"));
+        // the methods of the index routes are not listed
+        assertThat(router.resolve("DELETE", "/_aliases")).isInstanceOfSatisfying(Router.NoRoute.class,
+                n -> assertThat(n.allow()).isEqualTo("POST"));
     }
 
     @Test
