@@ -195,6 +195,15 @@ class GatewayMatchedVersusLuceneTest {
     }
 
     @Test
+    void highlightingAnExpansionIsRefusedWithA400() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> QdrantVersusLuceneTest.search(qdrant, "items",
+                "{\"query\": {\"fuzzy\": {\"body\": \"stone\"}}, \"highlight\": {\"fields\": {\"body\": {}}}}"))
+                .satisfies(e -> assertThat(QdrantVersusLuceneTest.unwrap(e).kind())
+                        .isEqualTo(io.qdrant.esgateway.domain.error.ErrorKind.UNSUPPORTED))
+                .satisfies(e -> assertThat(QdrantVersusLuceneTest.unwrap(e).getMessage()).contains("[highlight]"));
+    }
+
+    @Test
     void aFuzzyQueryReadsTheFieldsTermDictionaryOnceAndNoMore() {
         fake.requests.clear();
         SearchResult r = QdrantVersusLuceneTest.search(qdrant, "items",

@@ -167,6 +167,12 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
         if (request.highlight().isEmpty()) {
             return (id, source) -> Map.of();
         }
+        Set<String> expanded = new java.util.TreeSet<>();
+        request.query().ifPresent(q -> expandedFields(q, expanded));
+        if (!expanded.isEmpty()) {
+            // the highlighter sees one document, not the index's term dictionary the expansions choose from
+            throw GatewayException.unsupported("[highlight] of fuzzy and phrase-prefix queries scored by the gateway");
+        }
         org.apache.lucene.search.Query query;
         try (MultiReader empty = new MultiReader()) {
             QueryTranslator translator = new QueryTranslator(index, empty, LuceneSearch.now());
