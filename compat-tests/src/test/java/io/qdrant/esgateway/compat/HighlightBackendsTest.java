@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestFactory;
  * The generated highlight searches ({@link HighlightGenerator}, the seed of the Elasticsearch differential) on a
  * gateway with {@code QEG_BACKEND=qdrant} (on the spec-checked {@link FakeQdrant}) and on one with the embedded Lucene
  * store: the same answers, highlights included (the Qdrant store highlights with the gateway's scorer). Searches that
- * expand terms from the index (fuzzy, phrase prefix) are left out: the Qdrant store refuses them. No oracle needed.
+ * expand terms from the index (fuzzy, phrase prefix) are left out: the Qdrant store refuses to highlight them. No
+ * oracle needed.
  */
 class HighlightBackendsTest {
     private static final long SEED = Long.getLong(GeneratedScenarios.HIGHLIGHT_SEED, 20261203);

@@ -468,6 +468,7 @@ public final class DocumentParser {
                 case KeywordField keyword -> {
                     String s = text(path, mapping, value);
                     if (keyword.ignoreAbove().isEmpty() || s.length() <= keyword.ignoreAbove().get()) {
+                        s = keyword.normalize(s);
                         checkTermLength(path, s);
                         values.add(new IndexedValue.Keyword(path, s));
                     }

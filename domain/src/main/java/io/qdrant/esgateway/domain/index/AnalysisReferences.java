@@ -41,7 +41,10 @@ public final class AnalysisReferences {
                     }
                     check(path + ".", t.fields(), analysis);
                 }
-                case FieldMapping.KeywordField k -> check(path + ".", k.fields(), analysis);
+                case FieldMapping.KeywordField k -> {
+                    Normalizers.check(path, k, analysis);
+                    check(path + ".", k.fields(), analysis);
+                }
                 case FieldMapping.ObjectField o -> check(path + ".", o.properties(), analysis);
                 default -> {
                 }

@@ -71,11 +71,25 @@ public sealed interface FieldMapping {
         }
     }
 
-    /** An exact value; values longer than {@code ignore_above} characters are not indexed. */
-    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields, FieldOptions options)
+    /**
+     * An exact value; values longer than {@code ignore_above} characters are not indexed; a {@code normalizer}
+     * normalizes indexed values and query values.
+     */
+    record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields, FieldOptions options,
+                        Optional<io.qdrant.esgateway.domain.analysis.KeywordNormalizer> normalizer)
             implements FieldMapping {
         public KeywordField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        public KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields,
+                            FieldOptions options) {
+            this(ignoreAbove, fields, options, Optional.empty());
+        }
+
+        /** {@code value} as the field indexes and searches it (normalized when the field has a normalizer). */
+        public String normalize(String value) {
+            return normalizer.isEmpty() ? value : normalizer.get().apply(value);
         }
 
         public KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields) {
@@ -91,6 +105,7 @@ public sealed interface FieldMapping {
         public JsonObject toJson() {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             ignoreAbove.ifPresent(n -> b.put("ignore_above", n));
+            normalizer.ifPresent(n -> b.put("normalizer", n.name()));
             options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));

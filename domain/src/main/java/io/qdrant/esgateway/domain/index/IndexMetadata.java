@@ -8,6 +8,10 @@ import java.util.TreeMap;
 
 /** A concrete index: its identity, settings and mappings. Aliases live beside it in the catalog. */
 public record IndexMetadata(String name, String uuid, Instant creationDate, IndexSettings settings, Mappings mappings) {
+    public IndexMetadata {
+        // keyword normalizers normalize with this index's analysis settings
+        mappings = Normalizers.bind(mappings, settings.analysis());
+    }
 
     /** The {@code index.version.created} Elasticsearch 8.15.0 reports. */
     public static final String VERSION_CREATED = "8512000";

@@ -207,8 +207,13 @@ final class MappingParser {
                 yield new TextField(text.analyzer(), text.fields(), text.searchAnalyzer(), text.searchQuoteAnalyzer(),
                         p.options(false, false, false, null));
             }
-            case "keyword" -> new KeywordField(p.positiveInt("ignore_above"), p.multiFields(),
-                    p.options(true, true, false, FieldOptionParser::keywordNull));
+            case "keyword" -> {
+                Optional<Integer> ignoreAbove = p.positiveInt("ignore_above");
+                Optional<io.qdrant.esgateway.domain.analysis.KeywordNormalizer> normalizer = p.string("normalizer")
+                        .map(io.qdrant.esgateway.domain.analysis.KeywordNormalizer::named);
+                yield new KeywordField(ignoreAbove, p.multiFields(), p.options(true, true, false,
+                        FieldOptionParser::keywordNull), normalizer);
+            }
             case "long", "integer", "short", "byte", "double", "float", "half_float" -> {
                 NumberType numberType = NumberType.valueOf(type.toUpperCase(Locale.ROOT));
                 yield new NumberField(numberType, p.options(true, true, true,

@@ -99,8 +99,10 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
             }
             case KeywordField a -> {
                 KeywordField b = (KeywordField) incoming;
+                requireSame(path, "normalizer", a.normalizer().map(n -> n.name()).orElse("null"),
+                        b.normalizer().map(n -> n.name()).orElse("null"));
                 yield new KeywordField(b.ignoreAbove(), mergeProperties(path + ".", a.fields(), b.fields()),
-                        mergeOptions(path, a.options(), b.options()));
+                        mergeOptions(path, a.options(), b.options()), a.normalizer());
             }
             case FieldMapping.DateField a -> {
                 requireSame(path, "format", a.format().orElse(FieldMapping.DateField.DEFAULT_FORMAT),

@@ -203,7 +203,7 @@ class MappingParserTest {
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {"normalizer", "boost", "eager_global_ordinals"})
+        @ValueSource(strings = {"split_queries_on_whitespace", "boost", "eager_global_ordinals"})
         void a_known_parameter_the_gateway_does_not_implement(String parameter) {
             assertUnsupported(fieldFailure("{'type':'keyword','" + parameter + "':false}"),
                     "mapping parameter [" + parameter + "] on field [f] of type [keyword]");

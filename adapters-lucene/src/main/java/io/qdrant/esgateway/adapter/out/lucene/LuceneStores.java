@@ -63,6 +63,12 @@ public final class LuceneStores {
      * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE} if the directory cannot
      *         be created or written, or another store (in this process or another) has it open
      */
+    static {
+        // keyword normalizers: this module's analysis, for every backend (the scorer and _analyze come from here too)
+        io.qdrant.esgateway.domain.analysis.KeywordNormalizer.install(
+                io.qdrant.esgateway.adapter.out.lucene.analysis.IndexAnalyzers::normalizing);
+    }
+
     public static Handle open(Path dataDirectory) {
         return LuceneDocumentStore.open(dataDirectory, LuceneStores::directory);
     }

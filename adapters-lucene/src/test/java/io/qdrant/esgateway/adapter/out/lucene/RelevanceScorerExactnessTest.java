@@ -156,7 +156,18 @@ class RelevanceScorerExactnessTest {
                 "{\"constant_score\":{\"filter\":{\"match\":{\"body\":\"fox\"}},\"boost\":1.5}}",
                 "{\"bool\":{\"must\":[{\"exists\":{\"field\":\"title\"}},{\"match\":{\"title\":\"the\"}}]}}",
                 "{\"match\":{\"body\":\"\"}}",
-                "{\"match_all\":{}}");
+                "{\"match_all\":{}}",
+                // expansions over the whole index's term dictionary
+                "{\"fuzzy\":{\"title\":\"fox\"}}",
+                "{\"fuzzy\":{\"body\":{\"value\":\"rivr\",\"fuzziness\":2,\"max_expansions\":3}}}",
+                "{\"fuzzy\":{\"tags\":{\"value\":\"dgo\",\"fuzziness\":\"AUTO\"}}}",
+                "{\"match\":{\"title\":{\"query\":\"quik brwn\",\"fuzziness\":\"AUTO\"}}}",
+                "{\"match_phrase_prefix\":{\"body\":\"brown f\"}}",
+                "{\"match_phrase_prefix\":{\"body\":{\"query\":\"the b\",\"max_expansions\":2}}}",
+                "{\"query_string\":{\"query\":\"fox~1 OR ech*\",\"default_field\":\"title\"}}",
+                "{\"multi_match\":{\"query\":\"stone che\",\"fields\":[\"title\",\"body\"],"
+                        + "\"type\":\"phrase_prefix\"}}",
+                "{\"bool\":{\"must\":{\"match\":{\"body\":\"fox\"}},\"should\":{\"fuzzy\":{\"body\":\"foxs\"}}}}");
     }
 
     @ParameterizedTest
@@ -252,10 +263,9 @@ class RelevanceScorerExactnessTest {
     }
 
     @Test
-    void expansionsOverTheCandidatesAreRefused() {
-        for (String q : List.of("{\"fuzzy\":{\"title\":\"fox\"}}", "{\"match_phrase_prefix\":{\"body\":\"brown f\"}}",
-                "{\"match\":{\"title\":{\"query\":\"fox\",\"fuzziness\":1}}}",
-                "{\"query_string\":{\"query\":\"fox~1\",\"default_field\":\"title\"}}")) {
+    void expansionsOnFieldPatternsAreRefused() {
+        for (String q : List.of("{\"multi_match\":{\"query\":\"fo\",\"fields\":[\"t*\"],\"type\":\"phrase_prefix\"}}",
+                "{\"multi_match\":{\"query\":\"fox\",\"fields\":[\"t*\"],\"fuzziness\":1}}")) {
             SearchRequest request = SearchRequestParser.parse(Optional.of(Json.parse("{\"query\":" + q + "}")),
                     Map.of());
             assertThatThrownBy(() -> scores(request, candidates, termStatistics())).as(q)
@@ -292,6 +302,23 @@ class RelevanceScorerExactnessTest {
             }
 
             @Override
+            public Map<String, Long> dictionary(String field) {
+                Map<String, Long> out = new HashMap<>();
+                try {
+                    org.apache.lucene.index.Terms terms = org.apache.lucene.index.MultiTerms.getTerms(reader, field);
+                    if (terms != null) {
+                        org.apache.lucene.index.TermsEnum e = terms.iterator();
+                        for (BytesRef t = e.next(); t != null; t = e.next()) {
+                            out.put(t.utf8ToString(), (long) e.docFreq());
+                        }
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                return out;
+            }
+
+            @Override
             public long docFreq(String field, String term) {
                 String indexed = index.mappings().field(field).orElseThrow()
                         instanceof io.qdrant.esgateway.domain.index.FieldMapping.BooleanField
@@ -319,6 +346,17 @@ class RelevanceScorerExactnessTest {
                     }
                 }
                 return new FieldStatistics(docs, sum);
+            }
+
+            @Override
+            public Map<String, Long> dictionary(String field) {
+                Map<String, Long> out = new HashMap<>();
+                termsById.values().forEach(t -> {
+                    if (t.containsKey(field)) {
+                        t.get(field).terms().forEach(term -> out.merge(term, 1L, Long::sum));
+                    }
+                });
+                return out;
             }
 
             @Override

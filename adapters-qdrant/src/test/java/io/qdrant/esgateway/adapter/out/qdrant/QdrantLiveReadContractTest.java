@@ -29,7 +29,6 @@ class QdrantLiveReadContractTest extends DocumentStoreReadContract {
         LiveQdrant.dropCollections(http, prefix);
     }
 
-    /** {@code wildcard} and {@code range} on {@code keyword} fields are refused on this backend (docs/compatibility.md). */
     @Override
     protected java.util.Set<String> refusedQueries() {
         return QdrantReadContractTest.REFUSED;

@@ -431,16 +431,6 @@ class QdrantVersusLuceneTest {
     }
 
     @Test
-    void expansionsOverTheTermDictionaryAreRefusedWithA400NamingTheFeature() {
-        for (String q : List.of("{\"match_phrase_prefix\": {\"body\": \"brown f\"}}",
-                "{\"match\": {\"body\": {\"query\": \"fox\", \"fuzziness\": 1}}}", "{\"fuzzy\": {\"body\": \"fox\"}}")) {
-            assertThatThrownBy(() -> search(qdrant, "texts", "{\"query\": " + q + "}")).as(q)
-                    .satisfies(e -> assertThat(unwrap(e).kind()).isEqualTo(ErrorKind.UNSUPPORTED))
-                    .satisfies(e -> assertThat(unwrap(e).getMessage()).contains("Qdrant backend"));
-        }
-    }
-
-    @Test
     void badFullTextQueriesFailAsOnLucene() {
         String body = "{\"query\": {\"match\": {\"n\": \"abc\"}}}";
         Throwable expected = catchThrowable(() -> search(lucene, "texts", body));

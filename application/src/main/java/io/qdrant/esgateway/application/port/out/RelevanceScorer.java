@@ -118,5 +118,14 @@ public interface RelevanceScorer {
         FieldStatistics field(String field);
 
         long docFreq(String field, String term);
+
+        /**
+         * The whole index's term dictionary of a {@code text} or {@code keyword} field: every distinct term with its
+         * {@code docFreq}, for the queries that expand terms from it ({@code fuzzy}, {@code fuzziness},
+         * {@code match_phrase_prefix}), so that they expand as over the whole index; asked for only by such queries.
+         */
+        default Map<String, Long> dictionary(String field) {
+            throw new UnsupportedOperationException("no term dictionary for [" + field + "]");
+        }
     }
 }

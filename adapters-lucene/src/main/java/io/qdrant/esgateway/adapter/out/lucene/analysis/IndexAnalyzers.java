@@ -100,6 +100,30 @@ public final class IndexAnalyzers {
         return built;
     }
 
+    /**
+     * The function a keyword field's {@code normalizer} applies to a value: the normalizer's one token (the value
+     * through its char filters and per-character filters, as Elasticsearch indexes and searches it).
+     */
+    public static java.util.function.UnaryOperator<String> normalizing(AnalysisSettings settings, String name) {
+        Analyzer normalizer = of(settings).normalizer(name).orElseThrow(() -> GatewayException.illegalArgument(
+                "normalizer [" + name + "] not found"));
+        return value -> {
+            StringBuilder out = new StringBuilder();
+            try (org.apache.lucene.analysis.TokenStream stream = normalizer.tokenStream("", value)) {
+                org.apache.lucene.analysis.tokenattributes.CharTermAttribute term = stream.addAttribute(
+                        org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+                stream.reset();
+                while (stream.incrementToken()) {
+                    out.append(term);
+                }
+                stream.end();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return out.toString();
+        };
+    }
+
     AnalysisBuilder builder() {
         return builder;
     }

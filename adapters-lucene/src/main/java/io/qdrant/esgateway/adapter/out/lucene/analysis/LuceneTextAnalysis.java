@@ -104,8 +104,10 @@ public final class LuceneTextAnalysis implements TextAnalysis {
         if (request.field().isPresent() && index.isPresent()) {
             Mappings mappings = index.get().mappings();
             FieldMapping mapping = mappings.field(request.field().get()).orElse(null);
-            if (mapping instanceof FieldMapping.KeywordField) {
-                return analyzers.named("keyword");
+            if (mapping instanceof FieldMapping.KeywordField k) {
+                // a keyword field analyses with its normalizer, else as one token
+                return k.normalizer().flatMap(n -> analyzers.normalizer(n.name()))
+                        .orElseGet(() -> analyzers.named("keyword"));
             }
             return analyzers.indexAnalyzer(mappings, request.field().get());
         }

@@ -53,7 +53,9 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
  * the embedded store gives the same documents (proven by {@code RelevanceScorerExactnessTest}).
  *
  * <p>Queries whose terms are expanded from the index's term dictionary with a limit (fuzzy queries,
- * {@code match_phrase_prefix} on text) would expand against the candidates only and are refused.
+ * {@code match_phrase_prefix} on text) expand against the whole index's dictionary of their fields
+ * ({@link Statistics#dictionary}, read through a {@link DictionaryReader}; {@link FuzzyExpansions}), so they choose
+ * and weigh the same terms.
  */
 public final class LuceneRelevanceScorer implements RelevanceScorer {
     @Override
@@ -173,6 +175,12 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
         if (request.highlight().isEmpty()) {
             return (id, source) -> Map.of();
         }
+        Set<String> expanded = new java.util.TreeSet<>();
+        request.query().ifPresent(q -> expandedFields(q, expanded));
+        if (!expanded.isEmpty()) {
+            // the highlighter sees one document, not the index's term dictionary the expansions choose from
+            throw GatewayException.unsupported("[highlight] of fuzzy and phrase-prefix queries scored by the gateway");
+        }
         org.apache.lucene.search.Query query;
         try (MultiReader empty = new MultiReader()) {
             QueryTranslator translator = new QueryTranslator(index, empty, LuceneSearch.now());
@@ -230,6 +238,11 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             filters.forEach(f -> validate(index, f));
             return List.of();
         }
+        Set<String> expanded = new java.util.TreeSet<>();
+        expandedFields(query, expanded);
+        filters.forEach(f -> expandedFields(f, expanded));
+        expanded.removeIf(f -> !(index.mappings().field(f).orElse(null) instanceof FieldMapping.TextField
+                || index.mappings().field(f).orElse(null) instanceof FieldMapping.KeywordField));
         try (ByteBuffersDirectory directory = new ByteBuffersDirectory()) {
             IndexWriterConfig config = new IndexWriterConfig(new IndexAnalyzer(index))
                     .setMergePolicy(NoMergePolicy.INSTANCE);
@@ -245,14 +258,23 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
                     writer.addDocument(d);
                 }
             }
+            Map<String, Map<String, Long>> dictionaries = new HashMap<>();
             try (DirectoryReader reader = DirectoryReader.open(directory)) {
-                IndexSearcher searcher = new GlobalStatisticsSearcher(reader, index, statistics);
+                GlobalStatisticsSearcher searcher = new GlobalStatisticsSearcher(reader, index, statistics);
                 searcher.setSimilarity(new EsBm25Similarity());
                 searcher.setQueryCache(null);
-                QueryTranslator translator = new QueryTranslator(index, reader, () -> now);
-                Map<Integer, Float> matched = run(searcher, reader, translator.translate(query), scores);
+                // expansions (phrase prefixes in the translator, fuzzy terms below) see the whole index's dictionary
+                DirectoryReader dictionary = expanded.isEmpty() ? reader : DictionaryReader.of(
+                        f -> !expanded.contains(f) ? null : dictionaries.computeIfAbsent(f, statistics::dictionary));
+                IndexSearcher expanding = new IndexSearcher(dictionary);
+                expanding.setQueryCache(null);
+                QueryTranslator translator = new QueryTranslator(index, dictionary, () -> now);
+                Map<Integer, Float> matched = run(searcher, reader, expanded.isEmpty() ? translator.translate(query)
+                        : FuzzyExpansions.expand(translator.translate(query), expanding, searcher), scores);
                 for (Query filter : filters) {
-                    Set<Integer> keep = run(searcher, reader, translator.translate(filter), false).keySet();
+                    org.apache.lucene.search.Query lucene = translator.translate(filter);
+                    Set<Integer> keep = run(searcher, reader, expanded.isEmpty() ? lucene
+                            : FuzzyExpansions.expand(lucene, expanding, searcher), false).keySet();
                     matched.keySet().retainAll(keep);
                 }
                 List<Scored> out = new ArrayList<>(matched.size());
@@ -297,33 +319,46 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
         return out;
     }
 
-    /**
-     * Refuses queries whose Lucene form expands terms from the index's term dictionary up to a limit: against the
-     * candidates alone the expansion (and so the matches and scores) would differ from the whole index's.
-     */
+    /** Refuses what cannot be scored from candidates ({@link #expandedFields} says which expansions can). */
     static void refuseExpansions(Query query) {
+        expandedFields(query, new java.util.TreeSet<>());
+    }
+
+    /**
+     * Adds to {@code out} the fields whose terms {@code query} expands from the index's term dictionary up to a
+     * limit (fuzzy queries, {@code fuzziness}, phrase prefixes): scored over the candidates with the whole index's
+     * dictionary of those fields ({@link DictionaryReader}), they expand as over the whole index. Field patterns
+     * among them (and kNN) are refused.
+     */
+    static void expandedFields(Query query, Set<String> out) {
         switch (query) {
-            case Query.Fuzzy f -> throw expansion("the [fuzzy] query");
-            case Query.Match m when m.fuzziness().isPresent() -> throw expansion("[fuzziness] in a [match] query");
-            case Query.MultiMatch m when m.fuzziness().isPresent() ->
-                    throw expansion("[fuzziness] in a [multi_match] query");
-            case Query.MultiMatch m when m.type() == Query.MultiMatchType.PHRASE_PREFIX ->
-                    throw expansion("[multi_match] of type [phrase_prefix]");
-            case Query.MatchPhrasePrefix m -> throw expansion("the [match_phrase_prefix] query");
-            case Query.QueryString s -> refuseExpansions(io.qdrant.esgateway.domain.query.QueryStringParser.parse(s));
+            case Query.Fuzzy f -> expanded(f.field(), "the [fuzzy] query", out);
+            case Query.Match m when m.fuzziness().isPresent() -> expanded(m.field(), "[fuzziness] in a [match] query",
+                    out);
+            case Query.MultiMatch m when m.fuzziness().isPresent() || m.type() == Query.MultiMatchType.PHRASE_PREFIX -> {
+                String what = m.fuzziness().isPresent() ? "[fuzziness] in a [multi_match] query"
+                        : "[multi_match] of type [phrase_prefix]";
+                if (m.fields().isEmpty()) {
+                    throw expansion(what + " without fields");
+                }
+                m.fields().forEach(f -> expanded(f.field(), what, out));
+            }
+            case Query.MatchPhrasePrefix m -> expanded(m.field(), "the [match_phrase_prefix] query", out);
+            case Query.QueryString s -> expandedFields(io.qdrant.esgateway.domain.query.QueryStringParser.parse(s),
+                    out);
             case Query.Bool b -> {
-                b.must().forEach(LuceneRelevanceScorer::refuseExpansions);
-                b.filter().forEach(LuceneRelevanceScorer::refuseExpansions);
-                b.should().forEach(LuceneRelevanceScorer::refuseExpansions);
-                b.mustNot().forEach(LuceneRelevanceScorer::refuseExpansions);
+                b.must().forEach(q -> expandedFields(q, out));
+                b.filter().forEach(q -> expandedFields(q, out));
+                b.should().forEach(q -> expandedFields(q, out));
+                b.mustNot().forEach(q -> expandedFields(q, out));
             }
-            case Query.ConstantScore c -> refuseExpansions(c.filter());
-            case Query.ScriptScore s -> refuseExpansions(s.query());
+            case Query.ConstantScore c -> expandedFields(c.filter(), out);
+            case Query.ScriptScore s -> expandedFields(s.query(), out);
             case Query.Boosting b -> {
-                refuseExpansions(b.positive());
-                refuseExpansions(b.negative());
+                expandedFields(b.positive(), out);
+                expandedFields(b.negative(), out);
             }
-            case Query.DisMax d -> d.queries().forEach(LuceneRelevanceScorer::refuseExpansions);
+            case Query.DisMax d -> d.queries().forEach(q -> expandedFields(q, out));
             case Query.Knn k -> throw GatewayException.unsupported("the [knn] query scored by the gateway");
             default -> {
             }
@@ -343,6 +378,13 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             case Query.DisMax d -> d.queries().stream().anyMatch(LuceneRelevanceScorer::scripted);
             default -> false;
         };
+    }
+
+    private static void expanded(String field, String what, Set<String> out) {
+        if (field.contains("*")) {
+            throw expansion(what + " on a field pattern ([" + field + "])");
+        }
+        out.add(field);
     }
 
     private static GatewayException expansion(String what) {
@@ -384,6 +426,11 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
 
         @Override
         public TermStatistics termStatistics(Term term, int docFreq, long totalTermFreq) throws IOException {
+            if (totalTermFreq >= FuzzyExpansions.BLENDED) {
+                // a fuzzy expansion: its blended frequency is already the whole index's
+                long df = Math.max(1, docFreq);
+                return new TermStatistics(term.bytes(), df, df);
+            }
             String text = term.text();
             if (index.mappings().field(term.field()).orElse(null) instanceof FieldMapping.BooleanField) {
                 text = text.equals(FieldEncoding.TRUE) ? "true" : "false";

@@ -294,7 +294,7 @@ public final class QueryTranslator {
         }
         return switch (mapping.get()) {
             case TextField t -> stringTerm(field, text(value, field), caseInsensitive);
-            case KeywordField k -> stringTerm(field, text(value, field), caseInsensitive);
+            case KeywordField k -> stringTerm(field, k.normalize(text(value, field)), caseInsensitive);
             case NumberField n -> numberTerm(field, n.numberType(), value);
             case DateField d -> dateRange(field, d, Optional.of(new Query.Bound(value, true)),
                     Optional.of(new Query.Bound(value, true)), Optional.empty(), Optional.empty());
@@ -324,8 +324,8 @@ public final class QueryTranslator {
         return switch (mapping.get()) {
             case TextField t -> new TermInSetQuery(field, values.stream().map(v -> new BytesRef(text(v, field)))
                     .toList());
-            case KeywordField k -> new TermInSetQuery(field, values.stream().map(v -> new BytesRef(text(v, field)))
-                    .toList());
+            case KeywordField k -> new TermInSetQuery(field, values.stream()
+                    .map(v -> new BytesRef(k.normalize(text(v, field)))).toList());
             case BooleanField b -> new TermInSetQuery(field, values.stream()
                     .map(v -> new BytesRef(booleanTerm(field, v))).toList());
             case NumberField n -> {
@@ -412,7 +412,8 @@ public final class QueryTranslator {
         Optional<Query.Bound> hi = r.upper().filter(b -> b.value() != JsonValue.JsonNull.INSTANCE);
         return switch (mapping.get()) {
             case TextField t -> stringRange(field, lo, hi);
-            case KeywordField k -> stringRange(field, lo, hi);
+            case KeywordField k -> stringRange(field, lo.map(b -> normalizedBound(k, field, b)),
+                    hi.map(b -> normalizedBound(k, field, b)));
             case NumberField n -> numberRange(field, n.numberType(), lo, hi);
             case DateField d -> dateRange(field, d, lo, hi, r.format(), r.timeZone());
             case BooleanField b -> new TermRangeQuery(field,
@@ -551,12 +552,21 @@ public final class QueryTranslator {
         return normalize && mapping instanceof TextField ? value.toLowerCase(java.util.Locale.ROOT) : value;
     }
 
+    /** A prefix, pattern or fuzzy value as a keyword field's normalizer normalizes it (as {@link #normalized}). */
+    private String keywordNormalized(FieldMapping mapping, String value) {
+        return mapping instanceof KeywordField k ? k.normalize(value) : normalized(mapping, value);
+    }
+
+    private Query.Bound normalizedBound(KeywordField keyword, String field, Query.Bound bound) {
+        return new Query.Bound(JsonValue.string(keyword.normalize(text(bound.value(), field))), bound.inclusive());
+    }
+
     private org.apache.lucene.search.Query prefix(String field, Query.Prefix p) {
         Optional<FieldMapping> mapping = stringField(field, "prefix");
         if (mapping.isEmpty()) {
             return new MatchNoDocsQuery();
         }
-        String prefix = normalized(mapping.get(), p.prefix());
+        String prefix = keywordNormalized(mapping.get(), p.prefix());
         if (p.caseInsensitive()) {
             return new AutomatonQuery(new Term(field, prefix), Operations.concatenate(caseInsensitiveString(prefix),
                     Automata.makeAnyString()));
@@ -569,7 +579,7 @@ public final class QueryTranslator {
         if (mapping.isEmpty()) {
             return new MatchNoDocsQuery();
         }
-        String pattern = normalized(mapping.get(), w.pattern());
+        String pattern = keywordNormalized(mapping.get(), w.pattern());
         if (!w.caseInsensitive()) {
             return new WildcardQuery(new Term(field, pattern));
         }
@@ -616,7 +626,7 @@ public final class QueryTranslator {
         if (mapping.isEmpty()) {
             return new MatchNoDocsQuery();
         }
-        String value = normalized(mapping.get(), text(f.value(), field));
+        String value = keywordNormalized(mapping.get(), text(f.value(), field));
         return fuzzyTerm(field, value, f.fuzziness(), f.prefixLength(), f.maxExpansions(), f.transpositions());
     }
 
@@ -710,8 +720,8 @@ public final class QueryTranslator {
         QueryTranslator t = with(lenient || lenientHere, normalize);
         return t.guarded(() -> switch (mapping) {
             case KeywordField k -> fuzziness.isPresent()
-                    ? fuzzyTerm(field, text, fuzziness.get(), prefixLength, maxExpansions, true)
-                    : new TermQuery(new Term(field, text));
+                    ? fuzzyTerm(field, k.normalize(text), fuzziness.get(), prefixLength, maxExpansions, true)
+                    : new TermQuery(new Term(field, k.normalize(text)));
             case DenseVectorField v -> throw illegal("Field [" + field
                     + "] of type [dense_vector] does not support match queries");
             default -> t.term(field, JsonValue.string(text), false);
@@ -826,8 +836,8 @@ public final class QueryTranslator {
         if (mapping.isEmpty() || mapping.get() instanceof ObjectField) {
             return new MatchNoDocsQuery();
         }
-        if (mapping.get() instanceof KeywordField) {
-            return new PrefixQuery(new Term(field, text));
+        if (mapping.get() instanceof KeywordField k) {
+            return new PrefixQuery(new Term(field, k.normalize(text)));
         }
         if (!(mapping.get() instanceof TextField)) {
             return nonTextMatch(field, mapping.get(), text, lenientHere, Optional.empty(), 0, 50);

@@ -46,7 +46,8 @@ import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
  *   <li>{@code exists} → {@code must_not is_empty} (an object exists when one of its leaves does; a
  *       {@code dense_vector} when the point has the named vector); {@code ids} → {@code has_id} of the point ids.</li>
  * </ul>
- * What Qdrant cannot evaluate with Elasticsearch's semantics is refused with a 400 naming the feature: full-text
+ * What Qdrant cannot evaluate with Elasticsearch's semantics is refused here with a 400 naming the feature (with a
+ * scorer, the store sends such queries to the gateway's matching instead, {@link SupersetFilter#textual}): full-text
  * queries (analysis and scoring), {@code fuzzy}, {@code regexp}, {@code wildcard}, case-insensitive terms, ranges on
  * strings, field-name patterns, and {@code knn} queries unless their neighbours were found beforehand
  * ({@link io.qdrant.esgateway.adapter.out.qdrant.read.QdrantKnn}), which they then match.
@@ -250,7 +251,8 @@ public final class FilterTranslator {
                 if (t.caseInsensitive()) {
                     throw unsupported("[case_insensitive] term queries");
                 }
-                yield match(QdrantLayout.fieldPath(field), QdrantClient.NODES.textNode(text(t.value(), field)));
+                yield match(QdrantLayout.fieldPath(field), QdrantClient.NODES.textNode(k.normalize(text(t.value(),
+                        field))));
             }
             case FieldMapping.TextField x -> throw unsupported("term-level queries on [text] fields ([" + field + "])");
             case FieldMapping.NumberField n -> numberTerm(field, n.numberType(), t.value());
@@ -277,7 +279,7 @@ public final class FilterTranslator {
         }
         return switch (mapping.get()) {
             case FieldMapping.KeywordField k -> matchAny(QdrantLayout.fieldPath(field),
-                    values.stream().map(v -> text(v, field)).toList());
+                    values.stream().map(v -> k.normalize(text(v, field))).toList());
             case FieldMapping.TextField x -> throw unsupported("term-level queries on [text] fields ([" + field + "])");
             case FieldMapping.NumberField n -> {
                 if (n.numberType().isIntegral()) {
@@ -471,6 +473,7 @@ public final class FilterTranslator {
 
     private Translated prefix(String field, Query.Prefix p) {
         String path;
+        String prefix = p.prefix();
         if (field.equals(QdrantLayout.ID)) {
             path = QdrantLayout.ID;
         } else {
@@ -478,19 +481,20 @@ public final class FilterTranslator {
             if (mapping.isEmpty()) {
                 return new Never();
             }
-            if (!(mapping.get() instanceof FieldMapping.KeywordField)) {
+            if (!(mapping.get() instanceof FieldMapping.KeywordField k)) {
                 throw unsupported("[prefix] queries on [" + mapping.get().type() + "] fields ([" + field + "])");
             }
             path = QdrantLayout.fieldPath(field);
+            prefix = k.normalize(prefix);
         }
         if (p.caseInsensitive()) {
             throw unsupported("[case_insensitive] prefix queries");
         }
-        if (p.prefix().isEmpty()) {
+        if (prefix.isEmpty()) {
             return field.equals(QdrantLayout.ID) ? new Always() : exists(field);
         }
         ObjectNode c = fieldCondition(path);
-        c.putObject("match").put("prefix", p.prefix());
+        c.putObject("match").put("prefix", prefix);
         return new Condition(c);
     }
 

@@ -31,7 +31,10 @@ import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
  *   <li>on a keyword field the whole text is one term (exact); on other types, field patterns and default fields
  *       ({@code *}) nothing is narrowed (every point is a candidate);</li>
  *   <li>{@code prefix}/{@code wildcard} on text → a token starting with the (literal) prefix ({@code match.prefix});
- *       {@code regexp} on text, case-insensitive forms → every point;</li>
+ *       on keyword and {@code _id} a value starting with it; {@code regexp}, case-insensitive forms, ranges on
+ *       strings and booleans, field patterns → every point; {@code fuzzy} and {@code fuzziness} → a token (value)
+ *       sharing the first {@code prefix_length} characters, else every point; {@code match_phrase_prefix} → its
+ *       leading tokens and a token starting with the last;</li>
  *   <li>{@code multi_match} and {@code dis_max} → the union of their parts; {@code query_string} → its parsed tree;
  *       {@code term}/{@code terms} on text → the raw values among the tokens;</li>
  *   <li>{@code bool}: {@code must} and {@code filter} parts intersect; {@code should} parts join as
@@ -62,7 +65,11 @@ public final class SupersetFilter {
         return normalize ? pattern.toLowerCase(java.util.Locale.ROOT) : pattern;
     }
 
-    /** True when the query has parts only the gateway can match exactly (full-text, term-level on text). */
+    /**
+     * True when the query has parts only the gateway can match exactly: full-text, term-level on text, and what no
+     * Qdrant condition expresses (patterns, regular expressions, edit distances, case-insensitive forms, ranges on
+     * strings and booleans, field-name patterns).
+     */
     public static boolean textual(IndexMetadata index, Query q) {
         return switch (q) {
             case Query.Match m -> true;
@@ -70,8 +77,8 @@ public final class SupersetFilter {
             case Query.MatchPhrasePrefix m -> true;
             case Query.MultiMatch m -> true;
             case Query.QueryString s -> true;
-            case Query.Term t -> isText(index, t.field());
-            case Query.Terms t -> isText(index, t.field());
+            case Query.Term t -> isText(index, t.field()) || t.caseInsensitive() || t.field().contains("*");
+            case Query.Terms t -> isText(index, t.field()) || t.field().contains("*");
             case Query.Bool b -> anyTextual(index, b.must()) || anyTextual(index, b.filter())
                     || anyTextual(index, b.should()) || anyTextual(index, b.mustNot());
             case Query.ConstantScore c -> textual(index, c.filter());
@@ -79,13 +86,14 @@ public final class SupersetFilter {
             case Query.DisMax d -> anyTextual(index, d.queries());
             case Query.MatchAll m -> false;
             case Query.MatchNone m -> false;
-            case Query.Range r -> false;
-            case Query.Exists e -> false;
+            case Query.Range r -> stringRange(index, r.field());
+            case Query.Exists e -> e.field().contains("*");
             case Query.Ids i -> false;
-            case Query.Prefix p -> isText(index, p.field());
-            case Query.Wildcard w -> isText(index, w.field());
-            case Query.Regexp r -> isText(index, r.field());
-            case Query.Fuzzy f -> false;
+            case Query.Prefix p -> isText(index, p.field()) || p.caseInsensitive() || p.field().contains("*");
+            // Qdrant has no pattern, regular expression or edit-distance match: the gateway matches them
+            case Query.Wildcard w -> true;
+            case Query.Regexp r -> true;
+            case Query.Fuzzy f -> true;
             case Query.Knn k -> false;
             // scored (and, with min_score, matched) by the gateway's script run
             case Query.ScriptScore s -> true;
@@ -102,6 +110,16 @@ public final class SupersetFilter {
         return false;
     }
 
+    /** A range Qdrant cannot compare: on strings ({@code keyword}, {@code text}, {@code _id}), booleans, patterns. */
+    private static boolean stringRange(IndexMetadata index, String field) {
+        if (field.contains("*") || field.equals(QdrantLayout.ID)) {
+            return true;
+        }
+        FieldMapping mapping = index.mappings().field(field).orElse(null);
+        return mapping instanceof FieldMapping.KeywordField || mapping instanceof FieldMapping.TextField
+                || mapping instanceof FieldMapping.BooleanField;
+    }
+
     private static boolean isText(IndexMetadata index, String field) {
         return index.mappings().field(field).orElse(null) instanceof FieldMapping.TextField;
     }
@@ -112,32 +130,37 @@ public final class SupersetFilter {
             return exact.query(q);
         }
         return switch (q) {
-            case Query.Match m -> {
-                if (m.fuzziness().isPresent()) {
-                    throw FilterTranslator.unsupported("[fuzziness] in a [match] query");
-                }
-                yield text(m.field(), m.text(), m.operator() == Query.Operator.AND, m.zeroTermsQuery(),
-                        m.analyzer(), false);
-            }
+            case Query.Match m -> m.fuzziness().isPresent() ? fuzzyMatch(m)
+                    : text(m.field(), m.text(), m.operator() == Query.Operator.AND, m.zeroTermsQuery(), m.analyzer(),
+                    false);
             case Query.MatchPhrase m -> text(m.field(), m.text(), true, m.zeroTermsQuery(), m.analyzer(), true);
-            case Query.MatchPhrasePrefix m -> throw FilterTranslator.unsupported("the [match_phrase_prefix] query"
-                    + " (its expansion needs the whole index's term dictionary)");
+            case Query.MatchPhrasePrefix m -> phrasePrefix(m);
             case Query.MultiMatch m -> multiMatch(m);
             case Query.QueryString s -> new SupersetFilter(index, exact, scorer, true)
                     .superset(QueryStringParser.parse(s));
+            // case-insensitive and field-pattern forms: every point (the gateway matches them)
             case Query.Term t -> {
-                if (t.caseInsensitive()) {
+                if (t.caseInsensitive() || !isText(index, t.field())) {
                     yield new Always();
                 }
                 yield tokens(t.field(), List.of(text(t.value(), t.field())), false);
             }
-            case Query.Terms t -> t.values().isEmpty() ? new Never()
+            case Query.Terms t -> t.values().isEmpty() ? new Never() : !isText(index, t.field()) ? new Always()
                     : tokens(t.field(), t.values().stream().map(v -> text(v, t.field())).toList(), false);
-            case Query.Prefix p -> tokenPrefix(p.field(), p.caseInsensitive() ? "" : pattern(p.prefix()));
-            case Query.Wildcard w -> tokenPrefix(w.field(), w.caseInsensitive() ? ""
-                    : literalPrefix(pattern(w.pattern())));
+            case Query.Prefix p -> p.caseInsensitive() ? new Always() : isText(index, p.field())
+                    ? tokenPrefix(p.field(), pattern(p.prefix())) : valuePrefix(p.field(), p.prefix());
+            case Query.Wildcard w -> w.caseInsensitive() ? new Always() : isText(index, w.field())
+                    ? tokenPrefix(w.field(), literalPrefix(pattern(w.pattern())))
+                    : normalize ? new Always() : valuePrefix(w.field(), literalPrefix(w.pattern()));
             // a regular expression's literal start is not safe to read off (alternations, groups): every point
             case Query.Regexp r -> new Always();
+            // the terms within the edit distance share the first prefix_length characters
+            case Query.Fuzzy f -> f.prefixLength() <= 0 || normalize ? new Always()
+                    : isText(index, f.field()) ? tokenPrefix(f.field(), head(text(f.value(), f.field()),
+                    f.prefixLength())) : valuePrefix(f.field(), head(text(f.value(), f.field()), f.prefixLength()));
+            // strings, booleans and field patterns compare in the gateway
+            case Query.Range r -> new Always();
+            case Query.Exists e -> new Always();
             case Query.Bool b -> bool(b);
             case Query.ConstantScore c -> superset(c.filter());
             case Query.ScriptScore s -> superset(s.query());
@@ -163,13 +186,81 @@ public final class SupersetFilter {
         return FilterTranslator.and(parts);
     }
 
-    private Translated multiMatch(Query.MultiMatch m) {
-        if (m.fuzziness().isPresent()) {
-            throw FilterTranslator.unsupported("[fuzziness] in a [multi_match] query");
+    /**
+     * {@code match} with {@code fuzziness} on a text field: a token sharing the first {@code prefix_length} characters
+     * of a query token (every point without a prefix length); on other fields every point.
+     */
+    private Translated fuzzyMatch(Query.Match m) {
+        if (m.prefixLength() <= 0 || !isText(index, m.field())) {
+            return new Always();
         }
-        if (m.type() == Query.MultiMatchType.PHRASE_PREFIX) {
-            throw FilterTranslator.unsupported("[multi_match] of type [phrase_prefix] (its expansion needs the whole"
-                    + " index's term dictionary)");
+        Optional<List<List<String>>> groups = scorer.tokenGroups(index, m.field(), m.text(), m.analyzer(), false);
+        if (groups.isEmpty()) {
+            return new Always();
+        }
+        if (groups.get().isEmpty()) {
+            return m.zeroTermsQuery() == Query.ZeroTermsQuery.ALL ? new Always() : new Never();
+        }
+        return FilterTranslator.or(groups.get().stream().flatMap(List::stream)
+                .map(t -> tokenPrefix(m.field(), head(t, m.prefixLength()))).toList());
+    }
+
+    /**
+     * {@code match_phrase_prefix}: on a text field, every token but the last (one of each position) and a token
+     * starting with the last; on a keyword field the value's prefix; elsewhere every point.
+     */
+    private Translated phrasePrefix(Query.MatchPhrasePrefix m) {
+        if (m.field().contains("*")) {
+            return new Always();
+        }
+        if (m.field().equals(QdrantLayout.ID) || index.mappings().field(m.field()).orElse(null)
+                instanceof FieldMapping.KeywordField) {
+            return valuePrefix(m.field(), m.text());
+        }
+        if (!isText(index, m.field())) {
+            return index.mappings().field(m.field()).isEmpty() ? new Never() : new Always();
+        }
+        Optional<List<List<String>>> groups = scorer.tokenGroups(index, m.field(), m.text(), m.analyzer(), true);
+        if (groups.isEmpty()) {
+            return new Always();
+        }
+        if (groups.get().isEmpty()) {
+            return new Never();
+        }
+        List<List<String>> all = groups.get();
+        List<Translated> parts = new ArrayList<>();
+        for (int i = 0; i < all.size() - 1; i++) {
+            parts.add(tokens(m.field(), all.get(i), false));
+        }
+        parts.add(FilterTranslator.or(all.get(all.size() - 1).stream().map(t -> tokenPrefix(m.field(), t)).toList()));
+        return FilterTranslator.and(parts);
+    }
+
+    /** Points with a keyword (or {@code _id}) value starting with {@code prefix}; every point for other fields. */
+    private Translated valuePrefix(String field, String prefix) {
+        if (field.contains("*")) {
+            return new Always();
+        }
+        if (prefix.isEmpty()) {
+            return new Always();
+        }
+        FieldMapping mapping = index.mappings().field(field).orElse(null);
+        if (!field.equals(QdrantLayout.ID) && !(mapping instanceof FieldMapping.KeywordField k
+                && k.normalizer().isEmpty())) {
+            // a normalizer may change a prefix otherwise than the values it starts
+            return new Always();
+        }
+        return exact.query(new Query.Prefix(field, prefix, false, 1f));
+    }
+
+    /** The first {@code n} code points of {@code s}. */
+    private static String head(String s, int n) {
+        return s.codePointCount(0, s.length()) <= n ? s : s.substring(0, s.offsetByCodePoints(0, n));
+    }
+
+    private Translated multiMatch(Query.MultiMatch m) {
+        if (m.fuzziness().isPresent() || m.type() == Query.MultiMatchType.PHRASE_PREFIX) {
+            return new Always();
         }
         if (m.fields().isEmpty()) {
             return new Always();

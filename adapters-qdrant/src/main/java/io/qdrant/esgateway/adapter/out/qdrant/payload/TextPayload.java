@@ -28,7 +28,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
  * Both are derived from the same indexed values as {@code _f}, so updates and deletes keep the statistics exact.
  */
 public final class TextPayload {
-    static final String TERMS = "_t";
+    public static final String TERMS = "_t";
     static final String LENGTHS = "_n";
     /** The element of {@code _n.<field>} that marks "the document has the field". */
     public static final int PRESENT = -1;

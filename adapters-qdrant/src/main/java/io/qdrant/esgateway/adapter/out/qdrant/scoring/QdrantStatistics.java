@@ -8,7 +8,9 @@ import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantFacets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -44,6 +46,7 @@ public final class QdrantStatistics implements RelevanceScorer.Statistics {
     private final Calls calls;
     private final Map<String, FieldStatistics> fields = new ConcurrentHashMap<>();
     private final Map<String, Long> docFreqs = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Long>> dictionaries = new ConcurrentHashMap<>();
     private final AtomicInteger requests = new AtomicInteger();
 
     public QdrantStatistics(IndexMetadata index, Calls calls) {
@@ -153,6 +156,77 @@ public final class QdrantStatistics implements RelevanceScorer.Statistics {
         FieldStatistics out = new FieldStatistics(docCount, sum);
         fields.put(field, out);
         return out;
+    }
+
+    /**
+     * The field's distinct terms with their document counts: one exact {@code facet} over {@code _t.<field>} (text)
+     * or {@code _f.<field>} (keyword); when the answer may be cut at {@link QdrantFacets#LIMIT} values, a scroll
+     * over every point holding the field counts them instead. The counts also answer {@link #docFreq}.
+     */
+    @Override
+    public Map<String, Long> dictionary(String field) {
+        Map<String, Long> known = dictionaries.get(field);
+        if (known != null) {
+            return known;
+        }
+        FieldMapping mapping = index.mappings().field(field).orElse(null);
+        String key;
+        String top;
+        if (mapping instanceof FieldMapping.TextField) {
+            key = TextPayload.termsPath(field);
+            top = TextPayload.TERMS;
+        } else if (mapping instanceof FieldMapping.KeywordField) {
+            key = QdrantLayout.fieldPath(field);
+            top = QdrantLayout.FIELDS;
+        } else {
+            return Map.of();
+        }
+        ObjectNode body = QdrantClient.object();
+        body.put("key", key);
+        body.put("limit", QdrantFacets.LIMIT);
+        body.put("exact", true);
+        requests.incrementAndGet();
+        String what = "read the terms of field [" + field + "] of index [" + index.name() + "]";
+        JsonNode result = calls.read("/facet", body, what);
+        Map<String, Long> out = new HashMap<>();
+        for (JsonNode hit : result.path("hits")) {
+            out.put(hit.path("value").asText(), hit.path("count").asLong());
+        }
+        if (out.size() >= QdrantFacets.LIMIT) {
+            out.clear();
+            ObjectNode isEmpty = QdrantClient.object();
+            isEmpty.putObject("is_empty").put("key", key);
+            ObjectNode holding = QdrantClient.object();
+            holding.putArray("must_not").add(isEmpty);
+            JsonNode offset = null;
+            do {
+                ObjectNode scroll = QdrantClient.object();
+                scroll.set("filter", holding);
+                scroll.put("limit", 1024);
+                scroll.putArray("with_payload").add(key);
+                scroll.put("with_vector", false);
+                if (offset != null) {
+                    scroll.set("offset", offset);
+                }
+                requests.incrementAndGet();
+                JsonNode page = calls.read("/points/scroll", scroll, what);
+                for (JsonNode point : page.path("points")) {
+                    JsonNode values = point.path("payload").path(top).path(field);
+                    java.util.Set<String> distinct = new java.util.HashSet<>();
+                    (values.isArray() ? values : List.of(values)).forEach(v -> {
+                        if (v.isValueNode() && !v.isNull()) {
+                            distinct.add(v.asText());
+                        }
+                    });
+                    distinct.forEach(t -> out.merge(t, 1L, Long::sum));
+                }
+                offset = page.get("next_page_offset");
+            } while (offset != null && !offset.isNull());
+        }
+        out.forEach((term, count) -> docFreqs.putIfAbsent(key(field, term), count));
+        Map<String, Long> frozen = Map.copyOf(out);
+        dictionaries.put(field, frozen);
+        return frozen;
     }
 
     @Override

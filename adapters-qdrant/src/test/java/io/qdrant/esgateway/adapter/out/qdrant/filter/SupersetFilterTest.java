@@ -1,13 +1,10 @@
 package io.qdrant.esgateway.adapter.out.qdrant.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qdrant.esgateway.adapter.out.lucene.LuceneStores;
 import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Translated;
-import io.qdrant.esgateway.domain.error.ErrorKind;
-import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import org.junit.jupiter.api.Test;
@@ -122,13 +119,25 @@ class SupersetFilterTest {
     }
 
     @Test
-    void expansionsAreRefusedWithA400NamingThem() {
-        for (String q : java.util.List.of("{\"match_phrase_prefix\": {\"title\": \"fo\"}}",
-                "{\"match\": {\"title\": {\"query\": \"fox\", \"fuzziness\": 1}}}",
+    void expansionsAndWhatQdrantCannotMatchWidenToWhatTheyMustHold() {
+        // a phrase prefix: the tokens before the last, and a token starting with the last
+        assertThat(condition("{\"match_phrase_prefix\": {\"title\": \"quick fo\"}}"))
+                .isEqualTo("{\"must\":[{\"key\":\"_t.title\",\"match\":{\"any\":[\"quick\"]}},"
+                        + "{\"key\":\"_t.title\",\"match\":{\"prefix\":\"fo\"}}]}");
+        // fuzziness with a prefix length: a token sharing the prefix; without one, every point
+        assertThat(condition("{\"match\": {\"title\": {\"query\": \"fox\", \"fuzziness\": 1,"
+                + " \"prefix_length\": 1}}}")).isEqualTo("{\"key\":\"_t.title\",\"match\":{\"prefix\":\"f\"}}");
+        assertThat(superset("{\"match\": {\"title\": {\"query\": \"fox\", \"fuzziness\": 1}}}"))
+                .isInstanceOf(FilterTranslator.Always.class);
+        // a keyword wildcard: its literal prefix; regexp, fuzzy, string ranges, case-insensitive terms: every point
+        assertThat(condition("{\"wildcard\": {\"tag\": \"re*d\"}}"))
+                .isEqualTo("{\"key\":\"_f.tag\",\"match\":{\"prefix\":\"re\"}}");
+        for (String q : java.util.List.of("{\"regexp\": {\"tag\": \"r.d\"}}", "{\"fuzzy\": {\"tag\": \"rad\"}}",
+                "{\"range\": {\"tag\": {\"gte\": \"b\"}}}", "{\"term\": {\"tag\": {\"value\": \"RED\","
+                        + " \"case_insensitive\": true}}}", "{\"exists\": {\"field\": \"ta*\"}}",
                 "{\"multi_match\": {\"query\": \"fo\", \"fields\": [\"title\"], \"type\": \"phrase_prefix\"}}")) {
-            assertThatThrownBy(() -> superset(q)).as(q).isInstanceOf(GatewayException.class)
-                    .satisfies(e -> assertThat(((GatewayException) e).kind()).isEqualTo(ErrorKind.UNSUPPORTED))
-                    .hasMessageContaining("Qdrant backend");
+            assertThat(SupersetFilter.textual(QdrantFilterTranslatorTest.INDEX, QueryDsl.parse(Json.parse(q)))).as(q).isTrue();
+            assertThat(superset(q)).as(q).isInstanceOf(FilterTranslator.Always.class);
         }
     }
 }
