@@ -8,12 +8,18 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import javax.net.ssl.SSLParameters;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The shared response cache on Valkey/Redis. Keys: {@code <prefix>rc:g:<index uuid>} holds an index's data
@@ -79,7 +85,8 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         config.setTestWhileIdle(true);
         config.setJmxEnabled(false);
         int timeout = (int) settings.timeout().toMillis();
-        JedisPool pool = new JedisPool(config, settings.url(), timeout, timeout);
+        JedisPool pool = new JedisPool(config, JedisURIHelper.getHostAndPort(settings.url()),
+                clientConfig(settings.url(), timeout));
         try (Jedis jedis = pool.getResource()) {
             checkEvictionPolicy(jedis);
             byte[] lookup = jedis.scriptLoad(bytes(LOOKUP));
@@ -92,6 +99,23 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             pool.close();
             throw e;
         }
+    }
+
+    /**
+     * The connection settings of a URL: credentials, database, and for {@code rediss://} TLS (the JVM's trust store)
+     * with the server's host name verified against its certificate (as for {@code https}).
+     */
+    private static JedisClientConfig clientConfig(java.net.URI url, int timeoutMillis) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(timeoutMillis).socketTimeoutMillis(timeoutMillis)
+                .user(JedisURIHelper.getUser(url)).password(JedisURIHelper.getPassword(url))
+                .database(JedisURIHelper.getDBIndex(url));
+        if (JedisURIHelper.isRedisSSLScheme(url)) {
+            SSLParameters verifyHost = new SSLParameters();
+            verifyHost.setEndpointIdentificationAlgorithm("HTTPS");
+            config.ssl(true).sslParameters(verifyHost);
+        }
+        return config.build();
     }
 
     /** An {@code allkeys-*} policy may evict a generation, which would let an old entry match again. */
@@ -169,31 +193,46 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         if (indices.isEmpty()) {
             return;
         }
-        try (Jedis jedis = pool.getResource()) {
+        call("moving a data generation", jedis -> {
             Pipeline pipeline = jedis.pipelined();
             indices.forEach(i -> pipeline.incr(generationKey(i)));
             pipeline.sync();
-        } catch (JedisException e) {
-            throw unavailable("moving a data generation", e);
-        }
+            return null;
+        });
     }
 
     @Override
     public void ping() {
-        try (Jedis jedis = pool.getResource()) {
-            jedis.ping();
-        } catch (JedisException e) {
-            throw unavailable("ping", e);
-        }
+        call("ping", Jedis::ping);
     }
 
     private Object script(byte[] sha, String source, List<byte[]> keys, List<byte[]> args, String what) {
-        try (Jedis jedis = pool.getResource()) {
+        return call(what, jedis -> {
             try {
                 return jedis.evalsha(sha, keys, args);
             } catch (JedisNoScriptException e) {
                 // the server lost its scripts (restart, SCRIPT FLUSH); this one did not run: load it and run it
                 return jedis.eval(bytes(source), keys, args);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code work} on a pooled connection. A broken connection (after a server restart every pooled one is)
+     * drops the idle ones and runs {@code work} once more on a new connection: every operation here may run twice —
+     * a lookup reads, a publish stores the same answer under the same ticket check, and a generation moved twice
+     * only makes more entries unreachable. Any other failure, or a second one, is {@code BACKEND_UNAVAILABLE}.
+     */
+    private <T> T call(String what, Function<Jedis, T> work) {
+        try (Jedis jedis = pool.getResource()) {
+            return work.apply(jedis);
+        } catch (JedisConnectionException first) {
+            pool.clear();
+            try (Jedis jedis = pool.getResource()) {
+                return work.apply(jedis);
+            } catch (JedisException e) {
+                e.addSuppressed(first);
+                throw unavailable(what, e);
             }
         } catch (JedisException e) {
             throw unavailable(what, e);

@@ -130,6 +130,19 @@ class RedisResponseCacheTest extends SharedResponseCacheContract {
     }
 
     @Test
+    void afterAServerRestartThePooledConnectionsAreReplacedWithoutFailingAnOperation() {
+        cache.bump(List.of("u"));
+        cache.lookup("k", List.of("u")); // the pool now holds connections to the old server process
+        server.stop();
+        server.restart();
+
+        cache.bump(List.of("u"));
+        SharedResponseCache.Lookup miss = cache.lookup("k", List.of("u"));
+        assertThat(cache.publish(miss.ticket(), bytes("a"))).isEqualTo(SharedResponseCache.Published.PUBLISHED);
+        cache.ping();
+    }
+
+    @Test
     void anEvictionPolicyThatMayDropGenerationsIsRefused() {
         server.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
         try {
