@@ -29,8 +29,12 @@ import redis.clients.jedis.util.JedisURIHelper;
  * (compare the generations with the ticket's, then store) — atomic on the server, so no write's generation move can
  * fall between the check and the store. A bump is one pipelined round trip of {@code INCR}s.
  *
+ * <p>A conditional lookup ({@link #lookupIf}) is the same script after a check of other keys' values (the shared
+ * catalog's generation and epoch): one round trip for the catalog's freshness and the cache entry.
+ *
  * <p>Nothing is retried blindly: every command is safe to repeat (a lookup reads; a publish re-checks its ticket;
- * an extra bump only misses the cache), and the only retry is after {@code NOSCRIPT}, when the script did not run.
+ * an extra bump only misses the cache); a command is sent again after {@code NOSCRIPT} (the script did not run) and
+ * once on a new connection after a broken one.
  */
 final class RedisResponseCache implements RedisResponseCaches.Handle {
     private static final String LOOKUP = """
@@ -44,6 +48,27 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             local e = redis.call('HMGET', KEYS[1], 't', 'b')
             if e[1] == tag and e[2] then
               out[#KEYS] = e[2]
+            end
+            return out
+            """;
+    /** KEYS: the entry, {@code ARGV[1]} generations, then the keys to check; ARGV: the count, the expected values. */
+    private static final String LOOKUP_IF = """
+            local n = tonumber(ARGV[1])
+            for j = n + 2, #KEYS do
+              if (redis.call('GET', KEYS[j]) or '0') ~= ARGV[j - n] then
+                return false
+              end
+            end
+            local out = {}
+            local tag = ''
+            for i = 2, n + 1 do
+              local g = redis.call('GET', KEYS[i]) or '0'
+              out[i - 1] = g
+              tag = tag .. g .. ','
+            end
+            local e = redis.call('HMGET', KEYS[1], 't', 'b')
+            if e[1] == tag and e[2] then
+              out[n + 1] = e[2]
             end
             return out
             """;
@@ -66,15 +91,17 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     private final int maxEntryBytes;
     private final byte[] lookupSha;
     private final byte[] publishSha;
+    private final byte[] lookupIfSha;
 
     private RedisResponseCache(JedisPool pool, RedisResponseCaches.Settings settings, byte[] lookupSha,
-                               byte[] publishSha) {
+                               byte[] publishSha, byte[] lookupIfSha) {
         this.pool = pool;
         this.prefix = settings.prefix();
         this.ttlMillis = bytes(Long.toString(settings.ttl().toMillis()));
         this.maxEntryBytes = settings.maxEntryBytes();
         this.lookupSha = lookupSha;
         this.publishSha = publishSha;
+        this.lookupIfSha = lookupIfSha;
     }
 
     static RedisResponseCache open(RedisResponseCaches.Settings settings) {
@@ -91,7 +118,8 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             checkEvictionPolicy(jedis);
             byte[] lookup = jedis.scriptLoad(bytes(LOOKUP));
             byte[] publish = jedis.scriptLoad(bytes(PUBLISH));
-            return new RedisResponseCache(pool, settings, lookup, publish);
+            byte[] lookupIf = jedis.scriptLoad(bytes(LOOKUP_IF));
+            return new RedisResponseCache(pool, settings, lookup, publish, lookupIf);
         } catch (JedisException e) {
             pool.close();
             throw unavailable("connecting to " + redacted(settings.url()), e);
@@ -167,7 +195,24 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
 
     @Override
     public Lookup lookup(String key, List<String> indices) {
-        Object reply = script(lookupSha, LOOKUP, keys(key, indices), List.of(), "looking up");
+        return lookupReply(key, indices, script(lookupSha, LOOKUP, keys(key, indices), List.of(), "looking up"));
+    }
+
+    @Override
+    public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked, List<String> values) {
+        if (checked.size() != values.size()) {
+            throw new IllegalArgumentException("one value per checked key");
+        }
+        List<byte[]> keys = keys(key, indices);
+        checked.forEach(k -> keys.add(bytes(k)));
+        List<byte[]> args = new ArrayList<>(values.size() + 1);
+        args.add(bytes(Integer.toString(indices.size())));
+        values.forEach(v -> args.add(bytes(v)));
+        Object reply = script(lookupIfSha, LOOKUP_IF, keys, args, "looking up");
+        return reply == null ? Optional.empty() : Optional.of(lookupReply(key, indices, reply));
+    }
+
+    private static Lookup lookupReply(String key, List<String> indices, Object reply) {
         List<?> values = (List<?>) reply;
         List<Long> generations = new ArrayList<>(indices.size());
         for (int i = 0; i < indices.size(); i++) {

@@ -198,6 +198,17 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         return current(null).view();
     }
 
+    /** The local snapshot, current while the generation and epoch keys hold its generation and epoch. */
+    @Override
+    public Optional<Pinned> pinned() {
+        Snapshot known = snapshot;
+        if (known == null || closed) {
+            return Optional.empty();
+        }
+        return Optional.of(new Pinned(known.view(), List.of(genKey, epochKey),
+                List.of(Long.toString(known.generation()), known.epoch())));
+    }
+
     /** The snapshot as of now: the local one if the generation and epoch did not move, else loaded. */
     private Snapshot current(Jedis onConnection) {
         if (onConnection != null) {
