@@ -36,8 +36,6 @@ class AdapterVisibilityTest {
             .and().doNotHaveSimpleName("LuceneStores")
             .and().doNotHaveSimpleName("QdrantStores")
             .and().doNotHaveSimpleName("package-info")
-            // the Qdrant store's read paths (adapter.out.qdrant.read, .scoring) still call back into it
-            .and().doNotHaveFullyQualifiedName("io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore")
             .should().notHaveModifier(JavaModifier.PUBLIC)
             .because("bootstrap wires adapters through their factories, never through implementation classes");
 

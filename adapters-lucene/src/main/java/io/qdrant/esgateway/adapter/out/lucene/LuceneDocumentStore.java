@@ -1,17 +1,23 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
-import static io.qdrant.esgateway.adapter.out.lucene.IndexSlot.*;
-import static io.qdrant.esgateway.adapter.out.lucene.StoreFiles.*;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot.acquire;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot.discard;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot.lookup;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.StoreFiles.closeQuietly;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.StoreFiles.describe;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.StoreFiles.failure;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.StoreFiles.metadata;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.StoreFiles.sizeOnDisk;
 
-import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.Acquired;
-import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.IndexAction;
-import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.Recent;
-import io.qdrant.esgateway.adapter.out.lucene.IndexSlot.StaleSlot;
-
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.BrokenInvariant;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.RejectedValue;
-import io.qdrant.esgateway.domain.document.DocumentVersion;
-import io.qdrant.esgateway.domain.document.IndexableDocument;
+import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneAggregations;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot.Acquired;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot.IndexAction;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexSlot.StaleSlot;
+import io.qdrant.esgateway.adapter.out.lucene.engine.RealtimeGet;
+import io.qdrant.esgateway.adapter.out.lucene.search.LuceneSearch;
+import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
 import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -20,65 +26,25 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.concurrent.locks.StampedLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.IndexWriterConfig.OpenMode;
-import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.StoredFields;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.store.AlreadyClosedException;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.IOUtils;
-import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneAggregations;
-import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
-import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
-import io.qdrant.esgateway.adapter.out.lucene.search.IndexAnalyzer;
-import io.qdrant.esgateway.adapter.out.lucene.search.LuceneSearch;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
 
 /**
  * The {@link io.qdrant.esgateway.application.port.out.DocumentStore} on Lucene: one index directory per concrete
@@ -92,14 +58,10 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
  * {@code writing} lock serialises the index's write batches and its searcher refreshes: a refresh therefore never
  * shows half a batch, and reads that need no refresh never wait for a write.
  *
- * <p>Durability: each index has a write-ahead log ({@link Translog}). A batch is applied to the writer and appended
- * to the log under {@code writing}, then fsync'd outside it (concurrent writers share one fsync); {@code write}
- * returns after that fsync. The writer is committed only when the log's generation passes
- * {@link #FLUSH_THRESHOLD_BYTES}, every {@link #FLUSH_INTERVAL} if the log holds anything ({@link #flushLogged}),
- * when the index is opened (after replaying the log) and on {@link #close()}; each
- * commit's user data holds the highest sequence number and the log generation that later writes go to, and the
- * older generations are deleted after it. Opening an index replays the log from that generation on into the writer
- * (a torn last record, a crash in the middle of an append, was never acknowledged and is skipped) and commits.
+ * <p>Each index's engine (create, recovery, writes with group commit, rollback, flush) is {@link IndexEngine}; this
+ * class holds which indexes are open, the locks and the data directory's lock, and routes each port method to the
+ * open index. Every {@link #FLUSH_INTERVAL} the open indexes whose translog holds writes are committed
+ * ({@link #flushLogged}).
  *
  * <p>Visibility: real-time GET answers from {@code recent} (the documents written since the last refresh) and the
  * current searcher, with no refresh; searches, counts and stats refresh the searcher first when a write was applied
@@ -111,40 +73,14 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     private static final Logger LOG = Logger.getLogger(LuceneDocumentStore.class.getName());
     static final String INDICES = "indices";
     static final String LOCK_FILE = "store.lock";
-    /** Commit user data: the highest sequence number written, absent before the first write. */
-    static final String MAX_SEQ_NO = "max_seq_no";
-    /** Commit user data: the version of the field layout ({@link FieldEncoding}) the index was written with. */
-    static final String ENCODING = "qeg_encoding";
-    static final String ENCODING_VERSION = "1";
-    /** Commit user data: the translog generation that writes after this commit went to ({@link Translog}). */
-    static final String TRANSLOG_GENERATION = "translog_generation";
-    /** A Lucene commit (and a fresh translog generation) once the current generation holds this many bytes. */
-    static final long FLUSH_THRESHOLD_BYTES = 64L << 20;
-    /**
-     * Operations kept for real-time GET since the last refresh; past this many the write that crosses it refreshes
-     * the searcher (which empties them), so the memory they hold stays bounded.
-     */
-    static final int RECENT_LIMIT = 10_000;
     /** How often the store commits every index whose translog holds writes ({@link #flushLogged}). */
     static final Duration FLUSH_INTERVAL = Duration.ofSeconds(60);
     /** Index uuids are URL-safe base64 (IdGenerator); anything else could leave the indices directory. */
     private static final Pattern SAFE_UUID = Pattern.compile("[A-Za-z0-9_-]+");
 
-    /** Opens the Lucene {@link Directory} of one index; tests pass one that fails on purpose. */
-    @FunctionalInterface
-    interface DirectoryFactory {
-        Directory open(Path path) throws IOException;
-    }
-
-    /** What {@link #recover} leaves: the writer holds every logged write, committed, and a fresh translog. */
-    private record Recovered(Translog translog, long maxSeqNo) {
-    }
-
     private final Path dataDirectory;
     private final Path indicesDirectory;
-    private final DirectoryFactory directories;
-    private final Translog.Fsync fsync;
-    private final long flushThresholdBytes;
+    private final IndexEngine engine;
     private final FileChannel lockChannel;
     private final FileLock dataLock;
     private final ConcurrentHashMap<String, IndexSlot> slots = new ConcurrentHashMap<>();
@@ -157,13 +93,11 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         return thread;
     });
 
-    private LuceneDocumentStore(Path dataDirectory, DirectoryFactory directories, Translog.Fsync fsync,
+    private LuceneDocumentStore(Path dataDirectory, IndexEngine.DirectoryFactory directories, Translog.Fsync fsync,
                                 long flushThresholdBytes, FileChannel lockChannel, FileLock dataLock) {
         this.dataDirectory = dataDirectory;
         this.indicesDirectory = dataDirectory.resolve(INDICES);
-        this.directories = directories;
-        this.fsync = fsync;
-        this.flushThresholdBytes = flushThresholdBytes;
+        this.engine = new IndexEngine(indicesDirectory, directories, fsync, flushThresholdBytes);
         this.lockChannel = lockChannel;
         this.dataLock = dataLock;
         long interval = FLUSH_INTERVAL.toMillis();
@@ -173,8 +107,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     /**
      * The periodic flush: commits every open index whose current translog generation holds writes, so that the
      * translog stays short (a restart replays little) even on an index that never reaches
-     * {@link #FLUSH_THRESHOLD_BYTES}. Takes the locks a write takes, in the same order; a failure marks the index
-     * broken (it is opened again from disk on next use), as after a write.
+     * {@link IndexEngine#FLUSH_THRESHOLD_BYTES} ({@link IndexEngine#flushIfLogged}). Takes the locks a write takes, in
+     * the same order.
      */
     void flushLogged() {
         storeLock.readLock().lock();
@@ -189,19 +123,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                     if (!slot.usable()) {
                         continue;
                     }
-                    slot.writing.lock();
-                    try {
-                        Translog translog = slot.translog;
-                        if (!slot.broken && translog != null && translog.sizeInBytes() > Translog.HEADER_BYTES) {
-                            flush(slot);
-                        }
-                    } catch (IOException | RuntimeException problem) {
-                        LOG.log(Level.WARNING, "the periodic commit of the Lucene index [" + e.getKey() + "] failed;"
-                                + " it is opened again from its last commit and translog on next use", problem);
-                        slot.broken = true;
-                    } finally {
-                        slot.writing.unlock();
-                    }
+                    engine.flushIfLogged(e.getKey(), slot);
                 } finally {
                     slot.lock.readLock().unlock();
                 }
@@ -216,12 +138,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * OS file lock on {@code store.lock}: the OS drops it when the process dies, so a killed process leaves a file
      * behind but no lock.
      */
-    static LuceneDocumentStore open(Path dataDirectory, DirectoryFactory directories) {
-        return open(dataDirectory, directories, Translog.Fsync.DEFAULT, FLUSH_THRESHOLD_BYTES);
+    static LuceneDocumentStore open(Path dataDirectory, IndexEngine.DirectoryFactory directories) {
+        return open(dataDirectory, directories, Translog.Fsync.DEFAULT, IndexEngine.FLUSH_THRESHOLD_BYTES);
     }
 
     /** As above, with the translog's fsync and flush threshold given (tests make them fail or small). */
-    static LuceneDocumentStore open(Path dataDirectory, DirectoryFactory directories, Translog.Fsync fsync,
+    static LuceneDocumentStore open(Path dataDirectory, IndexEngine.DirectoryFactory directories, Translog.Fsync fsync,
                                     long flushThresholdBytes) {
         Path data = dataDirectory.toAbsolutePath().normalize();
         String failure = "Lucene data directory [" + data + "] cannot be opened: ";
@@ -263,7 +185,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             if (slot.writer != null) {
                 throw GatewayException.alreadyExists(index.name(), uuid);
             }
-            create(index, slot);
+            try {
+                engine.create(index, slot);
+            } catch (RuntimeException e) {
+                retire(index, slot);
+                throw e;
+            }
         });
     }
 
@@ -293,55 +220,11 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Claims the index directory, commits an empty index in it and keeps its writer; on failure removes both. */
-    private void create(IndexMetadata index, IndexSlot slot) {
-        Path directory = indexDirectory(index);
-        try {
-            Files.createDirectory(directory);
-        } catch (FileAlreadyExistsException e) {
-            retire(index, slot);
-            throw GatewayException.alreadyExists(index.name(), index.uuid());
-        } catch (IOException e) {
-            retire(index, slot);
-            throw failure("cannot create", index, directory, e);
-        }
-        Directory lucene = null;
-        IndexWriter writer = null;
-        Translog translog = null;
-        try {
-            lucene = directories.open(directory);
-            writer = new IndexWriter(lucene, config(OpenMode.CREATE));
-            writer.setLiveCommitData(commitData(-1, 1).entrySet());
-            writer.commit();
-            translog = Translog.create(directory, 1, fsync);
-            IOUtils.fsync(indicesDirectory, true);
-            install(slot, lucene, writer, new Recovered(translog, -1));
-        } catch (IOException | RuntimeException e) {
-            rollbackQuietly(writer);
-            closeQuietly(translog);
-            closeQuietly(lucene);
-            try {
-                deleteRecursively(directory);
-            } catch (IOException | RuntimeException cleanup) {
-                e.addSuppressed(cleanup);
-            }
-            retire(index, slot);
-            throw e instanceof IOException io ? failure("cannot create", index, directory, io) : (RuntimeException) e;
-        }
-    }
-
     @Override
     public void dropIndex(IndexMetadata index) {
         withClaimedSlot(uuidOf(index), slot -> {
-            Path directory = indexDirectory(index);
             try {
-                closeQuietly(slot.searchers);
-                rollbackQuietly(slot.writer);
-                closeQuietly(slot.translog);
-                closeQuietly(slot.directory);
-                deleteRecursively(directory);
-            } catch (IOException e) {
-                throw failure("cannot delete", index, directory, e);
+                engine.drop(index, slot);
             } finally {
                 retire(index, slot);
             }
@@ -352,7 +235,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
      * Encodes the batch and its translog record (no lock held); then, holding the index's {@code writing} lock,
      * applies it to the writer in order, appends the record to the translog and makes the batch visible to real-time
      * GET ({@code recent}); then, without the lock, waits until the record is fsync'd (group commit: writers that
-     * queue up meanwhile share one fsync). The writer is not committed here: see {@link #flush}.
+     * queue up meanwhile share one fsync). The writer is not committed here ({@link IndexEngine#apply}).
      *
      * <p>Order and visibility: batches are applied and logged in the same order under {@code writing}, so the log's
      * order is the index's. A batch is visible to reads once applied, before its fsync — as Elasticsearch's
@@ -379,166 +262,8 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     @Override
     public Durability apply(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
         uuidOf(index);
-        List<Document> documents = new ArrayList<>(writes.size());
-        List<Translog.Op> ops = new ArrayList<>(writes.size());
-        CompactJsonBytes sources = CompactJsonBytes.reusable();
-        for (DocumentWrite write : writes) {
-            try {
-                switch (write) {
-                    case DocumentWrite.Upsert upsert -> {
-                        IndexableDocument doc = upsert.document();
-                        // one array for the stored field and the log record: neither changes it
-                        byte[] source = sources.write(doc.source());
-                        documents.add(FieldEncoding.encode(index.mappings(), doc.id(), doc.version(), source,
-                                doc.values()));
-                        ops.add(new Translog.Op.Upsert(doc.id(), doc.version(), source, doc.values()));
-                    }
-                    case DocumentWrite.Delete delete -> {
-                        documents.add(null);
-                        ops.add(new Translog.Op.Delete(delete.id()));
-                    }
-                }
-            } catch (RejectedValue e) {
-                throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, e.getMessage(), metadata(index), e);
-            } catch (BrokenInvariant e) {
-                throw new GatewayException(ErrorKind.BACKEND_FAILURE, "cannot write to the Lucene index of ["
-                        + index.name() + "/" + index.uuid() + "]: " + e.getMessage(), metadata(index), e);
-            }
-        }
-        Translog.Prepared prepared = Translog.prepare(ops);
-        return withIndex(index, (directory, slot) -> {
-            Translog translog;
-            long position;
-            slot.writing.lock();
-            try {
-                if (slot.broken) {
-                    throw new StaleSlot();
-                }
-                long recorded = Math.max(slot.maxSeqNo, maxSeqNo);
-                if (writes.isEmpty() && recorded == slot.maxSeqNo) {
-                    return Durability.DONE;
-                }
-                translog = slot.translog;
-                try {
-                    IndexAnalyzer.use(slot.writer.getAnalyzer(), index);
-                    apply(slot.writer, writes, documents);
-                    position = translog.append(prepared, recorded);
-                } catch (IOException | RuntimeException e) {
-                    GatewayException failure = writeFailure(index, directory, e);
-                    try {
-                        rollBack(index, directory, slot);
-                    } catch (IOException | RuntimeException rollback) {
-                        LOG.log(Level.WARNING, "reopening the Lucene index [" + index.uuid()
-                                + "] after a failed write failed; it is opened again on next use", rollback);
-                        failure.addSuppressed(rollback);
-                    }
-                    throw failure;
-                }
-                long stamp = slot.recentLock.writeLock();
-                try {
-                    slot.maxSeqNo = recorded;
-                    for (int i = 0; i < writes.size(); i++) {
-                        slot.recent.put(writes.get(i).id(), Recent.of(ops.get(i)));
-                    }
-                    slot.dirty = true;
-                } finally {
-                    slot.recentLock.unlockWrite(stamp);
-                }
-                housekeeping(index, slot, translog);
-            } finally {
-                slot.writing.unlock();
-            }
-            return () -> {
-                try {
-                    translog.sync(position);
-                } catch (IOException e) {
-                    slot.broken = true;
-                    throw writeFailure(index, directory, e);
-                }
-            };
-        });
-    }
-
-    /**
-     * Applies a batch's writes to the writer in order ({@code documents}: null for a delete). An upsert of an id the
-     * caller knows to be absent ({@link DocumentWrite.Upsert#absent}) is added without a delete of its id: nothing
-     * would match it, and the buffered delete term would be looked up in every segment at the next refresh.
-     */
-    private static void apply(IndexWriter writer, List<DocumentWrite> writes, List<Document> documents)
-            throws IOException {
-        for (int i = 0; i < writes.size(); i++) {
-            DocumentWrite write = writes.get(i);
-            Document document = documents.get(i);
-            if (document == null) {
-                writer.deleteDocuments(new Term(FieldEncoding.ID, write.id()));
-            } else if (write instanceof DocumentWrite.Upsert upsert && upsert.absent()) {
-                writer.addDocument(document);
-            } else {
-                writer.updateDocument(new Term(FieldEncoding.ID, write.id()), document);
-            }
-        }
-    }
-
-    /**
-     * After a logged batch (caller holds {@code writing}): commits once the translog generation is past the flush
-     * threshold, refreshes once {@code recent} is past its limit. A failure here does not fail the batch, which is
-     * logged already: the slot is marked broken and the index opened again from disk on next use.
-     */
-    private void housekeeping(IndexMetadata index, IndexSlot slot, Translog translog) {
-        try {
-            if (translog.sizeInBytes() >= flushThresholdBytes) {
-                flush(slot);
-            }
-            if (slot.recent.size() > RECENT_LIMIT) {
-                refresh(slot);
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.log(Level.WARNING, "committing or refreshing the Lucene index [" + index.uuid() + "] failed; it is"
-                    + " opened again from its last commit and translog on next use", e);
-            slot.broken = true;
-        }
-    }
-
-    /**
-     * Replays into a writer just opened on the last commit every batch the translog holds from the generation that
-     * commit names on, in log order, then commits the result and starts a new translog generation (deleting the
-     * older ones). A torn last record (a crash in the middle of an append) is not replayed: it was never
-     * acknowledged. Replay is idempotent: every operation replaces or deletes a whole document by id, so running it
-     * again (a crash during recovery) ends in the same state; the recovered {@code max_seq_no} is the highest of the
-     * commit's and the replayed batches'.
-     */
-    private Recovered recover(IndexMetadata index, Path directory, IndexWriter writer) throws IOException {
-        IndexAnalyzer.use(writer.getAnalyzer(), index);
-        long maxSeqNo = committedMaxSeqNo(writer);
-        long generation = committedGeneration(writer);
-        List<Translog.Batch> batches = Translog.read(directory, generation);
-        for (Translog.Batch batch : batches) {
-            for (Translog.Op op : batch.ops()) {
-                Term id = new Term(FieldEncoding.ID, op.id());
-                switch (op) {
-                    case Translog.Op.Upsert u -> writer.updateDocument(id, FieldEncoding.encode(index.mappings(),
-                            u.id(), u.version(), u.source(), u.values()));
-                    case Translog.Op.Delete d -> writer.deleteDocuments(id);
-                }
-            }
-            maxSeqNo = Math.max(maxSeqNo, batch.maxSeqNo());
-        }
-        var files = Translog.files(directory);
-        long next = Math.max(generation, files.isEmpty() ? 0 : files.lastKey()) + 1;
-        writer.setLiveCommitData(commitData(maxSeqNo, next).entrySet());
-        writer.commit();
-        Translog translog = Translog.create(directory, next, fsync);
-        try {
-            Translog.deleteOlderThan(directory, next);
-        } catch (IOException e) {
-            translog.close();
-            throw e;
-        }
-        if (!batches.isEmpty()) {
-            LOG.info("recovered " + batches.size() + " write batches of the Lucene index [" + index.uuid()
-                    + "] from its translog");
-        }
-        return new Recovered(translog, maxSeqNo);
+        IndexEngine.Encoded encoded = IndexEngine.encode(index, writes);
+        return withIndex(index, (directory, slot) -> engine.apply(index, directory, slot, writes, encoded, maxSeqNo));
     }
 
     /** Real-time GET without a refresh (see {@link RealtimeGet}). */
@@ -669,31 +394,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
             }
             closed = true;
             for (Map.Entry<String, IndexSlot> e : slots.entrySet()) {
-                IndexSlot slot = e.getValue();
-                boolean committed = false;
-                try {
-                    closeQuietly(slot.searchers);
-                    if (slot.writer != null && !slot.broken) {
-                        flush(slot);
-                        committed = true;
-                        slot.writer.close();
-                    }
-                } catch (IOException | RuntimeException problem) {
-                    LOG.log(Level.WARNING, "closing the Lucene index [" + e.getKey() + "] failed; its translog is"
-                            + " replayed on next open", problem);
-                    rollbackQuietly(slot.writer);
-                } finally {
-                    if (slot.broken) {
-                        rollbackQuietly(slot.writer);
-                    }
-                    closeTranslog(slot.translog, committed);
-                    closeQuietly(slot.directory);
-                    slot.writer = null;
-                    slot.searchers = null;
-                    slot.translog = null;
-                    slot.directory = null;
-                    slot.retired = true;
-                }
+                engine.close(e.getKey(), e.getValue());
             }
             slots.clear();
             try {
@@ -748,7 +449,12 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
                 try {
                     if (!slot.retired && !slot.usable()) {
                         discard(slot);
-                        reopen(index, slot);
+                        try {
+                            engine.reopen(index, slot);
+                        } catch (RuntimeException e) {
+                            retire(index, slot);
+                            throw e;
+                        }
                     }
                 } finally {
                     slot.lock.writeLock().unlock();
@@ -759,88 +465,10 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
         }
     }
 
-    /** Opens an index an earlier call or process created; never creates one. */
-    private void reopen(IndexMetadata index, IndexSlot slot) {
-        Path directory = indexDirectory(index);
-        if (!Files.isDirectory(directory)) {
-            retire(index, slot);
-            throw new GatewayException(ErrorKind.BACKEND_FAILURE, "the Lucene index of [" + index.name() + "/"
-                    + index.uuid() + "] is missing from [" + indicesDirectory + "]", metadata(index), null);
-        }
-        Directory lucene = null;
-        IndexWriter writer = null;
-        try {
-            lucene = directories.open(directory);
-            writer = new IndexWriter(lucene, config(OpenMode.APPEND));
-            install(slot, lucene, writer, recover(index, directory, writer));
-        } catch (IOException | RuntimeException e) {
-            rollbackQuietly(writer);
-            closeQuietly(lucene);
-            retire(index, slot);
-            throw e instanceof IOException io ? failure("cannot open", index, directory, io) : (RuntimeException) e;
-        }
-    }
-
-    /**
-     * Makes a freshly opened (and recovered) writer the slot's, with a searcher on it, its translog and its sequence
-     * number. On failure the translog is closed.
-     */
-    private static void install(IndexSlot slot, Directory lucene, IndexWriter writer, Recovered recovered)
-            throws IOException {
-        SearcherManager searchers;
-        try {
-            searchers = new SearcherManager(writer, true, false, null);
-        } catch (IOException | RuntimeException e) {
-            closeQuietly(recovered.translog());
-            throw e;
-        }
-        slot.directory = lucene;
-        slot.writer = writer;
-        slot.searchers = searchers;
-        slot.translog = recovered.translog();
-        slot.maxSeqNo = recovered.maxSeqNo();
-        forgetRecent(slot);
-        slot.broken = false;
-    }
-
-    /**
-     * Throws away everything the writer holds since its last commit and carries on with a new writer on that commit
-     * and the translog replayed into it ({@link #recover}), i.e. every logged batch and not the one that failed
-     * (caller holds {@code writing}). Until the new writer is in place the slot is broken, so if this fails the next
-     * caller opens the index again.
-     */
-    private void rollBack(IndexMetadata index, Path directory, IndexSlot slot) throws IOException {
-        slot.broken = true;
-        SearcherManager old = slot.searchers;
-        Translog oldLog = slot.translog;
-        rollbackQuietly(slot.writer);
-        IndexWriter writer = new IndexWriter(slot.directory, config(OpenMode.APPEND));
-        try {
-            install(slot, slot.directory, writer, recover(index, directory, writer));
-        } catch (IOException | RuntimeException e) {
-            rollbackQuietly(writer);
-            throw e;
-        }
-        closeQuietly(old);
-        try {
-            oldLog.closeCommitted();
-        } catch (IOException e) {
-            LOG.log(Level.FINE, "closing a replaced translog failed", e);
-        }
-    }
-
     /** Holds a searcher that has seen every acknowledged write until the snapshot is closed. */
     @Override
     public Snapshot open(IndexMetadata index) {
         return new PinnedSnapshot(this, index, withIndex(index, (directory, slot) -> acquire(slot)));
-    }
-
-    static IndexWriterConfig config(OpenMode mode) {
-        // a refresh opens the searcher without waiting for merges of the small segments it flushed (Lucene's default
-        // waits up to 500 ms for them): merges run in the background; a refresh after a single write was 27 ms at p90
-        // instead of 30-66 ms with the wait (docs/benchmarks/README.md, "Write path")
-        return new IndexWriterConfig(new IndexAnalyzer()).setOpenMode(mode).setCodec(new WideVectorCodec())
-                .setMaxFullFlushMergeWaitMillis(0);
     }
 
     private void retire(IndexMetadata index, IndexSlot slot) {
@@ -859,7 +487,7 @@ final class LuceneDocumentStore implements LuceneStores.Handle {
     }
 
     private Path indexDirectory(IndexMetadata index) {
-        return indicesDirectory.resolve(index.uuid());
+        return engine.indexDirectory(index);
     }
 
     private static String uuidOf(IndexMetadata index) {

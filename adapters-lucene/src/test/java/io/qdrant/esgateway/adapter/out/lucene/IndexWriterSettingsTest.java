@@ -1,5 +1,7 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.apache.lucene.index.IndexWriterConfig;
@@ -12,7 +14,7 @@ class IndexWriterSettingsTest {
     @Test
     void aRefreshDoesNotWaitForMergesOfTheSegmentsItFlushed() {
         for (OpenMode mode : OpenMode.values()) {
-            IndexWriterConfig config = LuceneDocumentStore.config(mode);
+            IndexWriterConfig config = IndexEngine.config(mode);
             assertThat(config.getMaxFullFlushMergeWaitMillis()).as(mode.name()).isZero();
             assertThat(config.getOpenMode()).isEqualTo(mode);
             assertThat(config.getCodec()).isInstanceOf(WideVectorCodec.class);

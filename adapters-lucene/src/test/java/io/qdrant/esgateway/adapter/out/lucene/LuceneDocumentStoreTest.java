@@ -1,11 +1,13 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
+
 import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore.DirectoryFactory;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine.DirectoryFactory;
 import io.qdrant.esgateway.application.port.out.DocumentStore.StoreStats;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;

@@ -1,9 +1,11 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore.DirectoryFactory;
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine.DirectoryFactory;
 import io.qdrant.esgateway.application.port.out.DocumentStore.DocumentWrite;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.IndexableDocument;
@@ -121,7 +123,7 @@ class LuceneDocumentWritesTest {
 
     private LuceneStores.Handle open() {
         LuceneStores.Handle store = LuceneDocumentStore.open(temp, faulty, faultyLog,
-                LuceneDocumentStore.FLUSH_THRESHOLD_BYTES);
+                IndexEngine.FLUSH_THRESHOLD_BYTES);
         stores.add(store);
         return store;
     }

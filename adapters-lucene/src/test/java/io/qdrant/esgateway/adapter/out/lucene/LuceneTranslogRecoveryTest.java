@@ -1,5 +1,7 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -59,7 +61,7 @@ class LuceneTranslogRecoveryTest {
     }
 
     private LuceneStores.Handle open(Path data) {
-        return open(data, LuceneDocumentStore.FLUSH_THRESHOLD_BYTES);
+        return open(data, IndexEngine.FLUSH_THRESHOLD_BYTES);
     }
 
     private LuceneStores.Handle open(Path data, long flushThreshold) {
@@ -298,7 +300,7 @@ class LuceneTranslogRecoveryTest {
     void gettingManyFreshWritesPastTheRecentLimitStillSeesEveryOne() {
         LuceneStores.Handle store = open(temp.resolve("data"));
         store.createIndex(INDEX);
-        int n = LuceneDocumentStore.RECENT_LIMIT + 5;
+        int n = IndexEngine.RECENT_LIMIT + 5;
         List<DocumentWrite> batch = IntStream.range(0, n)
                 .<DocumentWrite>mapToObj(i -> new DocumentWrite.Upsert(doc("m" + i, 1, i))).toList();
         store.write(INDEX, batch, n - 1);

@@ -1,5 +1,7 @@
 package io.qdrant.esgateway.adapter.out.lucene;
 
+import io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -34,7 +36,7 @@ class SmallStoredChunksTest {
         Random random = new Random(11);
         List<byte[]> sources = new ArrayList<>();
         try (FSDirectory directory = FSDirectory.open(dir);
-             IndexWriter writer = new IndexWriter(directory, LuceneDocumentStore.config(OpenMode.CREATE))) {
+             IndexWriter writer = new IndexWriter(directory, IndexEngine.config(OpenMode.CREATE))) {
             for (int i = 0; i < 3_000; i++) {
                 // sizes from a few bytes to larger than a chunk, so documents share chunks and some span several
                 int length = i % 500 == 0 ? 20_000 + random.nextInt(5_000) : 5 + random.nextInt(900);
@@ -87,7 +89,7 @@ class SmallStoredChunksTest {
             }
         }
         try (FSDirectory directory = FSDirectory.open(dir);
-             IndexWriter writer = new IndexWriter(directory, LuceneDocumentStore.config(OpenMode.APPEND))) {
+             IndexWriter writer = new IndexWriter(directory, IndexEngine.config(OpenMode.APPEND))) {
             for (int i = 0; i < 1_500; i++) {
                 writer.addDocument(stored("new-" + i));
                 ids.add("new-" + i);

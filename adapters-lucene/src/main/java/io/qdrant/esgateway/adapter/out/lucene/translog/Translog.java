@@ -25,7 +25,7 @@ import org.apache.lucene.util.IOUtils;
 
 /**
  * The write-ahead log of one Lucene index: every write batch is appended here and fsync'd before it is
- * acknowledged, while the Lucene index itself is committed only now and then ({@link io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore}).
+ * acknowledged, while the Lucene index itself is committed only now and then ({@link io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine}).
  *
  * <p>Files: {@code translog-<generation>.tlog} in the index directory (Lucene's file deleter only touches its own
  * file names). A file starts with an 8-byte header ({@link #MAGIC}, {@link #FORMAT}); then one record per batch:

@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.StreamedJsonNodes;
@@ -150,7 +149,7 @@ public final class QdrantFacets {
     }
 
     /**
-     * The plan's partials from facets over {@code matches} (a filter made with {@link QdrantDocumentStore#filter}),
+     * The plan's partials from facets over {@code matches} (a filter made with {@link CollectionReads#filter}),
      * or empty when a facet answer may have been cut at {@link #LIMIT}.
      */
     public static Optional<NamedPartials> aggregate(IndexMetadata index, AggregationPlan plan, Translated matches,
@@ -163,7 +162,7 @@ public final class QdrantFacets {
             if (!(matches instanceof FilterTranslator.Never)) {
                 ObjectNode body = QdrantClient.object();
                 body.put("key", QdrantLayout.fieldPath(terms.field()));
-                body.set("filter", QdrantDocumentStore.filter(matches));
+                body.set("filter", CollectionReads.filter(matches));
                 body.put("limit", LIMIT);
                 body.put("exact", true);
                 List<Hit> hits = reads.post("/facet", body, "count the values of [" + terms.field()
@@ -194,7 +193,7 @@ public final class QdrantFacets {
 
     /** The matches without any value of the field (missing, null, or every value left out by the mapping). */
     private static long countWithout(IndexMetadata index, String field, Translated matches, Reads reads) {
-        ObjectNode filter = QdrantDocumentStore.filter(matches);
+        ObjectNode filter = CollectionReads.filter(matches);
         ArrayNode must = filter.has("must") ? (ArrayNode) filter.get("must") : filter.putArray("must");
         must.addObject().putObject("is_empty").put("key", QdrantLayout.fieldPath(field));
         ObjectNode body = QdrantClient.object();

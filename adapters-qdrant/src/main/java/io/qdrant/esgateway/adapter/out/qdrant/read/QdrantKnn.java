@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
@@ -179,7 +178,7 @@ public final class QdrantKnn {
             vector.add(f);
         }
         body.put("using", knn.field());
-        body.set("filter", QdrantDocumentStore.filter(filter));
+        body.set("filter", CollectionReads.filter(filter));
         body.putObject("params").put("hnsw_ef", knn.numCandidates());
         knn.similarity().ifPresent(s -> body.put("score_threshold", looseThreshold(dense.similarity(), s)));
         body.put("limit", limit);

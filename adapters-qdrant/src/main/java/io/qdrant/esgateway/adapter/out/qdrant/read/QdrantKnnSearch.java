@@ -30,7 +30,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantCollections;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.scoring.KnnScores;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
@@ -57,10 +57,12 @@ public final class QdrantKnnSearch {
     private static final List<String> VERSIONED = List.of(QdrantLayout.ID, QdrantLayout.VERSION, QdrantLayout.SEQ_NO,
             QdrantLayout.PRIMARY_TERM);
 
-    private final QdrantDocumentStore store;
+    private final CollectionReads store;
+    private final QdrantCollections collections;
 
-    public QdrantKnnSearch(QdrantDocumentStore store) {
+    public QdrantKnnSearch(CollectionReads store, QdrantCollections collections) {
         this.store = store;
+        this.collections = collections;
     }
 
     /** Whether a request has kNN parts (sections, or {@code knn} queries in its query or post_filter). */
@@ -78,7 +80,7 @@ public final class QdrantKnnSearch {
         final IndexMetadata index;
         final SearchRequest request;
         final Map<Query.Knn, QdrantKnn.Neighbours> neighbours;
-        final LongSupplier now = QdrantDocumentStore.now();
+        final LongSupplier now = CollectionReads.now();
         final FilterTranslator translator;
         final KnnScores scores;
         /** The query that scores: the request's, or {@code match_all} when it has neither query nor sections. */
@@ -105,7 +107,7 @@ public final class QdrantKnnSearch {
                 }
                 return n.asFilter();
             });
-            found.putAll(QdrantKnn.resolve(index, store.vectorNames(index), searches, translator::query,
+            found.putAll(QdrantKnn.resolve(index, collections.vectorNames(index), searches, translator::query,
                     body -> store.query(index, body)));
             found.values().forEach(n -> {
                 scored.addAll(n.scores().keySet());
@@ -348,7 +350,7 @@ public final class QdrantKnnSearch {
             include.add(QdrantLayout.SOURCE_TEXT);
         }
         body.put("with_vector", false);
-        JsonNode result = store.call(index, "POST", store.collection(index), "/points", Map.of(), body, true,
+        JsonNode result = store.calls().call(index, "POST", store.calls().collection(index), "/points", Map.of(), body, true,
                 "get documents of index [" + index.name() + "]");
         Map<String, JsonNode> payloads = new HashMap<>();
         for (JsonNode record : result) {
@@ -371,7 +373,7 @@ public final class QdrantKnnSearch {
 
     // ---------------------------------------------------------------- scan and count
 
-    /** The complete scan of a request with kNN parts (see {@link QdrantDocumentStore#scan}). */
+    /** The complete scan of a request with kNN parts (see {@link io.qdrant.esgateway.application.port.out.Scans#scan}). */
     public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
         Context context = new Context(index, scan.search(), scan.filter());
         Translated matches = context.matches(scan.postFilter(), scan.filter());

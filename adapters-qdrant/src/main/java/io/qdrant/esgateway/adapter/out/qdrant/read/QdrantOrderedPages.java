@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.StreamedJsonNodes;
@@ -128,7 +127,7 @@ public final class QdrantOrderedPages {
             JsonNode last = null;
             int atValue = 0;
             boolean tiesCounted = false;
-            ObjectNode filter = QdrantDocumentStore.filter(matches);
+            ObjectNode filter = CollectionReads.filter(matches);
             read:
             while (true) {
                 ObjectNode body = QdrantClient.object();
@@ -145,7 +144,7 @@ public final class QdrantOrderedPages {
                 include.forEach(with::add);
                 boolean withDocuments = documents != null && offset == 0;
                 if (withDocuments) {
-                    QdrantDocumentStore.STORED.stream().filter(f -> !include.contains(f)).forEach(with::add);
+                    CollectionReads.STORED.stream().filter(f -> !include.contains(f)).forEach(with::add);
                 }
                 body.put("with_vector", false);
                 List<SortRecord> points = reads.post("/points/query", body, "read the documents of index ["
@@ -220,7 +219,7 @@ public final class QdrantOrderedPages {
         bounds.set("gte", value);
         bounds.set("lte", value);
         ObjectNode body = QdrantClient.object();
-        body.set("filter", QdrantDocumentStore.filter(FilterTranslator.and(List.of(matches,
+        body.set("filter", CollectionReads.filter(FilterTranslator.and(List.of(matches,
                 new FilterTranslator.Condition(range)))));
         body.put("exact", true);
         return reads.post("/points/count", body, "count the documents tied at the page boundary of index ["

@@ -12,7 +12,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.payload.QdrantJson;
 /**
  * What a complete scan reads of each point: the payload keys to ask Qdrant for (the document id and the source
  * fields the scan needs) and the scanned document's source cut from an answered payload — one reading for the plain
- * scan ({@link io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore#scan}) and the kNN scan ({@link QdrantKnnSearch#scan}).
+ * scan ({@link FilterSearches#scan}) and the kNN scan ({@link QdrantKnnSearch#scan}).
  */
 public record ScanPayload(List<String> include, SourceFilter projection) {
 

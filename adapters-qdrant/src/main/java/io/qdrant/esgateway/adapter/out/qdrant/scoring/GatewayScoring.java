@@ -31,7 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
+import io.qdrant.esgateway.adapter.out.qdrant.read.CollectionReads;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.payload.QdrantJson;
 import io.qdrant.esgateway.adapter.out.qdrant.filter.SupersetFilter;
@@ -53,11 +53,11 @@ public final class GatewayScoring {
      * for 256 (index set-up dominates small batches), while memory stays bounded.
      */
     public static final int SCORE_BATCH = 1024;
-    private final QdrantDocumentStore store;
+    private final CollectionReads store;
     private final RelevanceScorer scorer;
     private final int batch;
 
-    public GatewayScoring(QdrantDocumentStore store, RelevanceScorer scorer, int batch) {
+    public GatewayScoring(CollectionReads store, RelevanceScorer scorer, int batch) {
         this.store = store;
         this.scorer = scorer;
         this.batch = batch;
@@ -236,7 +236,7 @@ public final class GatewayScoring {
     // ---------------------------------------------------------------- the port's reads
 
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
-        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), QdrantDocumentStore.now());
+        GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), CollectionReads.now());
         boolean relevance = request.sort().isEmpty() && request.searchAfter().isEmpty();
         boolean scores = request.needsScores();
         Mappings mappings = index.mappings();

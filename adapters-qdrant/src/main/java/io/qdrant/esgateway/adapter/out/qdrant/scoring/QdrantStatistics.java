@@ -19,7 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
+import io.qdrant.esgateway.adapter.out.qdrant.read.CollectionReads;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.payload.TextPayload;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
@@ -179,7 +179,7 @@ public final class QdrantStatistics implements RelevanceScorer.Statistics {
             }
         }
         ObjectNode body = QdrantClient.object();
-        body.set("filter", QdrantDocumentStore.filter(new FilterTranslator.Condition(condition)));
+        body.set("filter", CollectionReads.filter(new FilterTranslator.Condition(condition)));
         body.put("exact", true);
         requests.incrementAndGet();
         JsonNode result = calls.read("/points/count", body, "count the documents holding a term of field [" + field

@@ -15,7 +15,7 @@ import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
+import io.qdrant.esgateway.adapter.out.qdrant.read.CollectionReads;
 import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
 import io.qdrant.esgateway.adapter.out.qdrant.scoring.ConstantScores;
 import io.qdrant.esgateway.adapter.out.qdrant.OpenApiValidator;
@@ -46,7 +46,7 @@ public class QdrantFilterTranslatorTest {
     private static JsonNode condition(String esQuery) {
         Translated t = translate(esQuery);
         assertThat(t).as("translation of %s", esQuery).isInstanceOf(FilterTranslator.Condition.class);
-        JsonNode filter = QdrantDocumentStore.filter(t);
+        JsonNode filter = CollectionReads.filter(t);
         assertThat(OpenApiValidator.QDRANT.schema("Filter", filter)).as("spec check of %s", filter).isEmpty();
         assertNoEmptyArrays(filter);
         return readTree(((FilterTranslator.Condition) t).node().toString());
@@ -203,7 +203,7 @@ public class QdrantFilterTranslatorTest {
         assertThat(translate("{\"bool\": {\"must_not\": [{\"term\": {\"nope\": \"x\"}}]}}"))
                 .isInstanceOf(FilterTranslator.Always.class);
         assertThat(translate("{\"match_all\": {}}")).isInstanceOf(FilterTranslator.Always.class);
-        assertThat(QdrantDocumentStore.filter(new FilterTranslator.Always()).toString()).isEqualTo(json(
+        assertThat(CollectionReads.filter(new FilterTranslator.Always()).toString()).isEqualTo(json(
                 "{\"must_not\": [{\"has_id\": [\"" + QdrantLayout.META_POINT + "\"]}]}"));
     }
 

@@ -11,7 +11,7 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import org.junit.jupiter.api.Test;
-import io.qdrant.esgateway.adapter.out.qdrant.QdrantDocumentStore;
+import io.qdrant.esgateway.adapter.out.qdrant.read.CollectionReads;
 import io.qdrant.esgateway.adapter.out.qdrant.OpenApiValidator;
 
 /**
@@ -31,7 +31,7 @@ class SupersetFilterTest {
     private static String condition(String esQuery) {
         Translated t = superset(esQuery);
         assertThat(t).as("superset of %s", esQuery).isInstanceOf(FilterTranslator.Condition.class);
-        JsonNode filter = QdrantDocumentStore.filter(t);
+        JsonNode filter = CollectionReads.filter(t);
         assertThat(OpenApiValidator.QDRANT.schema("Filter", filter)).as("spec check of %s", filter).isEmpty();
         QdrantFilterTranslatorTest.assertNoEmptyArrays(filter);
         return ((FilterTranslator.Condition) t).node().toString();

@@ -1,90 +1,38 @@
-package io.qdrant.esgateway.adapter.out.lucene;
+package io.qdrant.esgateway.adapter.out.lucene.engine;
 
-import static io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore.*;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine.*;
 
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.BrokenInvariant;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.RejectedValue;
-import io.qdrant.esgateway.domain.document.DocumentVersion;
-import io.qdrant.esgateway.domain.document.IndexableDocument;
-import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.concurrent.locks.StampedLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.regex.Pattern;
-import org.apache.lucene.document.Document;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexFormatTooNewException;
 import org.apache.lucene.index.IndexFormatTooOldException;
-import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.IndexWriterConfig.OpenMode;
-import org.apache.lucene.index.LeafReader;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.StoredFields;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.store.AlreadyClosedException;
-import org.apache.lucene.store.Directory;
-import org.apache.lucene.util.Bits;
-import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.IOUtils;
-import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneAggregations;
-import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
-import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
-import io.qdrant.esgateway.adapter.out.lucene.search.IndexAnalyzer;
-import io.qdrant.esgateway.adapter.out.lucene.search.LuceneSearch;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
 
 /**
  * The Lucene store's file-system and commit helpers: an index directory's size and deletion, the commit's user data
  * (sequence number, translog generation), the closing of writers and channels, and I/O failures as gateway errors.
  */
-final class StoreFiles {
-    /** The store's logger: these are its messages. */
-    private static final Logger LOG = Logger.getLogger(LuceneDocumentStore.class.getName());
+public final class StoreFiles {
+    /** The engine's logger: these are its messages. */
+    private static final Logger LOG = Logger.getLogger(IndexEngine.class.getName());
     private StoreFiles() {
     }
 
-    static Map<String, String> commitData(long maxSeqNo, long translogGeneration) {
+    public static Map<String, String> commitData(long maxSeqNo, long translogGeneration) {
         Map<String, String> data = new LinkedHashMap<>();
         data.put(ENCODING, ENCODING_VERSION);
         if (maxSeqNo >= 0) {
@@ -98,7 +46,7 @@ final class StoreFiles {
      * The translog generation the commit a writer was opened on names (writes after it are there and in later
      * generations); 0 for an index committed before there was a translog, which has no translog files.
      */
-    static long committedGeneration(IndexWriter writer) throws IOException {
+    public static long committedGeneration(IndexWriter writer) throws IOException {
         Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
         if (data != null) {
             for (Map.Entry<String, String> e : data) {
@@ -116,7 +64,7 @@ final class StoreFiles {
     }
 
     /** The sequence number in the user data of the commit a writer was opened on; -1 if none was recorded. */
-    static long committedMaxSeqNo(IndexWriter writer) throws IOException {
+    public static long committedMaxSeqNo(IndexWriter writer) throws IOException {
         Iterable<Map.Entry<String, String>> data = writer.getLiveCommitData();
         if (data == null) {
             return -1;
@@ -135,7 +83,7 @@ final class StoreFiles {
     }
 
     /** A damaged index is a backend fault; any other I/O problem means the disk cannot serve us now. */
-    static GatewayException failure(String what, IndexMetadata index, Path directory, IOException e) {
+    public static GatewayException failure(String what, IndexMetadata index, Path directory, IOException e) {
         boolean damaged = e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException
                 || e instanceof IndexFormatTooNewException;
         return new GatewayException(damaged ? ErrorKind.BACKEND_FAILURE : ErrorKind.BACKEND_UNAVAILABLE,
@@ -144,7 +92,7 @@ final class StoreFiles {
     }
 
     /** I/O problems as {@link #failure}; anything Lucene refuses (it should not: the batch was checked) is ours. */
-    static GatewayException writeFailure(IndexMetadata index, Path directory, Exception e) {
+    public static GatewayException writeFailure(IndexMetadata index, Path directory, Exception e) {
         if (e instanceof IOException io) {
             return failure("cannot write to", index, directory, io);
         }
@@ -153,19 +101,19 @@ final class StoreFiles {
                 + (e.getMessage() == null ? "" : ": " + e.getMessage()), metadata(index), e);
     }
 
-    static Map<String, String> metadata(IndexMetadata index) {
+    public static Map<String, String> metadata(IndexMetadata index) {
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put("index_uuid", index.uuid());
         meta.put("index", index.name());
         return meta;
     }
 
-    static String describe(IOException e) {
+    public static String describe(IOException e) {
         return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     /** The bytes of the files in the index directory; files a merge deletes meanwhile count as gone. */
-    static long sizeOnDisk(Path directory) throws IOException {
+    public static long sizeOnDisk(Path directory) throws IOException {
         long total = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
@@ -179,7 +127,7 @@ final class StoreFiles {
         return total;
     }
 
-    static void deleteRecursively(Path directory) throws IOException {
+    public static void deleteRecursively(Path directory) throws IOException {
         if (!Files.exists(directory)) {
             return;
         }
@@ -201,7 +149,7 @@ final class StoreFiles {
         });
     }
 
-    static void rollbackQuietly(IndexWriter writer) {
+    public static void rollbackQuietly(IndexWriter writer) {
         if (writer == null) {
             return;
         }
@@ -212,7 +160,7 @@ final class StoreFiles {
         }
     }
 
-    static void closeQuietly(AutoCloseable closeable) {
+    public static void closeQuietly(AutoCloseable closeable) {
         if (closeable == null) {
             return;
         }

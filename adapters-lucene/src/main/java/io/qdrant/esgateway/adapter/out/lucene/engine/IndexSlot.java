@@ -1,62 +1,28 @@
-package io.qdrant.esgateway.adapter.out.lucene;
+package io.qdrant.esgateway.adapter.out.lucene.engine;
 
-import static io.qdrant.esgateway.adapter.out.lucene.LuceneDocumentStore.*;
-import static io.qdrant.esgateway.adapter.out.lucene.StoreFiles.*;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.IndexEngine.*;
+import static io.qdrant.esgateway.adapter.out.lucene.engine.StoreFiles.*;
 
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.BrokenInvariant;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding.RejectedValue;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
-import io.qdrant.esgateway.domain.document.IndexableDocument;
 import io.qdrant.esgateway.domain.document.StoredDocument;
-import io.qdrant.esgateway.domain.error.ErrorKind;
-import io.qdrant.esgateway.domain.error.GatewayException;
-import io.qdrant.esgateway.domain.index.IndexMetadata;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.regex.Pattern;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.index.CorruptIndexException;
-import org.apache.lucene.index.IndexFormatTooNewException;
-import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.IndexWriterConfig.OpenMode;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.StoredFields;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -66,14 +32,8 @@ import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.IOUtils;
-import io.qdrant.esgateway.adapter.out.lucene.aggregation.LuceneAggregations;
-import io.qdrant.esgateway.adapter.out.lucene.engine.WideVectorCodec;
 import io.qdrant.esgateway.adapter.out.lucene.translog.Translog;
-import io.qdrant.esgateway.adapter.out.lucene.search.IndexAnalyzer;
-import io.qdrant.esgateway.adapter.out.lucene.search.LuceneSearch;
 import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
-import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
 
 /**
  * One open index of the Lucene store: its writer, searchers, translog and real-time GET map ({@code recent}), with the
@@ -84,38 +44,38 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.CompactJsonBytes;
  * {@code writing}) swaps {@code writer} and {@code searchers} for fresh ones. {@code broken} means the writer is
  * unusable and the index must be opened again under the write lock.
  */
-final class IndexSlot {
-    /** The store's logger: these are its messages. */
-    private static final Logger LOG = Logger.getLogger(LuceneDocumentStore.class.getName());
-    final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    final ReentrantLock writing = new ReentrantLock();
-    Directory directory;
-    volatile IndexWriter writer;
-    volatile SearcherManager searchers;
-    volatile Translog translog;
+public final class IndexSlot {
+    /** The engine's logger: these are its messages. */
+    private static final Logger LOG = Logger.getLogger(IndexEngine.class.getName());
+    public final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    public final ReentrantLock writing = new ReentrantLock();
+    public Directory directory;
+    public volatile IndexWriter writer;
+    public volatile SearcherManager searchers;
+    public volatile Translog translog;
     /**
      * The document (null: deleted) each id got from the writes applied since the searcher was last refreshed:
      * what a real-time GET answers for those ids without a refresh. Changed only under {@code writing}, emptied
      * right after each refresh, so every applied write is here or in the current searcher.
      */
-    final ConcurrentHashMap<String, Recent> recent = new ConcurrentHashMap<>();
+    public final ConcurrentHashMap<String, Recent> recent = new ConcurrentHashMap<>();
     /**
      * Makes a batch's entries in {@code recent}, and a refresh's emptying of it, atomic for GET: writers take its
      * write lock for just those steps, GET validates an optimistic read over its whole lookup.
      */
-    final StampedLock recentLock = new StampedLock();
-    volatile long maxSeqNo = -1;
+    public final StampedLock recentLock = new StampedLock();
+    public volatile long maxSeqNo = -1;
     /** A write applied since the searcher was last refreshed. */
-    volatile boolean dirty;
-    volatile boolean broken;
-    boolean retired;
+    public volatile boolean dirty;
+    public volatile boolean broken;
+    public boolean retired;
 
-    boolean usable() {
+    public boolean usable() {
         return writer != null && !broken;
     }
 
     @FunctionalInterface
-    interface IndexAction<T> {
+    public interface IndexAction<T> {
         T apply(Path directory, IndexSlot slot) throws IOException;
     }
 
@@ -123,8 +83,8 @@ final class IndexSlot {
      * Thrown inside an index action when the slot's writer or searcher went away under it (a failed rollback, a
      * writer Lucene closed after a tragic error): the caller opens the index again and retries.
      */
-    static final class StaleSlot extends RuntimeException {
-        StaleSlot() {
+    public static final class StaleSlot extends RuntimeException {
+        public StaleSlot() {
             super(null, null, false, false);
         }
     }
@@ -136,7 +96,7 @@ final class IndexSlot {
      * several times larger, live data every young collection of the ingest copied again (docs/benchmarks/README.md,
      * "Write path").
      */
-    record Recent(DocumentVersion version, byte[] source) {
+    public record Recent(DocumentVersion version, byte[] source) {
         static final Recent DELETED = new Recent(null, null);
 
         static Recent of(Translog.Op op) {
@@ -145,8 +105,8 @@ final class IndexSlot {
     }
 
     /** A searcher taken from a manager, given back to the same one. */
-    record Acquired(SearcherManager manager, IndexSearcher searcher) implements AutoCloseable {
-        IndexReader reader() {
+    public record Acquired(SearcherManager manager, IndexSearcher searcher) implements AutoCloseable {
+        public IndexReader reader() {
             return searcher.getIndexReader();
         }
 
@@ -161,7 +121,7 @@ final class IndexSlot {
      * generation, then a roll to that (empty) generation, which deletes the older ones. Caller holds
      * {@code writing} (or owns the slot), so the commit holds exactly the logged batches.
      */
-    static void flush(IndexSlot slot) throws IOException {
+    public static void flush(IndexSlot slot) throws IOException {
         Translog translog = slot.translog;
         long next = translog.generation() + 1;
         slot.writer.setLiveCommitData(commitData(slot.maxSeqNo, next).entrySet());
@@ -170,7 +130,7 @@ final class IndexSlot {
     }
 
     /** Opens a new searcher on everything applied and forgets {@code recent}; caller holds {@code writing}. */
-    static void refresh(IndexSlot slot) throws IOException {
+    public static void refresh(IndexSlot slot) throws IOException {
         long start = System.nanoTime();
         slot.searchers.maybeRefreshBlocking();
         forgetRecent(slot);
@@ -180,7 +140,7 @@ final class IndexSlot {
     }
 
     /** Closes a translog; writers still waiting on it succeed only if {@code committed} holds all of it. */
-    static void closeTranslog(Translog translog, boolean committed) {
+    public static void closeTranslog(Translog translog, boolean committed) {
         if (translog == null) {
             return;
         }
@@ -196,7 +156,7 @@ final class IndexSlot {
     }
 
     /** Closes a broken slot's writer, searcher and directory (caller holds the slot's write lock). */
-    static void discard(IndexSlot slot) {
+    public static void discard(IndexSlot slot) {
         closeQuietly(slot.searchers);
         rollbackQuietly(slot.writer);
         closeQuietly(slot.translog);
@@ -209,7 +169,7 @@ final class IndexSlot {
     }
 
     /** Empties {@code recent} once the searcher has every write in it (caller holds {@code writing}). */
-    static void forgetRecent(IndexSlot slot) {
+    public static void forgetRecent(IndexSlot slot) {
         long stamp = slot.recentLock.writeLock();
         try {
             slot.recent.clear();
@@ -223,7 +183,7 @@ final class IndexSlot {
      * A searcher that has seen every write acknowledged so far. It is refreshed only when a write committed since
      * the last refresh, under {@code writing}, so no batch in flight becomes visible.
      */
-    static Acquired acquire(IndexSlot slot) throws IOException {
+    public static Acquired acquire(IndexSlot slot) throws IOException {
         if (slot.dirty) {
             slot.writing.lock();
             try {
@@ -245,7 +205,7 @@ final class IndexSlot {
     }
 
     /** The current searcher, without a refresh: it misses the writes since the last one. */
-    static Acquired current(IndexSlot slot) throws IOException {
+    public static Acquired current(IndexSlot slot) throws IOException {
         SearcherManager manager = slot.searchers;
         try {
             return new Acquired(manager, manager.acquire());
@@ -259,7 +219,7 @@ final class IndexSlot {
     }
 
     /** The live documents with these ids, in the order asked. */
-    static Map<String, StoredDocument> lookup(IndexReader reader, Set<String> ids) throws IOException {
+    public static Map<String, StoredDocument> lookup(IndexReader reader, Set<String> ids) throws IOException {
         Map<String, StoredDocument> found = new HashMap<>();
         for (LeafReaderContext context : reader.leaves()) {
             LeafReader leaf = context.reader();

@@ -1,0 +1,244 @@
+package io.qdrant.esgateway.adapter.out.qdrant.read;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qdrant.esgateway.adapter.out.qdrant.collection.QdrantLayout;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
+import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator.Translated;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.CollectionCalls;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+import io.qdrant.esgateway.adapter.out.qdrant.transport.StreamedJsonNodes;
+import io.qdrant.esgateway.application.port.out.DocumentStore.FetchRef;
+import io.qdrant.esgateway.application.port.out.RelevanceScorer;
+import io.qdrant.esgateway.domain.document.DocumentVersion;
+import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.error.ErrorKind;
+import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.search.Hit;
+import io.qdrant.esgateway.domain.search.SearchRequest;
+import io.qdrant.esgateway.domain.time.Now;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/**
+ * The reads every search path is made of: documents by id (get, fetch), the scroll of a filter's matches in point-id
+ * order, exact counts, and {@code points/query} calls.
+ */
+public final class CollectionReads {
+    /** Points scrolled per call. */
+    static final int PAGE = 256;
+    /** The payload keys of a stored document: id, exact source and version triple. */
+    public static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
+            QdrantLayout.VERSION, QdrantLayout.SEQ_NO, QdrantLayout.PRIMARY_TERM);
+
+    private final CollectionCalls calls;
+    /** Highlights fetched hits; null: highlighting is refused with a 400. */
+    private final RelevanceScorer scorer;
+
+    public CollectionReads(CollectionCalls calls, RelevanceScorer scorer) {
+        this.calls = calls;
+        this.scorer = scorer;
+    }
+
+    /** The collection-scoped calls these reads make. */
+    public CollectionCalls calls() {
+        return calls;
+    }
+
+    /** The current time of one search: read once, whatever date math it holds. */
+    public static LongSupplier now() {
+        return Now.once(System::currentTimeMillis);
+    }
+
+    /** A Qdrant {@code Filter} of a translation, always leaving out the metadata point. */
+    public static ObjectNode filter(Translated matches) {
+        ObjectNode filter = QdrantClient.object();
+        if (matches instanceof FilterTranslator.Condition c) {
+            filter.putArray("must").add(c.node());
+        }
+        ObjectNode meta = QdrantClient.object();
+        meta.putArray("has_id").add(QdrantLayout.META_POINT);
+        filter.putArray("must_not").add(meta);
+        return filter;
+    }
+
+    /** One {@code points/query} request on the index's collection; its {@code result}. */
+    public JsonNode query(IndexMetadata index, ObjectNode body) {
+        return read(index, "/points/query", body, "search the vectors of index [" + index.name() + "]");
+    }
+
+    /** A read-only POST to a collection-scoped endpoint ({@code rest} after the collection). */
+    public JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
+        return calls.read(index, rest, body, what);
+    }
+
+    // ---------------------------------------------------------------- by id
+
+    /** The documents with these ids that exist, in the order asked. */
+    public Map<String, StoredDocument> get(IndexMetadata index, Collection<String> ids) {
+        Set<String> wanted = new LinkedHashSet<>(ids);
+        if (wanted.isEmpty()) {
+            calls.collection(index);
+            return Map.of();
+        }
+        Map<String, StoredDocument> found = retrieve(index, wanted);
+        Map<String, StoredDocument> ordered = new LinkedHashMap<>();
+        for (String id : wanted) {
+            StoredDocument d = found.get(id);
+            if (d != null) {
+                ordered.put(id, d);
+            }
+        }
+        return ordered;
+    }
+
+    /** One batched retrieve of these documents' ids, version triples and exact sources. */
+    private Map<String, StoredDocument> retrieve(IndexMetadata index, Set<String> ids) {
+        ObjectNode body = QdrantClient.object();
+        ArrayNode list = body.putArray("ids");
+        ids.forEach(id -> list.add(QdrantLayout.pointId(index, id)));
+        ArrayNode include = body.putArray("with_payload");
+        STORED.forEach(include::add);
+        body.put("with_vector", false);
+        return calls.call(index, "POST", calls.collection(index), "/points", Map.of(), body, true,
+                "get documents of index [" + index.name() + "]", StoredDocuments.retrieved(index, ids));
+    }
+
+    /** The stored document of a point's payload read with {@link #STORED}. */
+    static StoredDocument stored(IndexMetadata index, JsonNode payload) {
+        JsonNode id = payload.get(QdrantLayout.ID);
+        JsonNode text = payload.get(QdrantLayout.SOURCE_TEXT);
+        if (id == null || !id.isTextual() || text == null || !text.isTextual()) {
+            throw new GatewayException(ErrorKind.BACKEND_FAILURE, "a point of the collection of index ["
+                    + index.name() + "] has no [_id] or [_src] payload: it was not written by the gateway",
+                    Map.of(), null);
+        }
+        return new StoredDocument(id.asText(), new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
+                payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1)),
+                (JsonObject) Json.compactObject(text.asText()));
+    }
+
+    /** The fetch phase: the documents of {@code refs} as hits, highlighted when the request asks. */
+    public List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs) {
+        return fetch(index, request, refs, Map.of());
+    }
+
+    /** {@link #fetch}, with the documents already read ({@code known}, by id) not retrieved again. */
+    List<Hit> fetch(IndexMetadata index, SearchRequest request, List<FetchRef> refs,
+                    Map<String, StoredDocument> known) {
+        if (request.highlight().isPresent() && scorer == null) {
+            throw FilterTranslator.unsupported("[highlight]");
+        }
+        Set<String> ids = new LinkedHashSet<>();
+        refs.forEach(r -> {
+            if (!known.containsKey(r.id())) {
+                ids.add(r.id());
+            }
+        });
+        if (ids.isEmpty() && known.isEmpty()) {
+            return List.of();
+        }
+        Map<String, StoredDocument> found = known;
+        if (!ids.isEmpty()) {
+            found = new HashMap<>(known);
+            found.putAll(retrieve(index, ids));
+        }
+        BiFunction<String, JsonObject, Map<String, List<String>>> highlights = highlighter(index, request);
+        List<Hit> hits = new ArrayList<>();
+        for (FetchRef ref : refs) {
+            StoredDocument d = found.get(ref.id());
+            if (d != null) {
+                hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version(),
+                        highlights.apply(d.id(), d.source())));
+            }
+        }
+        return hits;
+    }
+
+    /** The request's highlighting (by the scorer, from the source, as the Lucene store highlights), or none. */
+    BiFunction<String, JsonObject, Map<String, List<String>>> highlighter(IndexMetadata index,
+                                                                          SearchRequest request) {
+        return scorer == null || request.highlight().isEmpty() ? (id, source) -> Map.of()
+                : scorer.highlighter(index, request);
+    }
+
+    // ---------------------------------------------------------------- scroll and count
+
+    /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
+    public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
+                       Predicate<JsonNode> sink) {
+        String collection = calls.collection(index);
+        JsonNode offset = null;
+        int seen = 0;
+        ObjectNode filter = filter(matches);
+        while (seen < limit) {
+            ObjectNode body = QdrantClient.object();
+            body.set("filter", filter);
+            body.put("limit", Math.min(PAGE, limit - seen));
+            ArrayNode with = body.putArray("with_payload");
+            include.forEach(with::add);
+            body.put("with_vector", false);
+            if (offset != null) {
+                body.set("offset", offset);
+            }
+            JsonNode result = calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true,
+                    "scroll the documents of index [" + index.name() + "]");
+            for (JsonNode record : result.path("points")) {
+                seen++;
+                if (!sink.test(record) || seen >= limit) {
+                    return;
+                }
+            }
+            offset = result.get("next_page_offset");
+            if (offset == null || offset.isNull()) {
+                return;
+            }
+        }
+    }
+
+    /** The exact count of the matches. */
+    public long count(IndexMetadata index, Translated matches) {
+        String collection = calls.collection(index);
+        if (matches instanceof FilterTranslator.Never) {
+            return 0;
+        }
+        ObjectNode body = QdrantClient.object();
+        body.set("filter", filter(matches));
+        body.put("exact", true);
+        return calls.call(index, "POST", collection, "/points/count", Map.of(), body, true, countWhat(index),
+                StreamedJsonNodes.count());
+    }
+
+    /**
+     * {@link #count(IndexMetadata, Translated)} prepared to go beside a page's first call
+     * ({@link QdrantClient.Beside}); {@code matches} is not {@link FilterTranslator.Never}.
+     */
+    QdrantClient.Beside<Long> countBeside(IndexMetadata index, Translated matches) {
+        ObjectNode body = QdrantClient.object();
+        body.set("filter", filter(matches));
+        body.put("exact", true);
+        return calls.beside(index, "/points/count", body, countWhat(index), StreamedJsonNodes.count());
+    }
+
+    /** A beside count's result, its error answer reported as {@link #count(IndexMetadata, Translated)} reports it. */
+    long besideResult(IndexMetadata index, QdrantClient.Beside<Long> beside) {
+        return calls.result(index, beside, countWhat(index));
+    }
+
+    private static String countWhat(IndexMetadata index) {
+        return "count the documents of index [" + index.name() + "]";
+    }
+}
