@@ -77,7 +77,8 @@ final class Gateway implements AutoCloseable {
             store = config.backend().equals("qdrant")
                     ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
                             config.qdrantConnectTimeout(), config.qdrantRequestTimeout(),
-                            QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize()),
+                            QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize(),
+                            config.catalog().equals("redis")),
                             new BackendMetrics(registry).andThen(call -> ownTime.accept(call.nanos())),
                             LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));

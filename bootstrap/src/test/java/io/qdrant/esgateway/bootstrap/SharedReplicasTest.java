@@ -365,6 +365,25 @@ class SharedReplicasTest {
                 .isEqualTo("killed");
     }
 
+    @Test
+    @Order(6)
+    void sequenceNumbersContinueAcrossReplicasAndIfSeqNoSeesTheOthersWrites() {
+        assertThat(a.put("/seq").status()).isEqualTo(200);
+        for (int i = 0; i < 6; i++) {
+            EsClient.Reply written = (i % 2 == 0 ? a : b).put("/seq/_doc/1", json("{'n':" + i + "}"));
+            assertThat(written.status()).as("%s", written).isIn(200, 201);
+            assertThat(written.json().path("_seq_no").asLong()).as("write %d", i).isEqualTo(i);
+            assertThat(written.json().path("_version").asLong()).isEqualTo(i + 1);
+        }
+        EsClient.Reply stale = a.put("/seq/_doc/1?if_seq_no=4&if_primary_term=1", json("{'n':9}"));
+        assertThat(stale.status()).as("%s", stale).isEqualTo(409);
+        assertThat(stale.errorType()).isEqualTo("version_conflict_engine_exception");
+        EsClient.Reply current = a.put("/seq/_doc/1?if_seq_no=5&if_primary_term=1", json("{'n':9}"));
+        assertThat(current.status()).as("%s", current).isEqualTo(200);
+        assertThat(current.json().path("_seq_no").asLong()).isEqualTo(6);
+        assertThat(b.get("/seq/_doc/1").json().path("_seq_no").asLong()).isEqualTo(6);
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** {@code qeg_response_cache_total{outcome="hit"}} of one replica. */

@@ -34,13 +34,13 @@ import org.junit.jupiter.api.TestFactory;
  * <p>On the Qdrant backend equal-sorting hits come in point-id order, and a point id hashes the index's uuid: both
  * deployments draw their index uuids from one deterministic sequence each, so the same index has the same uuid in
  * both. Left out ({@link #LEFT_OUT}): the scenarios that read sequence numbers or versions after writes through
- * different replicas, which replicas do not share (docs/compatibility.md, "Shared catalog").
+ * different replicas (docs/compatibility.md, "Shared catalog").
  */
 class ScenarioSharedModeTest {
     /** Scenario ids not compared, with the reason (above). */
     private static final Map<String, String> LEFT_OUT = Map.of(
-            "documents", "sequence numbers and versions kept per replica",
-            "bulk-and-mget", "sequence numbers kept per replica");
+            "documents", "deletion tombstones kept per replica",
+            "bulk-and-mget", "conditional items check sequence numbers written through the other replica");
     private static RedisTestServer redis;
     private static FakeQdrant sharedQdrant;
     private static FakeQdrant ownQdrant;
