@@ -34,13 +34,12 @@ import org.junit.jupiter.api.TestFactory;
  * <p>On the Qdrant backend equal-sorting hits come in point-id order, and a point id hashes the index's uuid: both
  * deployments draw their index uuids from one deterministic sequence each, so the same index has the same uuid in
  * both. Left out ({@link #LEFT_OUT}): the scenarios that read sequence numbers or versions after writes through
- * different replicas (docs/compatibility.md, "Shared catalog").
+ * different replicas: deletion tombstones are per replica (docs/compatibility.md, "Shared catalog").
  */
 class ScenarioSharedModeTest {
     /** Scenario ids not compared, with the reason (above). */
     private static final Map<String, String> LEFT_OUT = Map.of(
-            "documents", "deletion tombstones kept per replica",
-            "bulk-and-mget", "conditional items check sequence numbers written through the other replica");
+            "documents", "deletion tombstones kept per replica");
     private static RedisTestServer redis;
     private static FakeQdrant sharedQdrant;
     private static FakeQdrant ownQdrant;
