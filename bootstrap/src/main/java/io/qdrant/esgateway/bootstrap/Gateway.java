@@ -78,7 +78,8 @@ final class Gateway implements AutoCloseable {
             store = config.backend().equals("qdrant")
                     ? QdrantStores.open(new QdrantStores.Settings(config.qdrantUrl(), config.qdrantApiKey(),
                             config.qdrantConnectTimeout(), config.qdrantRequestTimeout(),
-                            QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize()),
+                            QdrantStores.Settings.DEFAULT_PREFIX, config.qdrantPoolSize(),
+                            config.catalog().equals("redis")),
                             new BackendMetrics(registry).andThen(call -> ownTime.accept(call.nanos())),
                             LuceneStores.relevanceScorer())
                     : LuceneStores.open(config.dataDir().resolve("lucene"));
@@ -104,7 +105,7 @@ final class Gateway implements AutoCloseable {
         new JvmGcMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
 
-        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, Gateway::newId,
+        IndexAdministrationService admin = new IndexAdministrationService(catalog, store, indexUuids::get,
                 Clock.systemUTC(), LuceneStores.textAnalysis());
         ClusterStatusService status = new ClusterStatusService(catalog, store, shared);
         DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC(),
@@ -216,6 +217,12 @@ final class Gateway implements AutoCloseable {
         closeQuietly(catalog);
         closeQuietly(responseCache);
     }
+
+    /**
+     * Where new indices' uuids come from: {@link #newId()}. Read once per start; tests that compare two deployments
+     * answer for answer (the Qdrant backend orders ties by a hash of the index uuid) set it before starting them.
+     */
+    static volatile java.util.function.Supplier<String> indexUuids = Gateway::newId;
 
     /** Elasticsearch-shaped ids: 15 random bytes, URL-safe base64 without padding (20 characters). */
     static String newId() {

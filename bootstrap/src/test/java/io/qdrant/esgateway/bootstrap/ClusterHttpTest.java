@@ -106,6 +106,8 @@ class ClusterHttpTest {
         EsClient.Reply ready = es.get("/readyz");
         assertThat(ready.status()).isEqualTo(200);
         assertThat(ready.json().path("status").asText()).isEqualTo("ready");
+        assertThat(ready.json().at("/dependencies/catalog/status").asText()).isEqualTo("up");
+        assertThat(ready.json().path("dependencies").size()).isEqualTo(2);
         es.get("/_cluster/health");
         es.get("/no-such-index-for-metrics");
         EsClient.Reply metrics = es.get("/metrics");

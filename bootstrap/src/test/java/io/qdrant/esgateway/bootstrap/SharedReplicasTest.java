@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Shared mode as deployed: three gateway processes (each its own JVM, loopback ports) over one real Redis (the
- * shared catalog, with its append-only file so a restart keeps it) and one Qdrant stand-in (the fake Qdrant as a
- * process). Every process is stopped by its PID.
+ * shared catalog and the shared response cache in mode {@code on}, with its append-only file so a restart keeps
+ * them) and one Qdrant stand-in (the fake Qdrant as a process). Every process is stopped by its PID.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -65,7 +65,7 @@ class SharedReplicasTest {
             replicas.add(java(List.of(Main.class.getName(), "--port", "0", "--backend", "qdrant", "--qdrant-url",
                     "http://127.0.0.1:" + qdrantPort, "--catalog", "redis", "--redis-url", redis.url(3),
                     "--data", dir.resolve(name).toString()), log, java.util.Map.of("QEG_WARM_UP", "off",
-                    "QEG_REDIS_PREFIX", "replicas:")));
+                    "QEG_REDIS_PREFIX", "replicas:", "QEG_RESPONSE_CACHE", "on")));
         }
         a = new EsClient(awaitPort(replicas.get(0), logs.get(0), READY));
         b = new EsClient(awaitPort(replicas.get(1), logs.get(1), READY));
@@ -128,23 +128,32 @@ class SharedReplicasTest {
     @Order(2)
     void aWriteAcknowledgedOnOneReplicaIsReadOnAnotherAndADeletedIndexIsGoneEverywhere() {
         assertThat(a.put("/wr").status()).isEqualTo(200);
-        for (int i = 0; i < 2; i++) { // the second answer may come from B's request cache
+        long hitsBefore = cacheHits(b) + cacheHits(c);
+        for (int i = 0; i < 2; i++) { // the second answers come from the shared cache
             assertThat(b.get("/wr/_count").json().path("count").asLong()).isZero();
-            assertThat(b.post("/wr/_search", json("{'size':0}")).json().at("/hits/total/value").asLong()).isZero();
+            assertThat(c.post("/wr/_search", json("{'size':0}")).json().at("/hits/total/value").asLong()).isZero();
+        }
+        assertThat(cacheHits(b) + cacheHits(c)).as("answers served from the shared cache").isGreaterThan(hitsBefore);
+
+        // every round: B and C have the pre-write answer cached; a write on A; the next reads never return it
+        for (int n = 1; n <= 20; n++) {
+            assertThat(a.put("/wr/_doc/" + n + "?refresh=true", json("{'n':" + n + "}")).status()).isEqualTo(201);
+            assertThat(b.get("/wr/_count").json().path("count").asLong()).as("count on B after write %d", n)
+                    .isEqualTo(n);
+            assertThat(c.post("/wr/_search", json("{'size':0}")).json().at("/hits/total/value").asLong())
+                    .as("total on C after write %d", n).isEqualTo(n);
+            assertThat(b.get("/wr/_count").json().path("count").asLong()).isEqualTo(n);
         }
 
-        assertThat(a.put("/wr/_doc/1?refresh=true", json("{'n':1}")).status()).isEqualTo(201);
-
         assertThat(b.get("/wr/_doc/1").json().at("/_source/n").asInt()).isEqualTo(1);
-        assertThat(b.get("/wr/_count").json().path("count").asLong()).isEqualTo(1);
-        assertThat(b.post("/wr/_search", json("{'size':0}")).json().at("/hits/total/value").asLong()).isEqualTo(1);
-        assertThat(c.get("/wr/_search").json().at("/hits/hits/0/_id").asText()).isEqualTo("1");
+        assertThat(c.get("/wr/_search?q=n:1").json().at("/hits/hits/0/_id").asText()).isEqualTo("1");
 
         assertThat(c.delete("/wr").status()).isEqualTo(200);
         EsClient.Reply gone = b.get("/wr/_doc/1");
         assertThat(gone.status()).isEqualTo(404);
         assertThat(gone.errorType()).isEqualTo("index_not_found_exception");
         assertThat(a.get("/wr/_count").status()).isEqualTo(404);
+        assertThat(b.get("/wr/_count").status()).isEqualTo(404);
     }
 
     @Test
@@ -220,10 +229,21 @@ class SharedReplicasTest {
                 String side = replica == a ? "a" : "b";
                 loaders.add(pool.submit(() -> {
                     int n = 0;
+                    AtomicInteger mine = new AtomicInteger();
                     while (running.get()) {
                         String id = side + (n++);
                         check(replica.put("/load/_doc/" + id + "?refresh=true", json("{'n':" + n + "}")), 201,
-                                wrong, unavailable, () -> acknowledged.add(id));
+                                wrong, unavailable, () -> {
+                                    acknowledged.add(id);
+                                    mine.incrementAndGet();
+                                });
+                        // a count (cached between writes) never misses a write this replica acknowledged
+                        EsClient.Reply count = replica.get("/load/_count");
+                        check(count, 200, wrong, unavailable, () -> {
+                            if (count.json().path("count").asInt() < mine.get() + 1) {
+                                wrong.add("stale count: " + count + " after " + mine.get() + " writes");
+                            }
+                        });
                         EsClient.Reply seed = replica.get("/load/_doc/seed");
                         check(seed, 200, wrong, unavailable, () -> {
                             if (seed.json().at("/_source/n").asInt() != 0) {
@@ -261,6 +281,9 @@ class SharedReplicasTest {
             EsClient.Reply ready = a.get("/readyz");
             assertThat(ready.status()).as("%s", ready).isEqualTo(503);
             assertThat(ready.body()).contains("catalog");
+            assertThat(ready.json().at("/dependencies/catalog/status").asText()).isEqualTo("down");
+            assertThat(ready.json().at("/dependencies/response cache/status").asText()).isEqualTo("down");
+            assertThat(ready.json().at("/dependencies/qdrant/status").asText()).isEqualTo("up");
             while (System.nanoTime() < until) {
                 Thread.sleep(50);
             }
@@ -283,6 +306,7 @@ class SharedReplicasTest {
     void aReplicaKilledWithSigkillMidBulkLosesNothingItAcknowledged() throws Exception {
         assertThat(a.put("/killed").status()).isEqualTo(200);
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        List<String> refused = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger batches = new AtomicInteger();
         Process victim = replicas.get(2);
         try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
@@ -307,8 +331,12 @@ class SharedReplicasTest {
                         for (int i = 0; i < items.size(); i++) {
                             if (items.get(i).path("index").path("status").asInt() == 201) {
                                 acknowledged.add(ids.get(i));
+                            } else {
+                                refused.add(items.get(i).toString());
                             }
                         }
+                    } else {
+                        refused.add(reply.toString());
                     }
                     batches.incrementAndGet();
                 }
@@ -322,6 +350,7 @@ class SharedReplicasTest {
             loader.get(60, TimeUnit.SECONDS);
         }
 
+        assertThat(refused).as("refused before the kill").isEmpty();
         assertThat(acknowledged).hasSizeGreaterThanOrEqualTo(6 * 25);
         Set<String> missing = new TreeSet<>();
         for (String id : acknowledged) {
@@ -336,7 +365,34 @@ class SharedReplicasTest {
                 .isEqualTo("killed");
     }
 
+    @Test
+    @Order(6)
+    void sequenceNumbersContinueAcrossReplicasAndIfSeqNoSeesTheOthersWrites() {
+        assertThat(a.put("/seq").status()).isEqualTo(200);
+        for (int i = 0; i < 6; i++) {
+            EsClient.Reply written = (i % 2 == 0 ? a : b).put("/seq/_doc/1", json("{'n':" + i + "}"));
+            assertThat(written.status()).as("%s", written).isIn(200, 201);
+            assertThat(written.json().path("_seq_no").asLong()).as("write %d", i).isEqualTo(i);
+            assertThat(written.json().path("_version").asLong()).isEqualTo(i + 1);
+        }
+        EsClient.Reply stale = a.put("/seq/_doc/1?if_seq_no=4&if_primary_term=1", json("{'n':9}"));
+        assertThat(stale.status()).as("%s", stale).isEqualTo(409);
+        assertThat(stale.errorType()).isEqualTo("version_conflict_engine_exception");
+        EsClient.Reply current = a.put("/seq/_doc/1?if_seq_no=5&if_primary_term=1", json("{'n':9}"));
+        assertThat(current.status()).as("%s", current).isEqualTo(200);
+        assertThat(current.json().path("_seq_no").asLong()).isEqualTo(6);
+        assertThat(b.get("/seq/_doc/1").json().path("_seq_no").asLong()).isEqualTo(6);
+    }
+
     // ---------------------------------------------------------------- helpers
+
+    /** {@code qeg_response_cache_total{outcome="hit"}} of one replica. */
+    private static long cacheHits(EsClient replica) {
+        Matcher m = Pattern.compile("qeg_response_cache_total\\{[^}]*outcome=\"hit\"[^}]*} ([0-9.E]+)")
+                .matcher(replica.get("/metrics").body());
+        assertThat(m.find()).as("the hit counter on /metrics").isTrue();
+        return (long) Double.parseDouble(m.group(1));
+    }
 
     /** The one index the hits of a search come from. */
     private static String onlyIndex(EsClient.Reply reply) {

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * The real gateway (Helidon on a free port, SQLite catalog and Lucene store in {@code dataDir}) for the compat tests,
  * started in this JVM as bootstrap's own HTTP tests do. It lives in bootstrap's package because {@link Gateway} and
- * {@link GatewayConfig} are package-private; nothing in bootstrap/src/main is changed for it.
+ * {@link GatewayConfig} are package-private.
  */
 public final class GatewayForCompat implements AutoCloseable {
     private final Gateway gateway;
@@ -26,6 +26,23 @@ public final class GatewayForCompat implements AutoCloseable {
         env.put("QEG_DATA_DIR", dataDir.toString());
         env.put("QEG_NODE_NAME", "compat-gateway");
         return new GatewayForCompat(Gateway.start(GatewayConfig.load(new String[0], env)));
+    }
+
+    /**
+     * A gateway whose new indices take their uuids from {@code indexUuids}: two deployments given equal sequences
+     * name the same index alike, so that answers depending on the uuid (tie order on Qdrant) compare.
+     */
+    public static GatewayForCompat start(Path dataDir, Map<String, String> settings,
+                                         java.util.function.Supplier<String> indexUuids) {
+        synchronized (GatewayForCompat.class) {
+            java.util.function.Supplier<String> before = Gateway.indexUuids;
+            Gateway.indexUuids = indexUuids;
+            try {
+                return start(dataDir, settings);
+            } finally {
+                Gateway.indexUuids = before;
+            }
+        }
     }
 
     public int port() {

@@ -55,25 +55,22 @@ public final class ClusterStatusService implements ClusterStatus {
 
     @Override
     public Readiness readiness() {
-        List<String> problems = new ArrayList<>();
-        try {
-            catalog.ping();
-        } catch (RuntimeException e) {
-            problems.add("catalog: " + e.getMessage());
-        }
-        try {
-            store.ping();
-        } catch (RuntimeException e) {
-            problems.add(store.name() + ": " + e.getMessage());
-        }
+        List<Dependency> dependencies = new ArrayList<>(3);
+        dependencies.add(check("catalog", catalog::ping));
+        dependencies.add(check(store.name(), store::ping));
         if (responses != null) {
-            try {
-                responses.ping();
-            } catch (RuntimeException e) {
-                problems.add("response cache: " + e.getMessage());
-            }
+            dependencies.add(check("response cache", responses::ping));
         }
-        return new Readiness(problems.isEmpty(), problems);
+        return Readiness.of(dependencies);
+    }
+
+    private static Dependency check(String name, Runnable ping) {
+        try {
+            ping.run();
+            return new Dependency(name, Optional.empty());
+        } catch (RuntimeException e) {
+            return new Dependency(name, Optional.of(String.valueOf(e.getMessage())));
+        }
     }
 
     private boolean storeReachable() {

@@ -66,32 +66,37 @@ public final class SharedAnswers implements ResponseCaching {
             uncacheable.increment();
             return compute.get();
         }
-        List<IndexMetadata> indices;
-        CatalogView view;
-        try {
-            view = catalog.view();
-            indices = view.resolve(target, options);
-        } catch (GatewayException e) {
-            // the read fails the same way when it runs: its error is its answer, never cached
-            uncacheable.increment();
-            return compute.get();
-        }
-        for (IndexMetadata index : indices) {
-            if (!index.settings().requestCacheEnabled()) {
-                uncacheable.increment();
-                return compute.get();
-            }
-        }
-        List<String> uuids = new ArrayList<>(indices.size());
-        indices.forEach(i -> uuids.add(i.uuid()));
-        String key = key(target, options, view.version(), uuids, request);
         SharedResponseCache.Lookup lookup;
         try {
-            lookup = cache.lookup(key, uuids);
+            lookup = pinnedLookup(target, options, request);
         } catch (GatewayException e) {
             errors.increment();
             LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
             return compute.get();
+        }
+        if (lookup == null) {
+            List<IndexMetadata> indices;
+            CatalogView view;
+            try {
+                view = catalog.view();
+                indices = view.resolve(target, options);
+            } catch (GatewayException e) {
+                // the read fails the same way when it runs: its error is its answer, never cached
+                uncacheable.increment();
+                return compute.get();
+            }
+            if (!cacheable(indices)) {
+                uncacheable.increment();
+                return compute.get();
+            }
+            List<String> uuids = uuids(indices);
+            try {
+                lookup = cache.lookup(key(target, options, view.version(), uuids, request), uuids);
+            } catch (GatewayException e) {
+                errors.increment();
+                LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
+                return compute.get();
+            }
         }
         if (lookup.answer().isPresent()) {
             hits.increment();
@@ -118,6 +123,46 @@ public final class SharedAnswers implements ResponseCaching {
             LOG.log(System.Logger.Level.DEBUG, "response cache publish failed", e);
         }
         return answer;
+    }
+
+    /**
+     * The lookup against this replica's local catalog snapshot, with the check that the snapshot is current made in
+     * the same round trip ({@link SharedResponseCache#lookupIf}); null when there is no snapshot, the check failed,
+     * or the snapshot cannot decide (the target does not resolve, an index is not cacheable on it): the caller then
+     * reads the catalog first.
+     */
+    private SharedResponseCache.Lookup pinnedLookup(String target, CatalogView.Options options, String request) {
+        Optional<Catalog.Pinned> pinned = catalog.pinned();
+        if (pinned.isEmpty()) {
+            return null;
+        }
+        List<IndexMetadata> indices;
+        try {
+            indices = pinned.get().view().resolve(target, options);
+        } catch (GatewayException e) {
+            return null;
+        }
+        if (!cacheable(indices)) {
+            return null;
+        }
+        List<String> uuids = uuids(indices);
+        String key = key(target, options, pinned.get().view().version(), uuids, request);
+        return cache.lookupIf(key, uuids, pinned.get().keys(), pinned.get().values()).orElse(null);
+    }
+
+    private static boolean cacheable(List<IndexMetadata> indices) {
+        for (IndexMetadata index : indices) {
+            if (!index.settings().requestCacheEnabled()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static List<String> uuids(List<IndexMetadata> indices) {
+        List<String> uuids = new ArrayList<>(indices.size());
+        indices.forEach(i -> uuids.add(i.uuid()));
+        return uuids;
     }
 
     @Override

@@ -5,6 +5,7 @@ import static io.qdrant.esgateway.application.port.out.InMemoryDocumentStore.Ope
 import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.qdrant.esgateway.application.port.in.ClusterStatus;
 import io.qdrant.esgateway.application.port.in.ClusterStatus.Health;
 import io.qdrant.esgateway.application.port.in.ClusterStatus.IndexSummary;
 import io.qdrant.esgateway.application.port.in.ClusterStatus.Readiness;
@@ -153,7 +154,9 @@ class ClusterStatusServiceTest {
 
     @Test
     void givenBothBackendsAnswer_thenTheGatewayIsReady() {
-        assertThat(service.readiness()).isEqualTo(new Readiness(true, List.of()));
+        assertThat(service.readiness()).isEqualTo(new Readiness(true, List.of(), List.of(
+                new ClusterStatus.Dependency("catalog", Optional.empty()),
+                new ClusterStatus.Dependency("memory", Optional.empty()))));
     }
 
     @Test
@@ -164,6 +167,9 @@ class ClusterStatusServiceTest {
 
         assertThat(readiness.ready()).isFalse();
         assertThat(readiness.problems()).containsExactly("memory: qdrant unreachable");
+        assertThat(readiness.dependencies()).containsExactly(
+                new ClusterStatus.Dependency("catalog", Optional.empty()),
+                new ClusterStatus.Dependency("memory", Optional.of("qdrant unreachable")));
     }
 
     @Test

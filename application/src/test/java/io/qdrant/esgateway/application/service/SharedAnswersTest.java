@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
 import io.qdrant.esgateway.application.port.in.ResponseCaching;
 import io.qdrant.esgateway.application.port.in.ResponseCaching.Mode;
+import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
 import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
 import io.qdrant.esgateway.application.port.out.InMemorySharedResponseCache;
@@ -151,6 +152,102 @@ class SharedAnswersTest {
         admin.updateAliases(List.of(AliasActions.add("new", "current", null),
                 new AliasActions.Action.Remove(List.of("old"), List.of("current"), Optional.empty())));
         assertThat(a.read("current", OPTIONS, "count", count("current"), LONGS)).isEqualTo(1L);
+    }
+
+    /**
+     * The catalog as a shared one shows it to {@link SharedAnswers}: {@code pinned()} gives the local snapshot
+     * {@code snapshot} (current while the live catalog's version is the snapshot's); {@code view()} reads are counted.
+     */
+    private Catalog pinnedTo(CatalogView snapshot, AtomicInteger views) {
+        return (Catalog) java.lang.reflect.Proxy.newProxyInstance(Catalog.class.getClassLoader(),
+                new Class<?>[] {Catalog.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "pinned" -> {
+                            return Optional.of(new Catalog.Pinned(snapshot, List.of("catalog-version"),
+                                    List.of(Long.toString(snapshot.version()))));
+                        }
+                        case "view" -> views.incrementAndGet();
+                        default -> {
+                        }
+                    }
+                    try {
+                        return method.invoke(catalog, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    /** The shared cache, whose conditional lookup checks {@code catalog-version} against the live catalog. */
+    private SharedResponseCache checkingTheCatalog(AtomicInteger conditional) {
+        return new SharedResponseCache() {
+            @Override
+            public Lookup lookup(String key, List<String> indices) {
+                return shared.lookup(key, indices);
+            }
+
+            @Override
+            public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked,
+                                             List<String> values) {
+                conditional.incrementAndGet();
+                assertThat(checked).containsExactly("catalog-version");
+                return Long.toString(catalog.view().version()).equals(values.get(0))
+                        ? Optional.of(shared.lookup(key, indices)) : Optional.empty();
+            }
+
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                return shared.publish(ticket, answer);
+            }
+
+            @Override
+            public void bump(Collection<String> indices) {
+                shared.bump(indices);
+            }
+
+            @Override
+            public void ping() {
+                shared.ping();
+            }
+        };
+    }
+
+    @Test
+    void aCurrentLocalSnapshotIsCheckedInTheLookupAndAHitReadsNothingElse() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        new SharedAnswers(catalog, shared, Mode.ON).read("i", OPTIONS, "count", count("i"), LONGS);
+        AtomicInteger views = new AtomicInteger();
+        AtomicInteger conditional = new AtomicInteger();
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), views), checkingTheCatalog(conditional),
+                Mode.ON);
+
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+
+        assertThat(computed).hasValue(1);
+        assertThat(b.counts().hits()).isEqualTo(1);
+        assertThat(conditional).hasValue(1);
+        assertThat(views).as("catalog reads besides the lookup").hasValue(0);
+    }
+
+    @Test
+    void aLocalSnapshotFromBeforeAnAliasSwapIsNeverUsed() {
+        admin.create(CreateIndexRequest.parse("old", null));
+        admin.create(CreateIndexRequest.parse("new", null));
+        writer(shared).write(index("new", "1"));
+        admin.updateAliases(List.of(AliasActions.add("old", "current", null)));
+        CatalogView beforeTheSwap = catalog.view();
+        // the pre-swap answer is in the cache, under the pre-swap snapshot's key
+        assertThat(new SharedAnswers(catalog, shared, Mode.ON).read("current", OPTIONS, "count", count("current"),
+                LONGS)).isEqualTo(0L);
+        admin.updateAliases(List.of(AliasActions.add("new", "current", null),
+                new AliasActions.Action.Remove(List.of("old"), List.of("current"), Optional.empty())));
+        AtomicInteger views = new AtomicInteger();
+        SharedAnswers b = new SharedAnswers(pinnedTo(beforeTheSwap, views), checkingTheCatalog(new AtomicInteger()),
+                Mode.ON);
+
+        assertThat(b.read("current", OPTIONS, "count", count("current"), LONGS)).isEqualTo(1L);
+        assertThat(views.get()).as("the catalog read again").isPositive();
     }
 
     /**

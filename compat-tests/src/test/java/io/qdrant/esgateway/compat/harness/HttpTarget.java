@@ -11,7 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** One HTTP server under test (the gateway or an oracle) on 127.0.0.1, spoken to with the JDK's HTTP client. */
+/**
+ * One HTTP server under test (the gateway or an oracle) on 127.0.0.1, spoken to with the JDK's HTTP client; or
+ * several replicas of one gateway behind it, as a load balancer spreads requests ({@link #replicas}).
+ */
 public final class HttpTarget {
     private static final HttpClient HTTP = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
@@ -20,10 +23,40 @@ public final class HttpTarget {
 
     private final String name;
     private final String base;
+    private final java.util.List<String> replicas;
+    private final java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
 
     public HttpTarget(String name, int port) {
         this.name = name;
         this.base = "http://127.0.0.1:" + port;
+        this.replicas = java.util.List.of(base);
+    }
+
+    private HttpTarget(String name, java.util.List<Integer> ports) {
+        this.name = name;
+        this.replicas = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
+        this.base = replicas.getFirst();
+    }
+
+    /**
+     * Gateway replicas on {@code ports} as one target: each request goes to the next replica in turn, except those
+     * about state a replica keeps for itself — scroll and point-in-time contexts, tasks — which go to the first, as
+     * a balancer's stickiness sends them (docs/deployment.md).
+     */
+    public static HttpTarget replicas(String name, java.util.List<Integer> ports) {
+        return new HttpTarget(name, ports);
+    }
+
+    private String baseFor(RequestSpec request) {
+        if (replicas.size() == 1 || sticky(request.path()) || request.body() != null && sticky(request.body())) {
+            return base;
+        }
+        return replicas.get(Math.floorMod(next.getAndIncrement(), replicas.size()));
+    }
+
+    private static boolean sticky(String text) {
+        return text.contains("scroll") || text.contains("pit") || text.contains("_tasks")
+                || text.contains("wait_for_completion");
     }
 
     public String name() {
@@ -43,7 +76,7 @@ public final class HttpTarget {
     }
 
     public Exchange send(RequestSpec request) {
-        URI uri = URI.create(base + request.path());
+        URI uri = URI.create(baseFor(request) + request.path());
         HttpRequest.BodyPublisher publisher = request.body() == null ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(request.body());
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Operations endpoints that are not Elasticsearch's: liveness, readiness (catalog and backend reachable), and the
+ * Operations endpoints that are not Elasticsearch's: liveness, readiness (each dependency reachable), and the
  * Prometheus scrape. They shadow {@code GET /{index}} for indices named {@code healthz}, {@code readyz} and
  * {@code metrics}; every other method on those names still reaches the index.
  */
@@ -35,9 +35,16 @@ final class OpsEndpoints {
     private EsResponse readiness() {
         ClusterStatus.Readiness readiness = status.readiness();
         List<JsonValue> problems = readiness.problems().stream().map(p -> (JsonValue) JsonValue.string(p)).toList();
+        JsonObjectBuilder dependencies = JsonObjectBuilder.object();
+        for (ClusterStatus.Dependency d : readiness.dependencies()) {
+            JsonObjectBuilder one = JsonObjectBuilder.object().put("status", d.problem().isEmpty() ? "up" : "down");
+            d.problem().ifPresent(p -> one.put("error", p));
+            dependencies.put(d.name(), one.build());
+        }
         return EsResponse.json(readiness.ready() ? 200 : 503, JsonObjectBuilder.object()
                 .put("status", readiness.ready() ? "ready" : "not ready")
                 .put("problems", new JsonValue.JsonArray(problems))
+                .put("dependencies", dependencies.build())
                 .build());
     }
 }

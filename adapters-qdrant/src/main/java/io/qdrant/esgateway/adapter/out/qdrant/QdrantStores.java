@@ -25,13 +25,22 @@ public final class QdrantStores {
      * @param poolSize       the most requests to Qdrant in flight at once, hence the most connections the gateway
      *                       opens to it (1 to 1024; {@link #DEFAULT_POOL_SIZE})
      */
+    /**
+     * @param sharedWriters other gateway processes write to the same collections (shared mode): an index's highest
+     *                      sequence number is read from Qdrant for every write instead of remembered
+     */
     public record Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout,
-                           String collectionPrefix, int poolSize) {
+                           String collectionPrefix, int poolSize, boolean sharedWriters) {
         public static final String DEFAULT_PREFIX = "qeg-";
         public static final int DEFAULT_POOL_SIZE = 32;
 
         public Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout) {
             this(url, apiKey, connectTimeout, requestTimeout, DEFAULT_PREFIX);
+        }
+
+        public Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout,
+                        String collectionPrefix, int poolSize) {
+            this(url, apiKey, connectTimeout, requestTimeout, collectionPrefix, poolSize, false);
         }
 
         public Settings(URI url, Optional<String> apiKey, Duration connectTimeout, Duration requestTimeout,
@@ -71,7 +80,7 @@ public final class QdrantStores {
         public String toString() {
             return "Settings[url=" + display() + ", apiKey=" + (apiKey.isPresent() ? "<set>" : "<none>")
                     + ", connectTimeout=" + connectTimeout + ", requestTimeout=" + requestTimeout + ", poolSize="
-                    + poolSize + "]";
+                    + poolSize + ", sharedWriters=" + sharedWriters + "]";
         }
     }
 

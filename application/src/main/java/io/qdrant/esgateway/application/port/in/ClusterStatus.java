@@ -34,6 +34,26 @@ public interface ClusterStatus {
                         long docsDeleted, long storeSizeBytes) {
     }
 
-    record Readiness(boolean ready, List<String> problems) {
+    /**
+     * Ready when every dependency answers; {@code problems} lists the failures as {@code "<dependency>: <why>"},
+     * {@code dependencies} every dependency checked, in order (the catalog, the document backend, the shared
+     * response cache when there is one).
+     */
+    record Readiness(boolean ready, List<String> problems, List<Dependency> dependencies) {
+        public Readiness {
+            problems = List.copyOf(problems);
+            dependencies = List.copyOf(dependencies);
+        }
+
+        /** Readiness from the dependencies' checks alone. */
+        public static Readiness of(List<Dependency> dependencies) {
+            List<String> problems = dependencies.stream().filter(d -> d.problem().isPresent())
+                    .map(d -> d.name() + ": " + d.problem().get()).toList();
+            return new Readiness(problems.isEmpty(), problems, dependencies);
+        }
+    }
+
+    /** One dependency's check: its name, and why it failed (empty when it answered). */
+    record Dependency(String name, Optional<String> problem) {
     }
 }

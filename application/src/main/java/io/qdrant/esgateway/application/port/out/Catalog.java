@@ -105,4 +105,25 @@ public interface Catalog {
 
     /** Throws {@code BACKEND_UNAVAILABLE} unless the catalog can be read now. */
     void ping();
+
+    /**
+     * This process's latest snapshot of a shared catalog, without asking the server, and the condition under which
+     * it is current: each of {@code keys} holds the value at the same position of {@code values} on the shared
+     * server (the one the shared response cache uses, which checks it with {@link SharedResponseCache#lookupIf} in
+     * the lookup's round trip). Empty for a catalog that is not shared, or before its first read.
+     */
+    default Optional<Pinned> pinned() {
+        return Optional.empty();
+    }
+
+    /** A snapshot and the key values that make it current; see {@link #pinned()}. */
+    record Pinned(CatalogView view, List<String> keys, List<String> values) {
+        public Pinned {
+            keys = List.copyOf(keys);
+            values = List.copyOf(values);
+            if (keys.size() != values.size()) {
+                throw new IllegalArgumentException("one value per key");
+            }
+        }
+    }
 }

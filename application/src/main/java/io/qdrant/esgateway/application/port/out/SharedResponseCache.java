@@ -49,6 +49,15 @@ public interface SharedResponseCache {
     /** The entry for {@code key} if it is current for {@code indices}, and the generations read (one round trip). */
     Lookup lookup(String key, List<String> indices);
 
+    /**
+     * {@link #lookup}, done only if each of {@code checked} holds the value at the same position of {@code values}
+     * on the cache's server now, checked in the same atomic step and round trip; empty when one does not (nothing
+     * was looked up). A cache that cannot check such keys answers empty, and the caller does without.
+     */
+    default Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked, List<String> values) {
+        return Optional.empty();
+    }
+
     /** Stores {@code answer} under the ticket's key only if every generation of the ticket is still current. */
     Published publish(Ticket ticket, byte[] answer);
 

@@ -8,12 +8,18 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import javax.net.ssl.SSLParameters;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The shared response cache on Valkey/Redis. Keys: {@code <prefix>rc:g:<index uuid>} holds an index's data
@@ -23,8 +29,12 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * (compare the generations with the ticket's, then store) — atomic on the server, so no write's generation move can
  * fall between the check and the store. A bump is one pipelined round trip of {@code INCR}s.
  *
+ * <p>A conditional lookup ({@link #lookupIf}) is the same script after a check of other keys' values (the shared
+ * catalog's generation and epoch): one round trip for the catalog's freshness and the cache entry.
+ *
  * <p>Nothing is retried blindly: every command is safe to repeat (a lookup reads; a publish re-checks its ticket;
- * an extra bump only misses the cache), and the only retry is after {@code NOSCRIPT}, when the script did not run.
+ * an extra bump only misses the cache); a command is sent again after {@code NOSCRIPT} (the script did not run) and
+ * once on a new connection after a broken one.
  */
 final class RedisResponseCache implements RedisResponseCaches.Handle {
     private static final String LOOKUP = """
@@ -38,6 +48,27 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             local e = redis.call('HMGET', KEYS[1], 't', 'b')
             if e[1] == tag and e[2] then
               out[#KEYS] = e[2]
+            end
+            return out
+            """;
+    /** KEYS: the entry, {@code ARGV[1]} generations, then the keys to check; ARGV: the count, the expected values. */
+    private static final String LOOKUP_IF = """
+            local n = tonumber(ARGV[1])
+            for j = n + 2, #KEYS do
+              if (redis.call('GET', KEYS[j]) or '0') ~= ARGV[j - n] then
+                return false
+              end
+            end
+            local out = {}
+            local tag = ''
+            for i = 2, n + 1 do
+              local g = redis.call('GET', KEYS[i]) or '0'
+              out[i - 1] = g
+              tag = tag .. g .. ','
+            end
+            local e = redis.call('HMGET', KEYS[1], 't', 'b')
+            if e[1] == tag and e[2] then
+              out[n + 1] = e[2]
             end
             return out
             """;
@@ -60,15 +91,17 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     private final int maxEntryBytes;
     private final byte[] lookupSha;
     private final byte[] publishSha;
+    private final byte[] lookupIfSha;
 
     private RedisResponseCache(JedisPool pool, RedisResponseCaches.Settings settings, byte[] lookupSha,
-                               byte[] publishSha) {
+                               byte[] publishSha, byte[] lookupIfSha) {
         this.pool = pool;
         this.prefix = settings.prefix();
         this.ttlMillis = bytes(Long.toString(settings.ttl().toMillis()));
         this.maxEntryBytes = settings.maxEntryBytes();
         this.lookupSha = lookupSha;
         this.publishSha = publishSha;
+        this.lookupIfSha = lookupIfSha;
     }
 
     static RedisResponseCache open(RedisResponseCaches.Settings settings) {
@@ -79,12 +112,14 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         config.setTestWhileIdle(true);
         config.setJmxEnabled(false);
         int timeout = (int) settings.timeout().toMillis();
-        JedisPool pool = new JedisPool(config, settings.url(), timeout, timeout);
+        JedisPool pool = new JedisPool(config, JedisURIHelper.getHostAndPort(settings.url()),
+                clientConfig(settings.url(), timeout));
         try (Jedis jedis = pool.getResource()) {
             checkEvictionPolicy(jedis);
             byte[] lookup = jedis.scriptLoad(bytes(LOOKUP));
             byte[] publish = jedis.scriptLoad(bytes(PUBLISH));
-            return new RedisResponseCache(pool, settings, lookup, publish);
+            byte[] lookupIf = jedis.scriptLoad(bytes(LOOKUP_IF));
+            return new RedisResponseCache(pool, settings, lookup, publish, lookupIf);
         } catch (JedisException e) {
             pool.close();
             throw unavailable("connecting to " + redacted(settings.url()), e);
@@ -92,6 +127,23 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             pool.close();
             throw e;
         }
+    }
+
+    /**
+     * The connection settings of a URL: credentials, database, and for {@code rediss://} TLS (the JVM's trust store)
+     * with the server's host name verified against its certificate (as for {@code https}).
+     */
+    private static JedisClientConfig clientConfig(java.net.URI url, int timeoutMillis) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(timeoutMillis).socketTimeoutMillis(timeoutMillis)
+                .user(JedisURIHelper.getUser(url)).password(JedisURIHelper.getPassword(url))
+                .database(JedisURIHelper.getDBIndex(url));
+        if (JedisURIHelper.isRedisSSLScheme(url)) {
+            SSLParameters verifyHost = new SSLParameters();
+            verifyHost.setEndpointIdentificationAlgorithm("HTTPS");
+            config.ssl(true).sslParameters(verifyHost);
+        }
+        return config.build();
     }
 
     /** An {@code allkeys-*} policy may evict a generation, which would let an old entry match again. */
@@ -143,7 +195,24 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
 
     @Override
     public Lookup lookup(String key, List<String> indices) {
-        Object reply = script(lookupSha, LOOKUP, keys(key, indices), List.of(), "looking up");
+        return lookupReply(key, indices, script(lookupSha, LOOKUP, keys(key, indices), List.of(), "looking up"));
+    }
+
+    @Override
+    public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked, List<String> values) {
+        if (checked.size() != values.size()) {
+            throw new IllegalArgumentException("one value per checked key");
+        }
+        List<byte[]> keys = keys(key, indices);
+        checked.forEach(k -> keys.add(bytes(k)));
+        List<byte[]> args = new ArrayList<>(values.size() + 1);
+        args.add(bytes(Integer.toString(indices.size())));
+        values.forEach(v -> args.add(bytes(v)));
+        Object reply = script(lookupIfSha, LOOKUP_IF, keys, args, "looking up");
+        return reply == null ? Optional.empty() : Optional.of(lookupReply(key, indices, reply));
+    }
+
+    private static Lookup lookupReply(String key, List<String> indices, Object reply) {
         List<?> values = (List<?>) reply;
         List<Long> generations = new ArrayList<>(indices.size());
         for (int i = 0; i < indices.size(); i++) {
@@ -169,31 +238,46 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         if (indices.isEmpty()) {
             return;
         }
-        try (Jedis jedis = pool.getResource()) {
+        call("moving a data generation", jedis -> {
             Pipeline pipeline = jedis.pipelined();
             indices.forEach(i -> pipeline.incr(generationKey(i)));
             pipeline.sync();
-        } catch (JedisException e) {
-            throw unavailable("moving a data generation", e);
-        }
+            return null;
+        });
     }
 
     @Override
     public void ping() {
-        try (Jedis jedis = pool.getResource()) {
-            jedis.ping();
-        } catch (JedisException e) {
-            throw unavailable("ping", e);
-        }
+        call("ping", Jedis::ping);
     }
 
     private Object script(byte[] sha, String source, List<byte[]> keys, List<byte[]> args, String what) {
-        try (Jedis jedis = pool.getResource()) {
+        return call(what, jedis -> {
             try {
                 return jedis.evalsha(sha, keys, args);
             } catch (JedisNoScriptException e) {
                 // the server lost its scripts (restart, SCRIPT FLUSH); this one did not run: load it and run it
                 return jedis.eval(bytes(source), keys, args);
+            }
+        });
+    }
+
+    /**
+     * Runs {@code work} on a pooled connection. A broken connection (after a server restart every pooled one is)
+     * drops the idle ones and runs {@code work} once more on a new connection: every operation here may run twice —
+     * a lookup reads, a publish stores the same answer under the same ticket check, and a generation moved twice
+     * only makes more entries unreachable. Any other failure, or a second one, is {@code BACKEND_UNAVAILABLE}.
+     */
+    private <T> T call(String what, Function<Jedis, T> work) {
+        try (Jedis jedis = pool.getResource()) {
+            return work.apply(jedis);
+        } catch (JedisConnectionException first) {
+            pool.clear();
+            try (Jedis jedis = pool.getResource()) {
+                return work.apply(jedis);
+            } catch (JedisException e) {
+                e.addSuppressed(first);
+                throw unavailable(what, e);
             }
         } catch (JedisException e) {
             throw unavailable(what, e);

@@ -25,8 +25,12 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocketFactory;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisPool;
 import redis.clients.jedis.Transaction;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -34,6 +38,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 import redis.clients.jedis.params.SetParams;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * The {@link io.qdrant.esgateway.application.port.out.Catalog} in Valkey/Redis, shared by every gateway replica.
@@ -147,6 +152,12 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     }
 
     static RedisCatalog open(RedisCatalogs.Settings settings, Faults faults, CatalogRecords.Limits limits) {
+        return open(settings, faults, limits, null);
+    }
+
+    /** @param tls the TLS sockets of a {@code rediss://} URL; null for the JVM's default (its trust store) */
+    static RedisCatalog open(RedisCatalogs.Settings settings, Faults faults, CatalogRecords.Limits limits,
+                             SSLSocketFactory tls) {
         GenericObjectPoolConfig<Jedis> config = new GenericObjectPoolConfig<>();
         config.setMaxTotal(settings.connections());
         config.setMaxIdle(settings.connections());
@@ -155,8 +166,29 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         config.setMaxWait(settings.timeout());
         config.setJmxEnabled(false);
         int millis = (int) Math.min(Integer.MAX_VALUE, settings.timeout().toMillis());
-        JedisPool pool = new JedisPool(config, settings.url(), millis, millis);
+        JedisPool pool = new JedisPool(config, JedisURIHelper.getHostAndPort(settings.url()),
+                clientConfig(settings.url(), millis, tls));
         return new RedisCatalog(settings, pool, faults, limits);
+    }
+
+    /**
+     * The connection settings of a URL: credentials, database, and for {@code rediss://} TLS with the server's
+     * host name verified against its certificate (as for {@code https}).
+     */
+    private static JedisClientConfig clientConfig(java.net.URI url, int timeoutMillis, SSLSocketFactory tls) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(timeoutMillis).socketTimeoutMillis(timeoutMillis)
+                .user(JedisURIHelper.getUser(url)).password(JedisURIHelper.getPassword(url))
+                .database(JedisURIHelper.getDBIndex(url));
+        if (JedisURIHelper.isRedisSSLScheme(url)) {
+            SSLParameters verifyHost = new SSLParameters();
+            verifyHost.setEndpointIdentificationAlgorithm("HTTPS");
+            config.ssl(true).sslParameters(verifyHost);
+            if (tls != null) {
+                config.sslSocketFactory(tls);
+            }
+        }
+        return config.build();
     }
 
     // ------------------------------------------------------------------------------------------ reads
@@ -164,6 +196,17 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     @Override
     public CatalogView view() {
         return current(null).view();
+    }
+
+    /** The local snapshot, current while the generation and epoch keys hold its generation and epoch. */
+    @Override
+    public Optional<Pinned> pinned() {
+        Snapshot known = snapshot;
+        if (known == null || closed) {
+            return Optional.empty();
+        }
+        return Optional.of(new Pinned(known.view(), List.of(genKey, epochKey),
+                List.of(Long.toString(known.generation()), known.epoch())));
     }
 
     /** The snapshot as of now: the local one if the generation and epoch did not move, else loaded. */

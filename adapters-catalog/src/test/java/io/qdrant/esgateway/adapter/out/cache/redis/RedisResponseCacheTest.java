@@ -130,6 +130,38 @@ class RedisResponseCacheTest extends SharedResponseCacheContract {
     }
 
     @Test
+    void afterAServerRestartThePooledConnectionsAreReplacedWithoutFailingAnOperation() {
+        cache.bump(List.of("u"));
+        cache.lookup("k", List.of("u")); // the pool now holds connections to the old server process
+        server.stop();
+        server.restart();
+
+        cache.bump(List.of("u"));
+        SharedResponseCache.Lookup miss = cache.lookup("k", List.of("u"));
+        assertThat(cache.publish(miss.ticket(), bytes("a"))).isEqualTo(SharedResponseCache.Published.PUBLISHED);
+        cache.ping();
+    }
+
+    @Test
+    void aConditionalLookupHappensOnlyWhileTheCheckedKeysHoldTheirValues() {
+        SharedResponseCache.Lookup miss = cache.lookup("k", List.of("u"));
+        assertThat(cache.publish(miss.ticket(), bytes("a"))).isEqualTo(SharedResponseCache.Published.PUBLISHED);
+        String version = prefix + "catalog:gen";
+        server.command("SET", version, "7");
+
+        assertThat(cache.lookupIf("k", List.of("u"), List.of(version), List.of("7"))).hasValueSatisfying(hit -> {
+            assertThat(hit.answer()).hasValueSatisfying(b -> assertThat(new String(b, StandardCharsets.UTF_8))
+                    .isEqualTo("a"));
+            assertThat(hit.ticket()).isEqualTo(miss.ticket());
+        });
+        assertThat(cache.lookupIf("k", List.of("u"), List.of(version), List.of("6"))).isEmpty();
+        assertThat(cache.lookupIf("k", List.of("u"), List.of(version, prefix + "absent"), List.of("7", "0")))
+                .as("an absent key reads as 0").isPresent();
+        assertThat(cache.lookupIf("other", List.of("u"), List.of(version), List.of("7")))
+                .hasValueSatisfying(m -> assertThat(m.answer()).isEmpty());
+    }
+
+    @Test
     void anEvictionPolicyThatMayDropGenerationsIsRefused() {
         server.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
         try {

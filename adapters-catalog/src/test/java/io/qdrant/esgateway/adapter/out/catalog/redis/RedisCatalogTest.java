@@ -321,6 +321,26 @@ class RedisCatalogTest extends CatalogContract {
     }
 
     @Test
+    void thePinnedSnapshotNamesTheKeysThatHoldItsVersionUntilAnotherReplicaChangesTheCatalog() {
+        RedisCatalog a = replica();
+        RedisCatalog b = replica();
+        b.createIndex(index("before"), List.of());
+        assertThat(a.pinned()).as("nothing read yet").isEmpty();
+        CatalogView view = a.view();
+
+        Catalog.Pinned pinned = a.pinned().orElseThrow();
+        assertThat(pinned.view()).isSameAs(view);
+        assertThat(pinned.keys()).hasSize(2);
+        try (Jedis jedis = new Jedis(URI.create(server.url()))) {
+            for (int i = 0; i < pinned.keys().size(); i++) {
+                assertThat(jedis.get(pinned.keys().get(i))).isEqualTo(pinned.values().get(i));
+            }
+            b.createIndex(index("after"), List.of());
+            assertThat(jedis.get(pinned.keys().get(0))).isNotEqualTo(pinned.values().get(0));
+        }
+    }
+
+    @Test
     void settingsRefuseAnUrlThatIsNotRedisAndNeverShowItsPassword() {
         RedisCatalogs.Settings settings = RedisCatalogs.Settings.of(URI.create("rediss://user:secret@cache:6380/2"));
         assertThat(settings.displayUrl()).isEqualTo("rediss://cache:6380/2");

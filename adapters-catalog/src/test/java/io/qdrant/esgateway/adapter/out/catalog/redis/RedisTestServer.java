@@ -30,13 +30,18 @@ public final class RedisTestServer implements AutoCloseable {
     private final Path dir;
     private final boolean persistent;
     private final int port;
+    private final int tlsPort;
+    private final List<String> tlsOptions;
     private Process process;
 
-    private RedisTestServer(Path binary, Path dir, boolean persistent, int port) {
+    private RedisTestServer(Path binary, Path dir, boolean persistent, int port, int tlsPort,
+                            List<String> tlsOptions) {
         this.binary = binary;
         this.dir = dir;
         this.persistent = persistent;
         this.port = port;
+        this.tlsPort = tlsPort;
+        this.tlsOptions = tlsOptions;
     }
 
     /** Starts a server without persistence on a free loopback port. */
@@ -49,6 +54,18 @@ public final class RedisTestServer implements AutoCloseable {
      * write) so that {@link #restart()} keeps the data.
      */
     public static RedisTestServer start(boolean persistent) {
+        return start(persistent, null, null);
+    }
+
+    /**
+     * Starts a server without persistence that also accepts TLS connections on {@link #tlsPort()}, presenting the
+     * PEM certificate {@code cert} with its PEM key {@code key} (clients are not asked for certificates).
+     */
+    public static RedisTestServer startTls(Path cert, Path key) {
+        return start(false, cert, key);
+    }
+
+    private static RedisTestServer start(boolean persistent, Path cert, Path key) {
         Path binary = binary().orElse(null);
         if (binary == null) {
             String reason = "no valkey-server or redis-server on PATH (CI installs redis-server in .ci/run; "
@@ -59,8 +76,11 @@ public final class RedisTestServer implements AutoCloseable {
             Assumptions.abort(reason);
         }
         try {
+            List<String> tls = cert == null ? List.of() : List.of("--tls-cert-file", cert.toString(),
+                    "--tls-key-file", key.toString(), "--tls-ca-cert-file", cert.toString(),
+                    "--tls-auth-clients", "no");
             RedisTestServer server = new RedisTestServer(binary, Files.createTempDirectory("qeg-redis-"), persistent,
-                    freePort());
+                    freePort(), cert == null ? -1 : freePort(), tls);
             server.launch();
             return server;
         } catch (IOException e) {
@@ -71,6 +91,11 @@ public final class RedisTestServer implements AutoCloseable {
     /** The server's port on 127.0.0.1. */
     public int port() {
         return port;
+    }
+
+    /** The TLS port on 127.0.0.1 of a server started with {@link #startTls}, else -1. */
+    public int tlsPort() {
+        return tlsPort;
     }
 
     /** {@code redis://127.0.0.1:PORT/DB}. */
@@ -178,6 +203,10 @@ public final class RedisTestServer implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(binary.toString(),
                 "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(),
                 "--save", "", "--daemonize", "no", "--protected-mode", "yes", "--logfile", ""));
+        if (tlsPort > 0) {
+            command.addAll(List.of("--tls-port", Integer.toString(tlsPort)));
+            command.addAll(tlsOptions);
+        }
         if (persistent) {
             command.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
         } else {

@@ -36,6 +36,11 @@ public final class CollectionCalls {
         return QdrantLayout.collection(http.settings().collectionPrefix(), index);
     }
 
+    /** Whether other gateway processes write to the same collections (their sequence numbers are not remembered). */
+    public boolean sharedWriters() {
+        return http.settings().sharedWriters();
+    }
+
     /** A read-only POST to a collection-scoped endpoint ({@code rest} after the collection). */
     public JsonNode read(IndexMetadata index, String rest, ObjectNode body, String what) {
         return call(index, "POST", collection(index), rest, Map.of(), body, true, what);

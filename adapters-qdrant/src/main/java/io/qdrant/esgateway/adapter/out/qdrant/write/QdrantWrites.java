@@ -158,12 +158,13 @@ public final class QdrantWrites {
     public long maxSeqNo(IndexMetadata index) {
         String collection = calls.collection(index);
         CollectionState state = collections.state(collection);
-        Long known = state.maxSeqNo;
+        Long known = calls.sharedWriters() ? null : state.maxSeqNo;
         return known != null ? known : currentMaxSeqNo(index, collection, state);
     }
 
     private long currentMaxSeqNo(IndexMetadata index, String collection, CollectionState state) {
-        Long known = state.maxSeqNo;
+        // with other writers the remembered number may be behind theirs: read it from Qdrant every time
+        Long known = calls.sharedWriters() ? null : state.maxSeqNo;
         if (known != null) {
             return known;
         }
