@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.aggregation.parse.AggregationParser;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -57,9 +57,23 @@ final class RouteActions {
         add("delete_script", "cluster:admin/script/delete", Scope.CLUSTER);
         add("indices.simulate_index_template", "indices:admin/index_template/simulate_index", Scope.CLUSTER);
         add("indices.simulate_template", "indices:admin/index_template/simulate", Scope.CLUSTER);
-        add("templates", "indices:admin/index_template/put", Scope.CLUSTER);
+        add("indices.put_index_template", "indices:admin/index_template/put", Scope.CLUSTER);
+        add("indices.get_index_template", "indices:admin/index_template/get", Scope.CLUSTER);
+        add("indices.delete_index_template", "indices:admin/index_template/delete", Scope.CLUSTER);
+        add("indices.put_template", "indices:admin/index_template/put", Scope.CLUSTER);
+        add("indices.get_template", "indices:admin/index_template/get", Scope.CLUSTER);
+        add("cluster.put_component_template", "cluster:admin/component_template/put", Scope.CLUSTER);
+        add("cluster.get_component_template", "cluster:admin/component_template/get", Scope.CLUSTER);
+        add("cluster.delete_component_template", "cluster:admin/component_template/delete", Scope.CLUSTER);
+        add("nodes.info", "cluster:monitor/nodes/info", Scope.CLUSTER);
+        add("nodes.stats", "cluster:monitor/nodes/stats", Scope.CLUSTER);
+        add("cat.health", "cluster:monitor/health", Scope.CLUSTER);
+        add("cat.aliases", "cluster:monitor/state", Scope.CLUSTER);
 
         add("cat.indices", "indices:monitor/stats", Scope.INDEX);
+        add("cat.count", "indices:data/read/search", Scope.INDEX);
+        add("indices.stats", "indices:monitor/stats", Scope.INDEX);
+        add("field_caps", "indices:data/read/field_caps", Scope.INDEX);
         add("indices.create", "indices:admin/create", Scope.INDEX);
         add("indices.delete", "indices:admin/delete", Scope.INDEX);
         add("indices.exists", "indices:admin/get", Scope.INDEX);
