@@ -243,6 +243,10 @@ public final class DocumentParser {
 
         private void parseObjectValue(Level level, String name, JsonObject object) {
             Target target = level.lookup(name);
+            if (level.depth >= MAPPING_DEPTH_LIMIT && !(target instanceof Leaf)) {
+                throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "Limit of mapping depth [" + MAPPING_DEPTH_LIMIT
+                        + "] has been exceeded due to object field [" + level.childPath(name) + "]");
+            }
             switch (target) {
                 case Obj(Level child) -> parseObject(child, object);
                 case Leaf(FieldMapping mapping) -> parseLeaf(level.childPath(name), mapping, object,
@@ -677,6 +681,9 @@ public final class DocumentParser {
     }
 
     /** One object of the document being walked, with the mapping that applies to it. */
+    /** Elasticsearch's {@code index.mapping.depth.limit}: objects nest at most this deep. */
+    static final int MAPPING_DEPTH_LIMIT = 20;
+
     private static final class Level {
         final Run run;
         final Level parent;
@@ -685,11 +692,14 @@ public final class DocumentParser {
         final Dynamic dynamic;
         final SortedMap<String, FieldMapping> mapped;
         AddedObject added;
+        /** Objects between the root and this one: the root is 0, its object fields 1. */
+        final int depth;
 
         Level(Run run, Level parent, String name, String path, Dynamic dynamic, SortedMap<String, FieldMapping> mapped,
               AddedObject added) {
             this.run = run;
             this.parent = parent;
+            this.depth = parent == null ? 0 : parent.depth + 1;
             this.name = name;
             this.path = path;
             this.dynamic = dynamic;

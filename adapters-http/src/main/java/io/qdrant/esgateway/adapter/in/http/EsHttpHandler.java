@@ -114,6 +114,12 @@ final class EsHttpHandler implements Handler {
             LOG.log(Level.SEVERE, "request " + method + " " + rawPath + " failed", e);
             response = ErrorBodies.ofBug(e);
             failure = e;
+        } catch (StackOverflowError e) {
+            // a body nested deeper than a recursive reader can walk, though within the parser's limit
+            GatewayException tooDeep = new GatewayException(ErrorKind.ILLEGAL_ARGUMENT,
+                    "the request body is nested too deeply to be processed");
+            response = ErrorBodies.of(tooDeep);
+            failure = tooDeep;
         }
         if (failure != null && ErrorTrace.wanted(parseQuerySafely(req))) {
             response = ErrorTrace.add(response, failure);
