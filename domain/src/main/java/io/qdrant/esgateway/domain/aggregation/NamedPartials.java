@@ -96,7 +96,8 @@ public record NamedPartials(Map<String, Partial> byName) {
         if (gt >= 0) {
             Partial p = byName.get(path.substring(0, gt));
             if (p == null) {
-                throw new IllegalArgumentException("no aggregation [" + path.substring(0, gt) + "]");
+                throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.ILLEGAL_ARGUMENT,
+                        "no aggregation [" + path.substring(0, gt) + "]");
             }
             return p.orderValue(path.substring(gt));
         }
@@ -105,7 +106,8 @@ public record NamedPartials(Map<String, Partial> byName) {
         String key = dot < 0 ? "" : path.substring(dot + 1);
         Partial p = byName.get(name);
         if (p == null) {
-            throw new IllegalArgumentException("no aggregation [" + name + "]");
+            throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.ILLEGAL_ARGUMENT,
+                    "no aggregation [" + name + "]");
         }
         return p.orderValue(key);
     }

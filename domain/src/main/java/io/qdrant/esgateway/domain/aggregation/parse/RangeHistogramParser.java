@@ -180,7 +180,12 @@ final class RangeHistogramParser {
                 }
                 case "keyed" -> keyed = bool(type, "keyed", v);
                 case "order" -> order = order(type, v);
-                case "missing" -> missing = Optional.of(scalar("missing", v));
+                case "missing" -> {
+                    if (v instanceof JsonNumber n && Math.abs(n.value().doubleValue()) > MAX_DATE_MILLIS) {
+                        throw parsing("[date_histogram] [missing] is out of the range of dates: [" + n.value() + "]");
+                    }
+                    missing = Optional.of(scalar("missing", v));
+                }
                 case "hard_bounds" -> {
                     JsonObject o = JsonReads.object(v, AggregationParser::parsing, "hard_bounds");
                     for (Map.Entry<String, JsonValue> b : o.members().entrySet()) {
