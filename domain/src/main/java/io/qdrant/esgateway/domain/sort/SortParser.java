@@ -81,11 +81,15 @@ public final class SortParser {
                     }
                 }
                 case "missing" -> missing = switch (JsonReads.text(e.getValue()).orElse("")) {
-                    case "" when e.getValue() instanceof io.qdrant.esgateway.domain.json.JsonValue.JsonArray
-                            || e.getValue() instanceof io.qdrant.esgateway.domain.json.JsonValue.JsonObject ->
+                    case "" -> {
+                        if (e.getValue() instanceof io.qdrant.esgateway.domain.json.JsonValue.JsonArray
+                                || e.getValue() instanceof io.qdrant.esgateway.domain.json.JsonValue.JsonObject) {
                             throw parsing("[field_sort] missing doesn't support values of type: "
                                     + (e.getValue() instanceof io.qdrant.esgateway.domain.json.JsonValue.JsonArray
                                     ? "START_ARRAY" : "START_OBJECT"));
+                        }
+                        yield new Missing.Value(e.getValue());
+                    }
                     case "_last" -> new Missing.Last();
                     case "_first" -> new Missing.First();
                     default -> new Missing.Value(e.getValue());

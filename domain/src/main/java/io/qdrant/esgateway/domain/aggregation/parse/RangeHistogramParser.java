@@ -142,6 +142,9 @@ final class RangeHistogramParser {
                 order, missing, format, subs);
     }
 
+    /** Dates a missing value may name: 100,000,000 days either side of the epoch, so rounding cannot overflow. */
+    private static final double MAX_DATE_MILLIS = 8.64e15;
+
     static DateHistogramAggregation dateHistogram(String name, JsonObject options, Map<String, Aggregation> subs) {
         String type = "date_histogram";
         String field = null;
