@@ -37,10 +37,6 @@ public final class Workloads {
             list.add(read("knn", "kNN (k 10, 100 candidates, l2_norm, 8 dims) with a category filter",
                     Answers.Shape.SEARCH_IGNORING_SORT_VALUES, seed, 7, distinct,
                     r -> Request.json("POST", "/" + Corpus.VECTOR_INDEX + "/_search", Json.compact(knn(r)))));
-            list.add(read("script-score-vector", "exact vector scoring: script_score cosineSimilarity + 1.0 over a"
-                    + " category filter, top 10", Answers.Shape.SEARCH_IGNORING_SORT_VALUES, seed, 8, distinct,
-                    r -> Request.json("POST", "/" + Corpus.VECTOR_INDEX + "/_search",
-                            Json.compact(scriptScoreVector(r)))));
         }
         list.add(Workload.special("write-read", "index a document (no refresh), then GET it",
                 Workload.Kind.WRITE_THEN_READ));
