@@ -10,8 +10,10 @@ import co.elastic.clients.elasticsearch._types.OpType;
 import co.elastic.clients.elasticsearch._types.Refresh;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.BulkRequest;
+import co.elastic.clients.elasticsearch.core.ClearScrollResponse;
 import co.elastic.clients.elasticsearch.core.ClosePointInTimeResponse;
 import co.elastic.clients.elasticsearch.core.ReindexResponse;
+import co.elastic.clients.elasticsearch.core.ScrollResponse;
 import co.elastic.clients.elasticsearch.core.SearchResponse;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.elasticsearch.tasks.GetTasksResponse;
@@ -38,8 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The official Elasticsearch Java client 8.15's calls that walk or copy whole indices, on the gateway's two backends
- * (the embedded Lucene store, and Qdrant as served by {@link FakeQdrant}): a point in time paged with
- * {@code searchAfter} and closed (the same as on Elasticsearch 8.15), and {@code reindex}, {@code deleteByQuery} and
+ * (the embedded Lucene store, and Qdrant as served by {@link FakeQdrant}): a scroll walked with {@code scroll} and
+ * cleared with {@code clearScroll}, a point in time paged with {@code searchAfter} and closed (both the same as on
+ * Elasticsearch 8.15), and {@code reindex}, {@code deleteByQuery} and
  * {@code updateByQuery} run as tasks and polled through {@code tasks().get} (the same on both backends, with the
  * counts they must have: Elasticsearch 8.15's Maven artifacts lack the reindex module).
  */
@@ -154,6 +157,56 @@ class ClientIterationFlowsTest {
         assertThat(String.join("\n", onLucene(ClientIterationFlowsTest::pointInTime)))
                 .isEqualTo(String.join("\n", elasticsearch));
         assertThat(String.join("\n", onQdrant(ClientIterationFlowsTest::pointInTime)))
+                .isEqualTo(String.join("\n", elasticsearch));
+    }
+
+    /** Opens a sorted scroll with an aggregation, walks it page by page, clears it, and asks for the cleared one. */
+    private static List<String> scroll(ElasticsearchClient client) throws IOException {
+        List<String> out = new ArrayList<>();
+        items(client, "scrolled");
+        SearchResponse<Item> first = client.search(s -> s.index("scrolled").scroll(t -> t.time("1m")).size(4)
+                .sort(o -> o.field(f -> f.field("n").order(SortOrder.Desc)))
+                .aggregations("tags", a -> a.terms(t -> t.field("tag"))), Item.class);
+        String id = first.scrollId();
+        out.add("first page: total " + first.hits().total().value() + ", aggregations "
+                + first.aggregations().keySet() + ", buckets "
+                + first.aggregations().get("tags").sterms().buckets().array().size());
+        first.hits().hits().forEach(h -> out.add(h.id() + " " + h.source() + " sort " + h.sort().get(0).longValue()));
+        for (int page = 1; page < 10; page++) {
+            String current = id;
+            ScrollResponse<Item> next = client.scroll(s -> s.scrollId(current).scroll(t -> t.time("1m")), Item.class);
+            out.add("page " + page + ": total " + next.hits().total().value() + ", aggregations "
+                    + next.aggregations().size() + ", hits " + next.hits().hits().size());
+            next.hits().hits().forEach(h -> out.add(h.id() + " " + h.source() + " sort "
+                    + h.sort().get(0).longValue()));
+            id = next.scrollId();
+            if (next.hits().hits().isEmpty()) {
+                break;
+            }
+        }
+        String last = id;
+        ClearScrollResponse cleared = client.clearScroll(c -> c.scrollId(last));
+        out.add("cleared: " + cleared.succeeded() + " " + cleared.numFreed());
+        try {
+            client.scroll(s -> s.scrollId(last).scroll(t -> t.time("1m")), Item.class);
+            out.add("cleared scroll answered");
+        } catch (ElasticsearchException e) {
+            out.add("cleared scroll: " + e.status() + " " + e.error().type() + " "
+                    + e.error().rootCause().get(0).type());
+        }
+        return out;
+    }
+
+    @Test
+    void aScrollOnBothBackendsIsElasticsearchs() throws IOException {
+        Assumptions.assumeTrue(Oracles.enabled().contains(Engine.ELASTICSEARCH),
+                "-Doracle.engines leaves out elasticsearch");
+        List<String> elasticsearch = on(Oracles.engine(Engine.ELASTICSEARCH).target().base(),
+                ClientIterationFlowsTest::scroll);
+        assertThat(elasticsearch).hasSizeGreaterThan(DOCUMENTS + 4).contains("cleared: true 1");
+        assertThat(String.join("\n", onLucene(ClientIterationFlowsTest::scroll)))
+                .isEqualTo(String.join("\n", elasticsearch));
+        assertThat(String.join("\n", onQdrant(ClientIterationFlowsTest::scroll)))
                 .isEqualTo(String.join("\n", elasticsearch));
     }
 
