@@ -180,6 +180,10 @@ class ReindexHttpTest {
         EsClient.Reply malformed = es.get("/_tasks/nonsense");
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.errorReason()).isEqualTo("malformed task id nonsense");
-        assertThat(es.post("/_tasks/" + task + "/_cancel", "").status()).isEqualTo(400);
+        // a finished task cannot be cancelled: Elasticsearch's node failure
+        EsClient.Reply cancel = es.post("/_tasks/" + task + "/_cancel", "");
+        assertThat(cancel.status()).isEqualTo(404);
+        assertThat(cancel.json().path("node_failures").get(0).path("caused_by").path("reason").asText())
+                .isEqualTo("task [" + task + "] is not found");
     }
 }

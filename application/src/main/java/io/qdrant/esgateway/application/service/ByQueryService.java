@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations.Failed;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
+import io.qdrant.esgateway.application.port.in.TaskControl;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
@@ -53,13 +54,15 @@ public final class ByQueryService implements ByQueryOperations {
     }
 
     @Override
-    public ByQueryResult deleteByQuery(String target, ByQueryRequest request, CatalogView.Options options) {
-        return run(target, request, options, true);
+    public ByQueryResult deleteByQuery(String target, ByQueryRequest request, CatalogView.Options options,
+                                       TaskControl control) {
+        return run(target, request, options, true, control);
     }
 
     @Override
-    public ByQueryResult updateByQuery(String target, ByQueryRequest request, CatalogView.Options options) {
-        return run(target, request, options, false);
+    public ByQueryResult updateByQuery(String target, ByQueryRequest request, CatalogView.Options options,
+                                       TaskControl control) {
+        return run(target, request, options, false, control);
     }
 
     /** One snapshot entry: a matching document and the sequence number it had. */
@@ -81,7 +84,8 @@ public final class ByQueryService implements ByQueryOperations {
         }
     }
 
-    private ByQueryResult run(String target, ByQueryRequest request, CatalogView.Options options, boolean delete) {
+    private ByQueryResult run(String target, ByQueryRequest request, CatalogView.Options options, boolean delete,
+                              TaskControl control) {
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
         // a script that does not compile fails the request before any write, as in Elasticsearch
         Optional<PainlessScript> script = delete ? Optional.empty()
@@ -101,6 +105,9 @@ public final class ByQueryService implements ByQueryOperations {
         Progress progress = new Progress();
         OptionalLong maxDocs = request.maxDocs();
         progress.total = maxDocs.isPresent() ? Math.min(matches, maxDocs.getAsLong()) : matches;
+        control.report(result(progress));
+        int lastSize = 0;
+        long lastStart = 0;
         for (int i = 0; i < ordered.size() && progress.failures.isEmpty(); i++) {
             IndexMetadata index = ordered.get(i);
             List<Entry> snapshot = snapshots.get(i);
@@ -110,11 +117,18 @@ public final class ByQueryService implements ByQueryOperations {
                 if (room <= 0) {
                     return result(progress);
                 }
+                // between batches: the throttle, and a cancellation ends the operation here
+                if (!control.pace(lastSize, lastStart)) {
+                    return result(progress);
+                }
                 int take = (int) Math.min(Math.min(request.batchSize(), room), snapshot.size() - next);
                 List<Entry> batch = snapshot.subList(next, next + take);
                 next += take;
+                lastSize = take;
+                lastStart = System.nanoTime();
                 progress.batches++;
                 apply(index, batch, delete, request.proceed(), progress, script, request);
+                control.report(result(progress));
             }
         }
         return result(progress);

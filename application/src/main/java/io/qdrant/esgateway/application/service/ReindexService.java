@@ -7,6 +7,7 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
 import io.qdrant.esgateway.application.port.in.ReindexOperations;
+import io.qdrant.esgateway.application.port.in.TaskControl;
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.domain.document.StoredDocument;
@@ -46,7 +47,7 @@ public final class ReindexService implements ReindexOperations {
     }
 
     @Override
-    public ReindexResult reindex(ReindexRequest request) {
+    public ReindexResult reindex(ReindexRequest request, TaskControl control) {
         CatalogView view = catalog.view();
         List<IndexMetadata> sources = view.resolve(request.source(), request.options());
         Optional<IndexMetadata> destIndex = view.index(request.dest()).or(() -> view.isAlias(request.dest())
@@ -67,17 +68,27 @@ public final class ReindexService implements ReindexOperations {
         OptionalLong maxDocs = request.maxDocs();
         Progress progress = new Progress();
         progress.total = maxDocs.isPresent() ? Math.min(matches.size(), maxDocs.getAsLong()) : matches.size();
+        control.report(progress.result());
         int next = 0;
+        int lastSize = 0;
+        long lastStart = 0;
         while (next < matches.size() && progress.failures.isEmpty()) {
             long room = maxDocs.isPresent() ? maxDocs.getAsLong() - progress.successful() : Long.MAX_VALUE;
             if (room <= 0) {
                 break;
             }
+            // between batches: the throttle, and a cancellation ends the operation here
+            if (!control.pace(lastSize, lastStart)) {
+                break;
+            }
             int take = (int) Math.min(Math.min(request.batchSize(), room), matches.size() - next);
             List<Source> batch = matches.subList(next, next + take);
             next += take;
+            lastSize = take;
+            lastStart = System.nanoTime();
             progress.batches++;
             copy(batch, request, progress);
+            control.report(progress.result());
         }
         return progress.result();
     }

@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.application.service;
 
+import io.qdrant.esgateway.application.port.in.TaskControl;
 import io.qdrant.esgateway.application.port.in.TaskOperations;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -50,8 +51,11 @@ public final class TaskService implements TaskOperations {
         volatile boolean completed;
         volatile Object result;
         volatile GatewayException error;
+        final Optional<TaskControl> control;
 
-        Entry(long id, String action, String description, long startMillis, long startNanos) {
+        Entry(long id, String action, String description, long startMillis, long startNanos,
+              Optional<TaskControl> control) {
+            this.control = control;
             this.id = id;
             this.action = action;
             this.description = description;
@@ -61,9 +65,9 @@ public final class TaskService implements TaskOperations {
     }
 
     @Override
-    public String submit(String action, String description, Supplier<Object> work) {
+    public String submit(String action, String description, Optional<TaskControl> control, Supplier<Object> work) {
         long id = sequence.incrementAndGet();
-        Entry entry = new Entry(id, action, description, clock.millis(), nanoTime.getAsLong());
+        Entry entry = new Entry(id, action, description, clock.millis(), nanoTime.getAsLong(), control);
         tasks.put(id, entry);
         try {
             executor.execute(() -> run(entry, work));
@@ -92,6 +96,68 @@ public final class TaskService implements TaskOperations {
                     tasks.remove(dropped);
                 }
             }
+        }
+    }
+
+    @Override
+    public Task cancel(String id) {
+        Entry entry = runningEntry(id, "is not found");
+        if (entry.control.isEmpty()) {
+            throw GatewayException.illegalArgument("task [" + id + "] doesn't support cancellation");
+        }
+        entry.control.get().cancel(TaskControl.BY_USER_REQUEST);
+        return view(entry);
+    }
+
+    @Override
+    public Task rethrottle(String id, float requestsPerSecond) {
+        Entry entry = runningEntry(id, "is missing");
+        if (entry.control.isEmpty()) {
+            throw GatewayException.illegalArgument("task [" + id + "] doesn't support this operation");
+        }
+        entry.control.get().rethrottle(requestsPerSecond);
+        return view(entry);
+    }
+
+    /** The running task {@code id}, or Elasticsearch's 404 "task [id] {@code missing}". */
+    private Entry runningEntry(String id, String missing) {
+        long number = number(id);
+        Entry entry = id.substring(0, id.lastIndexOf(':')).equals(node) ? tasks.get(number) : null;
+        if (entry == null || entry.completed) {
+            throw new GatewayException(ErrorKind.RESOURCE_NOT_FOUND, "task [" + id + "] " + missing);
+        }
+        return entry;
+    }
+
+    @Override
+    public List<Task> cancelAll(List<String> actions) {
+        List<Task> out = new ArrayList<>();
+        for (Entry e : tasks.values()) {
+            if (!e.completed && e.control.isPresent() && (actions.isEmpty()
+                    || actions.stream().anyMatch(a -> matches(a, e.action)))) {
+                e.control.get().cancel(TaskControl.BY_USER_REQUEST);
+                out.add(view(e));
+            }
+        }
+        out.sort(Comparator.comparingLong(Task::id));
+        return out;
+    }
+
+    /** A simple pattern: {@code *} stands for any text. */
+    private static boolean matches(String pattern, String action) {
+        return action.matches(String.join(".*", java.util.Arrays.stream(pattern.split("\\*", -1))
+                .map(java.util.regex.Pattern::quote).toList()));
+    }
+
+    private static long number(String id) {
+        int colon = id.lastIndexOf(':');
+        try {
+            if (colon <= 0) {
+                throw new NumberFormatException();
+            }
+            return Long.parseLong(id.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw GatewayException.illegalArgument("malformed task id " + id);
         }
     }
 
@@ -130,6 +196,6 @@ public final class TaskService implements TaskOperations {
         long running = (done ? e.endNanos : nanoTime.getAsLong()) - e.startNanos;
         return new Task(node, e.id, e.action, e.description, e.startMillis, running, done,
                 done ? Optional.ofNullable(e.result) : Optional.empty(),
-                done ? Optional.ofNullable(e.error) : Optional.empty());
+                done ? Optional.ofNullable(e.error) : Optional.empty(), e.control);
     }
 }

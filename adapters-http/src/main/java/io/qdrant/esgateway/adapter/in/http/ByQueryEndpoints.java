@@ -5,6 +5,7 @@ import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 import io.qdrant.esgateway.application.port.in.ByQueryOperations;
 import io.qdrant.esgateway.application.port.in.ByQueryOperations.ByQueryRequest;
 import io.qdrant.esgateway.application.port.in.ByQueryOperations.ByQueryResult;
+import io.qdrant.esgateway.application.port.in.TaskControl;
 import io.qdrant.esgateway.application.port.in.TaskOperations;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -58,13 +59,14 @@ final class ByQueryEndpoints {
         Parsed parsed = parse(request, true);
         String target = request.pathParam("index");
         CatalogView.Options options = Routes.indexOptions(request, true);
+        TaskControl control = new TaskControl(parsed.requestsPerSecond());
         if (!request.flag("wait_for_completion", true)) {
-            return submit("indices:data/write/delete/byquery", "delete-by-query [" + target + "]",
-                    () -> BulkByScrollBody.Counters.of(byQuery.deleteByQuery(target, parsed.request(), options), false,
-                            parsed.requestsPerSecond()));
+            return submit("indices:data/write/delete/byquery", "delete-by-query [" + target + "]", control,
+                    () -> BulkByScrollBody.Counters.of(byQuery.deleteByQuery(target, parsed.request(), options,
+                            control), false, control));
         }
-        ByQueryResult result = byQuery.deleteByQuery(target, parsed.request(), options);
-        return render(result, false, parsed.requestsPerSecond(), start);
+        ByQueryResult result = byQuery.deleteByQuery(target, parsed.request(), options, control);
+        return render(result, false, control, start);
     }
 
     private EsResponse update(EsRequest request) {
@@ -78,18 +80,21 @@ final class ByQueryEndpoints {
         Parsed parsed = parse(request, false);
         String target = request.pathParam("index");
         CatalogView.Options options = Routes.indexOptions(request, true);
+        TaskControl control = new TaskControl(parsed.requestsPerSecond());
         if (!request.flag("wait_for_completion", true)) {
-            return submit("indices:data/write/update/byquery", "update-by-query [" + target + "]",
-                    () -> BulkByScrollBody.Counters.of(byQuery.updateByQuery(target, parsed.request(), options), true,
-                            parsed.requestsPerSecond()));
+            return submit("indices:data/write/update/byquery", "update-by-query [" + target + "]", control,
+                    () -> BulkByScrollBody.Counters.of(byQuery.updateByQuery(target, parsed.request(), options,
+                            control), true, control));
         }
-        ByQueryResult result = byQuery.updateByQuery(target, parsed.request(), options);
-        return render(result, true, parsed.requestsPerSecond(), start);
+        ByQueryResult result = byQuery.updateByQuery(target, parsed.request(), options, control);
+        return render(result, true, control, start);
     }
 
     /** {@code wait_for_completion=false}: the operation as a task, answered with its id. */
-    private EsResponse submit(String action, String description, java.util.function.Supplier<Object> work) {
-        return EsResponse.ok(JsonObjectBuilder.object().put("task", tasks.submit(action, description, work)).build());
+    private EsResponse submit(String action, String description, TaskControl control,
+                              java.util.function.Supplier<Object> work) {
+        return EsResponse.ok(JsonObjectBuilder.object().put("task", tasks.submit(action, description,
+                Optional.of(control), work)).build());
     }
 
     private record Parsed(ByQueryRequest request, float requestsPerSecond) {
@@ -219,8 +224,8 @@ final class ByQueryEndpoints {
         throw GatewayException.parse("[" + name + "] must be a string");
     }
 
-    private static EsResponse render(ByQueryResult result, boolean update, float requestsPerSecond, long start) {
-        BulkByScrollBody.Counters counters = BulkByScrollBody.Counters.of(result, update, requestsPerSecond);
+    private static EsResponse render(ByQueryResult result, boolean update, TaskControl control, long start) {
+        BulkByScrollBody.Counters counters = BulkByScrollBody.Counters.of(result, update, control);
         return EsResponse.json(counters.status(), BulkByScrollBody.response(counters,
                 (System.nanoTime() - start) / 1_000_000, false, false));
     }

@@ -4,6 +4,7 @@ import static io.qdrant.esgateway.adapter.in.http.Routes.route;
 
 import io.qdrant.esgateway.application.port.in.ReindexOperations;
 import io.qdrant.esgateway.application.port.in.ReindexOperations.ReindexRequest;
+import io.qdrant.esgateway.application.port.in.TaskControl;
 import io.qdrant.esgateway.application.port.in.TaskOperations;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.error.ErrorKind;
@@ -91,13 +92,14 @@ final class ReindexEndpoints {
         }
         ReindexRequest parsed = new ReindexRequest(from.index(), CatalogView.Options.STRICT_EXPAND_OPEN, from.query(),
                 from.filter(), from.size(), maxDocs, to.index(), to.create(), proceed);
+        TaskControl control = new TaskControl(rps);
         if (!wait) {
             String description = "reindex from [" + from.index() + "] to [" + to.index() + "]";
-            String task = tasks.submit("indices:data/write/reindex", description,
-                    () -> BulkByScrollBody.Counters.of(reindex.reindex(parsed), rps));
+            String task = tasks.submit("indices:data/write/reindex", description, Optional.of(control),
+                    () -> BulkByScrollBody.Counters.of(reindex.reindex(parsed, control), control));
             return EsResponse.ok(JsonObjectBuilder.object().put("task", task).build());
         }
-        BulkByScrollBody.Counters counters = BulkByScrollBody.Counters.of(reindex.reindex(parsed), rps);
+        BulkByScrollBody.Counters counters = BulkByScrollBody.Counters.of(reindex.reindex(parsed, control), control);
         return EsResponse.json(counters.status(), BulkByScrollBody.response(counters,
                 (System.nanoTime() - start) / 1_000_000, false, false));
     }

@@ -52,6 +52,9 @@ final class RouteActions {
         add("tasks.list", "cluster:monitor/tasks/lists", Scope.CLUSTER);
         add("tasks.get", "cluster:monitor/task/get", Scope.CLUSTER);
         add("tasks.cancel", "cluster:admin/tasks/cancel", Scope.CLUSTER);
+        add("reindex_rethrottle", "cluster:admin/reindex/rethrottle", Scope.CLUSTER);
+        add("delete_by_query_rethrottle", "cluster:admin/reindex/rethrottle", Scope.CLUSTER);
+        add("update_by_query_rethrottle", "cluster:admin/reindex/rethrottle", Scope.CLUSTER);
         add("put_script", "cluster:admin/script/put", Scope.CLUSTER);
         add("get_script", "cluster:admin/script/get", Scope.CLUSTER);
         add("delete_script", "cluster:admin/script/delete", Scope.CLUSTER);

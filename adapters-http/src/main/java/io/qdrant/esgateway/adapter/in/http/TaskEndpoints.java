@@ -7,6 +7,7 @@ import io.qdrant.esgateway.application.port.in.TaskOperations.Task;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +16,8 @@ import java.util.Optional;
 /**
  * The tasks of {@code wait_for_completion=false}: {@code GET /_tasks/{id}} (with {@code wait_for_completion} and
  * {@code timeout}) answers whether it completed and then its response or error, {@code GET /_tasks} lists the running
- * ones. Cancelling is not implemented ({@code POST /_tasks/{id}/_cancel} is a 400 that says so).
+ * ones (with their counters so far), {@code POST /_tasks/{id}/_cancel} and {@code POST /_tasks/_cancel} cancel
+ * by-query and reindex tasks (they stop before their next batch and store {@code canceled: "by user request"}).
  *
  * <pre>
  * curl -XPOST 'localhost:9200/books/_delete_by_query?wait_for_completion=false' -H 'Content-Type: application/json' \
@@ -39,7 +41,13 @@ final class TaskEndpoints {
                 .add(route("POST", "/_tasks/{task_id}/_cancel", "tasks.cancel", "actions,nodes,parent_task_id,"
                         + "wait_for_completion", false, this::cancel))
                 .add(route("POST", "/_tasks/_cancel", "tasks.cancel", "actions,nodes,parent_task_id,"
-                        + "wait_for_completion", false, this::cancel));
+                        + "wait_for_completion", false, this::cancel))
+                .add(route("POST", "/_reindex/{task_id}/_rethrottle", "reindex_rethrottle", "requests_per_second",
+                        false, this::rethrottle))
+                .add(route("POST", "/_delete_by_query/{task_id}/_rethrottle", "delete_by_query_rethrottle",
+                        "requests_per_second", false, this::rethrottle))
+                .add(route("POST", "/_update_by_query/{task_id}/_rethrottle", "update_by_query_rethrottle",
+                        "requests_per_second", false, this::rethrottle));
     }
 
     private EsResponse get(EsRequest request) {
@@ -77,37 +85,112 @@ final class TaskEndpoints {
     }
 
     private EsResponse list(EsRequest request) {
-        List<Task> running = tasks.running();
-        JsonObjectBuilder nodes = JsonObjectBuilder.object();
-        if (!running.isEmpty()) {
-            JsonObjectBuilder listed = JsonObjectBuilder.object();
-            for (Task t : running) {
-                listed.put(t.node() + ":" + t.id(), info(t));
-            }
-            nodes.put(running.get(0).node(), JsonObjectBuilder.object().put("name", nodeName)
-                    .put("tasks", listed.build()).build());
-        }
-        return EsResponse.ok(JsonObjectBuilder.object().put("nodes", nodes.build()).build());
+        return EsResponse.ok(nodes(tasks.running()));
     }
 
+    /**
+     * {@code POST /_tasks/{id}/_cancel} (one task) and {@code POST /_tasks/_cancel} (every running cancellable task,
+     * or those of {@code actions}): the tasks cancelled, as {@code GET /_tasks} lists them; with
+     * {@code wait_for_completion=true} once they have stopped. An unknown or finished task is Elasticsearch's node
+     * failure, a 404.
+     */
     private EsResponse cancel(EsRequest request) {
-        throw GatewayException.unsupported("[_cancel] (cancelling tasks)");
+        Optional<String> id = request.optionalPathParam("task_id");
+        List<Task> cancelled;
+        if (id.isPresent()) {
+            try {
+                cancelled = List.of(tasks.cancel(id.get()));
+            } catch (GatewayException e) {
+                return nodeFailure(id.get(), e);
+            }
+        } else {
+            List<String> actions = request.param("actions").map(a -> List.of(a.split(","))).orElse(List.of());
+            cancelled = tasks.cancelAll(actions);
+        }
+        if (request.flag("wait_for_completion", false)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            for (Task t : cancelled) {
+                String taskId = t.node() + ":" + t.id();
+                while (tasks.get(taskId).map(x -> !x.completed()).orElse(false) && System.nanoTime() < deadline) {
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            }
+        }
+        return EsResponse.ok(nodes(cancelled));
     }
 
-    /** ES's task info: a finished task's status is its final counters; a running one shows none. */
-    private static JsonObject info(Task t) {
+    /**
+     * {@code POST /_reindex/{id}/_rethrottle} (and {@code _delete_by_query}, {@code _update_by_query}) with
+     * {@code requests_per_second}: the running task's new throttle (a wait in progress is measured again against it);
+     * the task, as {@code GET /_tasks} lists it.
+     */
+    private EsResponse rethrottle(EsRequest request) {
+        String id = request.pathParam("task_id");
+        float rate = ByQueryEndpoints.requestsPerSecond(request.param("requests_per_second").orElseThrow(
+                () -> GatewayException.validationFailed(List.of("requests_per_second must be set"))));
+        try {
+            return EsResponse.ok(nodes(List.of(tasks.rethrottle(id, rate))));
+        } catch (GatewayException e) {
+            return nodeFailure(id, e);
+        }
+    }
+
+    /** Elasticsearch's answer when the node cannot act on the task (unknown, finished): a node failure, 404. */
+    private static EsResponse nodeFailure(String id, GatewayException e) {
+        if (e.kind() != ErrorKind.RESOURCE_NOT_FOUND) {
+            throw e;
+        }
+        String node = id.substring(0, id.lastIndexOf(':'));
+        JsonObject failure = JsonObjectBuilder.object()
+                .put("type", "failed_node_exception")
+                .put("reason", "Failed node [" + node + "]")
+                .put("node_id", node)
+                .put("caused_by", ErrorBodies.cause(e, true))
+                .build();
+        return EsResponse.json(404, JsonObjectBuilder.object()
+                .put("node_failures", new JsonValue.JsonArray(List.of(failure)))
+                .put("nodes", JsonObjectBuilder.object().build()).build());
+    }
+
+    /** {@code {"nodes":{node:{name, tasks:{id:info}}}}}: the shape of {@code GET /_tasks}, of cancel and rethrottle. */
+    JsonObject nodes(List<Task> listed) {
+        JsonObjectBuilder nodes = JsonObjectBuilder.object();
+        if (!listed.isEmpty()) {
+            JsonObjectBuilder byId = JsonObjectBuilder.object();
+            for (Task t : listed) {
+                byId.put(t.node() + ":" + t.id(), info(t));
+            }
+            nodes.put(listed.get(0).node(), JsonObjectBuilder.object().put("name", nodeName)
+                    .put("tasks", byId.build()).build());
+        }
+        return JsonObjectBuilder.object().put("nodes", nodes.build()).build();
+    }
+
+    /**
+     * ES's task info: the status of a by-query or reindex task is its counters so far while it runs and its final
+     * counters once it has finished.
+     */
+    static JsonObject info(Task t) {
         JsonObjectBuilder out = JsonObjectBuilder.object()
                 .put("node", t.node())
                 .put("id", t.id())
                 .put("type", "transport")
                 .put("action", t.action());
-        t.result().filter(r -> r instanceof BulkByScrollBody.Counters)
-                .ifPresent(r -> out.put("status", BulkByScrollBody.status((BulkByScrollBody.Counters) r)));
+        Optional<BulkByScrollBody.Counters> counters = t.result()
+                .filter(r -> r instanceof BulkByScrollBody.Counters).map(r -> (BulkByScrollBody.Counters) r)
+                .or(() -> t.completed() ? Optional.empty()
+                        : t.control().flatMap(c -> BulkByScrollBody.Counters.live(t.action(), c)));
+        counters.ifPresent(c -> out.put("status", BulkByScrollBody.status(c)));
         return out.put("description", t.description())
                 .put("start_time_in_millis", t.startMillis())
                 .put("running_time_in_nanos", t.runningNanos())
-                .put("cancellable", false)
-                .put("cancelled", false)
+                .put("cancellable", t.cancellable())
+                .put("cancelled", t.cancelled())
                 .put("headers", JsonObjectBuilder.object().build())
                 .build();
     }

@@ -16,10 +16,25 @@ import java.util.OptionalLong;
 public interface ByQueryOperations {
 
     /** Deletes every matching document (up to {@code maxDocs}). */
-    ByQueryResult deleteByQuery(String target, ByQueryRequest request, CatalogView.Options options);
+    default ByQueryResult deleteByQuery(String target, ByQueryRequest request, CatalogView.Options options) {
+        return deleteByQuery(target, request, options, TaskControl.unwatched());
+    }
+
+    /**
+     * As {@link #deleteByQuery(String, ByQueryRequest, CatalogView.Options)}, throttled, watched and cancelled
+     * through {@code control} (a cancelled operation ends before its next batch with the counters so far).
+     */
+    ByQueryResult deleteByQuery(String target, ByQueryRequest request, CatalogView.Options options,
+                                TaskControl control);
 
     /** Re-indexes every matching document with its own source ("touch": new version, mappings applied again). */
-    ByQueryResult updateByQuery(String target, ByQueryRequest request, CatalogView.Options options);
+    default ByQueryResult updateByQuery(String target, ByQueryRequest request, CatalogView.Options options) {
+        return updateByQuery(target, request, options, TaskControl.unwatched());
+    }
+
+    /** As {@link #updateByQuery(String, ByQueryRequest, CatalogView.Options)}, through {@code control}. */
+    ByQueryResult updateByQuery(String target, ByQueryRequest request, CatalogView.Options options,
+                                TaskControl control);
 
     /**
      * @param query      the documents to change (all when empty)

@@ -15,7 +15,15 @@ import java.util.OptionalLong;
  */
 public interface ReindexOperations {
 
-    ReindexResult reindex(ReindexRequest request);
+    default ReindexResult reindex(ReindexRequest request) {
+        return reindex(request, TaskControl.unwatched());
+    }
+
+    /**
+     * As {@link #reindex(ReindexRequest)}, throttled, watched and cancelled through {@code control} (a cancelled
+     * operation ends before its next batch with the counters so far).
+     */
+    ReindexResult reindex(ReindexRequest request, TaskControl control);
 
     /**
      * @param source     the source expression (indices, aliases, patterns; comma-separated)
