@@ -92,7 +92,7 @@ final class TaskEndpoints {
      * {@code POST /_tasks/{id}/_cancel} (one task) and {@code POST /_tasks/_cancel} (every running cancellable task,
      * or those of {@code actions}): the tasks cancelled, as {@code GET /_tasks} lists them; with
      * {@code wait_for_completion=true} once they have stopped. An unknown or finished task is Elasticsearch's node
-     * failure, a 404.
+     * failure.
      */
     private EsResponse cancel(EsRequest request) {
         Optional<String> id = request.optionalPathParam("task_id");
@@ -140,7 +140,10 @@ final class TaskEndpoints {
         }
     }
 
-    /** Elasticsearch's answer when the node cannot act on the task (unknown, finished): a node failure, 404. */
+    /**
+     * Elasticsearch's answer when the node cannot act on the task (unknown, finished): a node failure in a 200
+     * answer that lists no task.
+     */
     private static EsResponse nodeFailure(String id, GatewayException e) {
         if (e.kind() != ErrorKind.RESOURCE_NOT_FOUND) {
             throw e;
@@ -152,7 +155,7 @@ final class TaskEndpoints {
                 .put("node_id", node)
                 .put("caused_by", ErrorBodies.cause(e, true))
                 .build();
-        return EsResponse.json(404, JsonObjectBuilder.object()
+        return EsResponse.ok(JsonObjectBuilder.object()
                 .put("node_failures", new JsonValue.JsonArray(List.of(failure)))
                 .put("nodes", JsonObjectBuilder.object().build()).build());
     }

@@ -24,6 +24,7 @@ public final class TaskControl {
     private volatile long throttledNanos;
     private volatile long waitingUntilNanos;
     private volatile boolean waiting;
+    private volatile long cancelledUntilMillis;
 
     /** A control that throttles to {@code requestsPerSecond} (-1 or infinity: unthrottled), on the system clock. */
     public TaskControl(float requestsPerSecond) {
@@ -41,12 +42,18 @@ public final class TaskControl {
         return new TaskControl(-1f);
     }
 
-    /** Asks the operation to stop before its next batch; the first reason given is kept. */
+    /**
+     * Asks the operation to stop before its next batch; the first reason given is kept. As in Elasticsearch, a
+     * cancelled operation is unthrottled (its status reports {@code requests_per_second} -1).
+     */
     public void cancel(String reason) {
         synchronized (this) {
             if (cancelled == null) {
                 cancelled = reason;
+                // as Elasticsearch: the wait cut short is not throttled time, and its end stays reported
+                cancelledUntilMillis = throttledUntilMillis();
             }
+            requestsPerSecond = -1f;
             notifyAll();
         }
     }
@@ -84,9 +91,15 @@ public final class TaskControl {
         return throttledNanos / 1_000_000;
     }
 
-    /** How long until the current throttle wait ends, in milliseconds (0 when not waiting). */
+    /**
+     * How long until the current throttle wait ends, in milliseconds: 0 when not waiting; once cancelled, what was
+     * left of the wait the cancellation cut short.
+     */
     public long throttledUntilMillis() {
-        return waiting ? Math.max(0, (waitingUntilNanos - nanoTime.getAsLong()) / 1_000_000) : 0;
+        if (waiting) {
+            return Math.max(0, (waitingUntilNanos - nanoTime.getAsLong()) / 1_000_000);
+        }
+        return cancelled == null ? 0 : cancelledUntilMillis;
     }
 
     /**
@@ -119,7 +132,9 @@ public final class TaskControl {
                 }
             } finally {
                 waiting = false;
-                throttledNanos += nanoTime.getAsLong() - began;
+                if (cancelled == null) {
+                    throttledNanos += nanoTime.getAsLong() - began;
+                }
             }
             return cancelled == null;
         }

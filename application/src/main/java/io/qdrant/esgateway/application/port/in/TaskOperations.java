@@ -37,8 +37,8 @@ public interface TaskOperations {
 
     /**
      * Cancels the running task {@code id}: the task as it is now (marked cancelled; it stops before its next batch).
-     * Elasticsearch's errors: an unknown or finished task → 404 {@code resource_not_found_exception} "task [id] is
-     * not found", one that cannot be cancelled → 400, a malformed id → 400.
+     * Elasticsearch's errors: an unknown or finished task → {@code resource_not_found_exception} "task [id] is not
+     * found" (answered as a node failure), one that cannot be cancelled → 400, a malformed id → 400.
      */
     Task cancel(String id);
 
@@ -50,7 +50,8 @@ public interface TaskOperations {
 
     /**
      * Changes the throttle of the running task {@code id} to {@code requestsPerSecond} (-1: unthrottled): the task.
-     * An unknown or finished task → 404 {@code resource_not_found_exception}, one without a throttle → 400.
+     * An unknown or finished task → {@code resource_not_found_exception} "task [id] is missing", one without a
+     * throttle → 400.
      */
     Task rethrottle(String id, float requestsPerSecond);
 
