@@ -206,6 +206,16 @@ public final class Runner {
             engine.responder().forget();
             http.send("GET", "/", null, null);
             for (Workload w : workloads) {
+                if (w.kind() == Workload.Kind.SCROLL) {
+                    // one whole walk: its Qdrant calls (the same on every walk) are what the cells replay
+                    try {
+                        new ScrollWalk(corpus).run(http, 0, 0);
+                    } catch (CellFailure f) {
+                        cannedRefused.put(w.name(), f);
+                        say("%s: workload %s: %s", name, w.name(), f.getMessage());
+                    }
+                    continue;
+                }
                 if (w.kind() != Workload.Kind.READ || refusedByReference.containsKey(w.name())
                         || (Workloads.usesVectors(w) && vectorsRefused.containsKey(name))) {
                     continue;
@@ -416,6 +426,7 @@ public final class Runner {
                 recreate(http, WRITE_INDEX, Corpus.mapping(options.requestCache()));
                 yield w.kind() == Workload.Kind.WRITE_THEN_READ ? Runner::writeThenRead : Runner::writeThenCount;
             }
+            case SCROLL -> new ScrollWalk(corpus);
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
         };
         Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step,
@@ -432,14 +443,15 @@ public final class Runner {
     private Results.Trial cannedCell(CannedEngine engine, Http http, Workload w, int clients, int trial,
                                      int position) {
         String name = engine.spec().name();
-        if (w.kind() != Workload.Kind.READ) {
+        if (w.kind() != Workload.Kind.READ && w.kind() != Workload.Kind.SCROLL) {
             return row(trial, position, name, w, clients, Status.SKIPPED, CANNED_WRITES, null);
         }
         CellFailure refused = cannedRefused.get(w.name());
         if (refused != null) {
             return row(trial, position, name, w, clients, refused.status(), refused.getMessage(), null);
         }
-        Measurement.Step read = readStep(w, expected.get(w.name()));
+        Measurement.Step read = w.kind() == Workload.Kind.SCROLL ? new ScrollWalk(corpus)
+                : readStep(w, expected.get(w.name()));
         java.util.concurrent.atomic.AtomicLong steps = new java.util.concurrent.atomic.AtomicLong();
         Measurement.Step counted = new Measurement.Step() {
             @Override

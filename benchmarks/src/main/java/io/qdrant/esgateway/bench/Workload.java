@@ -23,7 +23,9 @@ public record Workload(String name, String title, Kind kind, Answers.Shape shape
         /** Index one document (no refresh), then GET it: the source must come back (real-time get). */
         WRITE_THEN_READ,
         /** Index one document with {@code refresh=true}, then {@code _count} this client's documents: exact. */
-        WRITE_THEN_COUNT
+        WRITE_THEN_COUNT,
+        /** Scroll the whole corpus index in pages ({@link ScrollWalk}): every document exactly once. */
+        SCROLL
     }
 
     public static Workload special(String name, String title, Kind kind) {

@@ -38,6 +38,8 @@ public final class Workloads {
                     Answers.Shape.SEARCH_IGNORING_SORT_VALUES, seed, 7, distinct,
                     r -> Request.json("POST", "/" + Corpus.VECTOR_INDEX + "/_search", Json.compact(knn(r)))));
         }
+        list.add(Workload.special("scroll-10k", "scroll the whole index (10,000 documents at the default size) in"
+                + " pages of 1,000, sorted by _doc, then clear it: every document exactly once", Workload.Kind.SCROLL));
         list.add(Workload.special("write-read", "index a document (no refresh), then GET it",
                 Workload.Kind.WRITE_THEN_READ));
         list.add(Workload.special("write-refresh-count", "index a document with refresh=true, then _count by filter",

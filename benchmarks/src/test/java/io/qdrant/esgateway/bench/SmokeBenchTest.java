@@ -46,7 +46,7 @@ class SmokeBenchTest {
         Set<String> workloads = new HashSet<>();
         results.path("workloads").fieldNames().forEachRemaining(workloads::add);
         assertThat(workloads).contains("bulk-ingest", "get", "sorted-page", "cursor-page", "terms", "filter-counts",
-                "match", "knn", "write-read", "write-refresh-count");
+                "match", "knn", "scroll-10k", "write-read", "write-refresh-count");
         JsonNode cells = results.path("cells");
         assertThat(cells).hasSize(workloads.size() * 2);
         for (JsonNode cell : cells) {

@@ -42,7 +42,7 @@ class WorkloadsTest {
     void everyWorkloadOfTheIssueIsThere() {
         List<Workload> all = Workloads.all(Corpus.generate(1, 100), 1, 5, true);
         assertThat(all).extracting(Workload::name).containsExactly("bulk-ingest", "get", "sorted-page", "cursor-page",
-                "terms", "filter-counts", "match", "knn", "write-read", "write-refresh-count");
+                "terms", "filter-counts", "match", "knn", "scroll-10k", "write-read", "write-refresh-count");
         assertThat(all.stream().filter(w -> w.kind() == Workload.Kind.READ)).allSatisfy(w -> {
             assertThat(w.requests()).hasSize(5);
             assertThat(w.requests().stream().distinct().count()).isGreaterThan(1);
