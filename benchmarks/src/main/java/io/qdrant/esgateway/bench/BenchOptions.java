@@ -25,10 +25,13 @@ import java.util.Locale;
  * @param only      the workloads to run (empty: all); the bulk ingest always runs, it loads the corpus
  * @param requestCache whether the indices keep their engine's request cache ({@code --uncached} creates them with
  *                  {@code index.requests.cache.enable: false} on every engine)
+ * @param titleAnalyzer the analyzer of the {@code title} field (that {@code match} searches) on every engine; empty:
+ *                  the default ({@code standard})
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
-                           String command, List<String> only, boolean requestCache) {
+                           String command, List<String> only, boolean requestCache,
+                           java.util.Optional<String> titleAnalyzer) {
 
     public static final String USAGE = """
             usage: ./qeg bench [options]
@@ -50,6 +53,9 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --workloads LIST      run only these workloads, e.g. get,sorted-page (the bulk ingest always runs)
               --uncached            create the indices with index.requests.cache.enable: false on every engine
                                     (no engine answers a repeated size-0 search from its request cache)
+              --title-analyzer NAME the analyzer of the title field (match's) on every engine, e.g. english
+                                    (Elasticsearch from Maven has only its core analyzers: then leave it out of
+                                    --engines and the first engine is the reference)
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -70,6 +76,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         boolean smoke = false;
         List<String> only = List.of();
         boolean requestCache = true;
+        java.util.Optional<String> titleAnalyzer = java.util.Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -106,6 +113,13 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--no-vectors" -> vectors = false;
                 case "--uncached" -> requestCache = false;
+                case "--title-analyzer" -> {
+                    if (!value.matches("[a-z_]+")) {
+                        throw new IllegalArgumentException("--title-analyzer expects an analyzer name such as english,"
+                                + " got [" + value + "]");
+                    }
+                    titleAnalyzer = java.util.Optional.of(value);
+                }
                 case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
@@ -136,7 +150,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         }
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
-                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache);
+                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, titleAnalyzer);
     }
 
     private static int positive(String name, String value) {

@@ -80,13 +80,19 @@ public final class Corpus {
 
     /** As {@link #mapping()}; without the request cache ({@code index.requests.cache.enable: false}) if so asked. */
     public static String mapping(boolean requestCache) {
+        return mapping(requestCache, java.util.Optional.empty());
+    }
+
+    /** As {@link #mapping(boolean)}, with {@code title} analysed by {@code titleAnalyzer} when given. */
+    public static String mapping(boolean requestCache, java.util.Optional<String> titleAnalyzer) {
         return """
                 {"settings":{"number_of_shards":1,"number_of_replicas":0%s},
                  "mappings":{"properties":{
                    "rank":{"type":"integer"},"price":{"type":"integer"},"category":{"type":"keyword"},
-                   "title":{"type":"text"},"description":{"type":"text"},"available":{"type":"boolean"},
+                   "title":{"type":"text"%s},"description":{"type":"text"},"available":{"type":"boolean"},
                    "created":{"type":"date"}}}}""".formatted(requestCache ? ""
-                : ",\"index.requests.cache.enable\":false");
+                : ",\"index.requests.cache.enable\":false",
+                titleAnalyzer.map(a -> ",\"analyzer\":\"" + a + "\"").orElse(""));
     }
 
     /** The vector index: float HNSW on both sides (ES 8.15 would otherwise quantize to int8 and rank differently). */

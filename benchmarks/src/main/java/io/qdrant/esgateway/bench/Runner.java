@@ -112,6 +112,7 @@ public final class Runner {
             run.put("seed", options.seed());
             run.put("heap", options.heap());
             run.put("request_cache", options.requestCache() ? "engine defaults" : "off on every engine (--uncached)");
+            options.titleAnalyzer().ifPresent(a -> run.put("title_analyzer", a));
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
@@ -336,7 +337,7 @@ public final class Runner {
      * when unknown) at both ends. The vector index is loaded afterwards, untimed (or noted as refused).
      */
     private Ingested ingest(Http http, String engine, java.util.function.LongSupplier cpuNanos) {
-        recreate(http, Corpus.INDEX, Corpus.mapping(options.requestCache()));
+        recreate(http, Corpus.INDEX, Corpus.mapping(options.requestCache(), options.titleAnalyzer()));
         mainBodies();
         long cpu0 = cpuNanos.getAsLong();
         long t0 = System.nanoTime();
@@ -423,7 +424,7 @@ public final class Runner {
         Measurement.Step step = switch (w.kind()) {
             case READ -> readStep(w, expected.get(w.name()));
             case WRITE_THEN_READ, WRITE_THEN_COUNT -> {
-                recreate(http, WRITE_INDEX, Corpus.mapping(options.requestCache()));
+                recreate(http, WRITE_INDEX, Corpus.mapping(options.requestCache(), options.titleAnalyzer()));
                 yield w.kind() == Workload.Kind.WRITE_THEN_READ ? Runner::writeThenRead : Runner::writeThenCount;
             }
             case SCROLL -> new ScrollWalk(corpus);

@@ -36,6 +36,21 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theTitleAnalyzerIsMappedOnEveryEngine() throws Exception {
+        assertThat(BenchOptions.parse(new String[0]).titleAnalyzer()).isEmpty();
+        BenchOptions o = BenchOptions.parse(new String[] {"--title-analyzer", "english", "--engines",
+                "opensearch,gateway"});
+        assertThat(o.titleAnalyzer()).contains("english");
+        com.fasterxml.jackson.databind.JsonNode mapping = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                .build().readTree(Corpus.mapping(true, o.titleAnalyzer()));
+        assertThat(mapping.path("mappings").path("properties").path("title").path("analyzer").asText())
+                .isEqualTo("english");
+        assertThat(Corpus.mapping(true, java.util.Optional.empty())).isEqualTo(Corpus.mapping(true));
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--title-analyzer", "bad name"}))
+                .hasMessageContaining("--title-analyzer");
+    }
+
+    @Test
     void smokeIsTinyAndLaterOptionsOverrideIt() {
         BenchOptions o = BenchOptions.parse(new String[] {"--smoke", "--docs=300"});
         assertThat(o.docs()).isEqualTo(300);

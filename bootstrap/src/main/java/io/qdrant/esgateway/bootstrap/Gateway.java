@@ -69,6 +69,7 @@ final class Gateway implements AutoCloseable {
     static Gateway start(GatewayConfig config) {
         java.util.Optional<io.helidon.common.tls.Tls> tls = TlsMaterial.of(config.security()); // before opening anything
         createDirectories(config.dataDir());
+        LuceneStores.analysisFiles(config.configDir());
         Catalog catalog = openCatalog(config);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         io.qdrant.esgateway.application.port.out.DocumentStore store;

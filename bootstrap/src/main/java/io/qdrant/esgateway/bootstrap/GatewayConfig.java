@@ -20,7 +20,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      int qdrantPoolSize, int requestCacheEntries, boolean warmUp, String responseCache,
                      Optional<java.net.URI> redisUrl, String redisPrefix, java.time.Duration responseCacheTtl,
                      int responseCacheMaxEntry, SecurityConfig security,
-                     io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits limits) {
+                     io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits limits, Path configDir) {
 
     /**
      * The process-local request cache's size: off while the shared response cache is on or coordinating, since
@@ -153,7 +153,16 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 SecurityConfig.validate(host, v, from, duration(Setting.AUTH_CACHE_TTL, v, from)),
                 new io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits(
                         integer(Setting.MAX_CONCURRENT_REQUESTS, v, from, 1, 100_000),
-                        integer(Setting.MAX_QUEUED_REQUESTS, v, from, 0, 1_000_000), indexingPressure(v, from)));
+                        integer(Setting.MAX_QUEUED_REQUESTS, v, from, 0, 1_000_000), indexingPressure(v, from)),
+                configDir(v));
+    }
+
+    /** The analysis files' directory: the setting, else {@code config} next to the data directory. */
+    private static Path configDir(Map<Setting, String> v) {
+        String given = v.get(Setting.CONFIG_DIR).trim();
+        Path data = Path.of(v.get(Setting.DATA_DIR)).toAbsolutePath().normalize();
+        Path parent = data.getParent() == null ? data : data.getParent();
+        return (given.isEmpty() ? parent.resolve("config") : Path.of(given)).toAbsolutePath().normalize();
     }
 
     /** {@code indexing_pressure.memory.limit}: a share of the heap ({@code 10%}) or a byte size. */

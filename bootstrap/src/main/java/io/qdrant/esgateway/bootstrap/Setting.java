@@ -11,6 +11,9 @@ enum Setting {
     HOST("host", "--host", "QEG_HOST", "127.0.0.1", "address to listen on"),
     PORT("port", "--port", "QEG_PORT", "9200", "port to listen on (0 = any free port)"),
     DATA_DIR("data-dir", "--data", "QEG_DATA_DIR", "./data", "directory of the SQLite catalog and the Lucene indices"),
+    CONFIG_DIR("config-dir", "--config-dir", "QEG_CONFIG_DIR", "",
+            "directory of the analysis files (synonyms_path, stopwords_path, …), as Elasticsearch's config directory"
+                    + " (empty: config next to the data directory)"),
     BACKEND("backend", "--backend", "QEG_BACKEND", "lucene", "document backend: lucene or qdrant"),
     CATALOG("catalog", "--catalog", "QEG_CATALOG", "sqlite",
             "catalog backend: sqlite (one process) or redis (Valkey/Redis, shared by replicas)"),

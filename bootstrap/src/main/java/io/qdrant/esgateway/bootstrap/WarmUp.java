@@ -131,7 +131,9 @@ final class WarmUp {
         try {
             GatewayConfig config = GatewayConfig.load(new String[0], Map.of("QEG_HOST", "127.0.0.1", "QEG_PORT", "0",
                     "QEG_DATA_DIR", dir.toString(), "QEG_BACKEND", "lucene", "QEG_NODE_NAME", "warm-up",
-                    "QEG_WARM_UP", "off"));
+                    "QEG_WARM_UP", "off", "QEG_CONFIG_DIR",
+                    // the process's analysis files stay the serving gateway's
+                    io.qdrant.esgateway.adapter.out.lucene.LuceneStores.analysisFiles().toString()));
             try (Gateway gateway = Gateway.start(config); Client client = new Client(gateway.port(), () -> stopping)) {
                 SplittableRandom random = new SplittableRandom(20261130);
                 for (int round = 0; round < rounds; round++) {

@@ -25,6 +25,16 @@ class GatewayConfigTest {
     }
 
     @Test
+    void theAnalysisFilesAreInConfigNextToTheDataDirectoryUnlessGiven(@TempDir Path dir) {
+        assertThat(GatewayConfig.load(new String[0], Map.of("QEG_DATA_DIR", dir.resolve("data").toString()))
+                .configDir()).isEqualTo(dir.resolve("config").toAbsolutePath().normalize());
+        assertThat(GatewayConfig.load(new String[] {"--config-dir", dir.resolve("etc").toString()}, Map.of())
+                .configDir()).isEqualTo(dir.resolve("etc").toAbsolutePath().normalize());
+        assertThat(GatewayConfig.load(new String[0], Map.of("QEG_CONFIG_DIR", "rel")).configDir())
+                .isEqualTo(Path.of("rel").toAbsolutePath().normalize());
+    }
+
+    @Test
     void theWarmUpIsOnOrOff() {
         assertThat(GatewayConfig.load(new String[] {"--warm-up", "off"}, Map.of()).warmUp()).isFalse();
         assertThat(GatewayConfig.load(new String[0], Map.of("QEG_WARM_UP", "OFF")).warmUp()).isFalse();

@@ -25,6 +25,8 @@ public final class GatewayForCompat implements AutoCloseable {
         env.put("QEG_PORT", "0");
         env.put("QEG_DATA_DIR", dataDir.toString());
         env.put("QEG_NODE_NAME", "compat-gateway");
+        env.putIfAbsent("QEG_CONFIG_DIR",
+                io.qdrant.esgateway.compat.harness.AnalysisConfigFiles.gatewayConfigDir().toString());
         return new GatewayForCompat(Gateway.start(GatewayConfig.load(new String[0], env)));
     }
 

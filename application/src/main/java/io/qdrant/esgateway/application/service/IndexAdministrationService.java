@@ -75,7 +75,18 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<AnalyzedToken> analyze(Optional<String> expression, AnalyzeRequest request) {
-        Optional<IndexMetadata> index = expression.map(e -> {
+        return analysis.analyze(analyzed(expression), request);
+    }
+
+    @Override
+    public io.qdrant.esgateway.domain.analysis.AnalyzeDetail explainAnalyze(Optional<String> expression,
+                                                                            AnalyzeRequest request) {
+        return analysis.explain(analyzed(expression), request);
+    }
+
+    /** The one index an {@code _analyze} expression names. */
+    private Optional<IndexMetadata> analyzed(Optional<String> expression) {
+        return expression.map(e -> {
             List<IndexMetadata> found = catalog.view().resolve(e, new CatalogView.Options(false, false));
             if (found.size() != 1) {
                 throw GatewayException.illegalArgument("[" + e + "] resolves to [" + found.size()
@@ -83,7 +94,6 @@ public final class IndexAdministrationService implements IndexAdministration {
             }
             return found.get(0);
         });
-        return analysis.analyze(index, request);
     }
 
     @Override

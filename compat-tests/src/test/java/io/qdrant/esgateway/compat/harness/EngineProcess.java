@@ -48,6 +48,7 @@ public final class EngineProcess implements AutoCloseable {
             Files.createDirectories(logDir);
             Path home = Files.createTempDirectory("qeg-oracle-" + engine.id() + "-");
             Path tmp = Files.createDirectories(home.resolve("tmp"));
+            AnalysisConfigFiles.copyTo(home.resolve("config"));
             Path log = logDir.resolve(engine.id() + ".log");
             List<String> command = new ArrayList<>(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -20,7 +20,7 @@ import java.util.TreeMap;
  */
 public record AnalyzeRequest(List<String> text, Optional<String> analyzer, Optional<String> field,
                              Optional<String> normalizer, Optional<Component> tokenizer, List<Component> filters,
-                             List<Component> charFilters, boolean explain) {
+                             List<Component> charFilters, boolean explain, List<String> attributes) {
 
     /** A component of an {@code _analyze} chain: a name or an inline definition. */
     public sealed interface Component {
@@ -41,6 +41,7 @@ public record AnalyzeRequest(List<String> text, Optional<String> analyzer, Optio
         List<Component> filters = new ArrayList<>();
         List<Component> charFilters = new ArrayList<>();
         boolean explain = false;
+        List<String> attributes = List.of();
         for (Map.Entry<String, JsonValue> e : root.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -53,8 +54,7 @@ public record AnalyzeRequest(List<String> text, Optional<String> analyzer, Optio
                 case "char_filter" -> charFilters.addAll(components("char_filter", v));
                 case "explain" -> explain = JsonReads.bool(v).orElseThrow(() -> GatewayException.parse(
                         "Failed to parse [explain]"));
-                case "attributes" -> {
-                }
+                case "attributes" -> attributes = attributes(v);
                 default -> throw GatewayException.illegalArgument("Unknown parameter [" + e.getKey()
                         + "] in request body or parameter is of the wrong type[" + v.tokenName() + "] ");
             }
@@ -76,7 +76,16 @@ public record AnalyzeRequest(List<String> text, Optional<String> analyzer, Optio
             throw GatewayException.validationFailed(problems);
         }
         return new AnalyzeRequest(text, analyzer, field, normalizer, tokenizer, List.copyOf(filters),
-                List.copyOf(charFilters), explain);
+                List.copyOf(charFilters), explain, attributes);
+    }
+
+    /** {@code attributes}: the token attributes {@code explain} shows (a name or a list; empty: all). */
+    private static List<String> attributes(JsonValue v) {
+        List<String> out = new ArrayList<>();
+        for (JsonValue e : v instanceof JsonArray array ? array.elements() : List.of(v)) {
+            out.add(string("attributes", e).toLowerCase(java.util.Locale.ROOT));
+        }
+        return List.copyOf(out);
     }
 
     private static String string(String key, JsonValue v) {

@@ -149,5 +149,11 @@ class AnalysisSettingsTest {
         assertThat(failure(() -> AnalyzeRequest.parse(json("{'text':'x','tokenizer':{'type':'nope'}}"))).reason())
                 .isEqualTo("Unknown tokenizer type [nope] for [_inline_]");
         assertThat(List.of(r.explain())).containsExactly(false);
+        AnalyzeRequest explained = AnalyzeRequest.parse(json("{'text':'x','explain':true,"
+                + "'attributes':['Keyword','bytes']}"));
+        assertThat(List.of(explained.explain())).containsExactly(true);
+        assertThat(explained.attributes()).as("matched without case, as ES").containsExactly("keyword", "bytes");
+        assertThat(AnalyzeRequest.parse(json("{'text':'x','attributes':'keyword'}")).attributes())
+                .containsExactly("keyword");
     }
 }

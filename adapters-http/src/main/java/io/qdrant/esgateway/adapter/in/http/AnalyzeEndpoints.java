@@ -39,17 +39,27 @@ final class AnalyzeEndpoints {
     private EsResponse analyze(EsRequest request, Optional<String> index) {
         JsonValue body = request.body().orElseThrow(() -> GatewayException.parse(
                 "request body or source parameter is required"));
-        List<AnalyzedToken> tokens = admin.analyze(index, AnalyzeRequest.parse(body));
+        AnalyzeRequest parsed = AnalyzeRequest.parse(body);
+        if (parsed.explain()) {
+            return EsResponse.ok(JsonObjectBuilder.object().put("detail",
+                    AnalyzeDetailJson.render(admin.explainAnalyze(index, parsed))).build());
+        }
+        List<AnalyzedToken> tokens = admin.analyze(index, parsed);
         List<JsonValue> out = new ArrayList<>(tokens.size());
         for (AnalyzedToken t : tokens) {
-            JsonObjectBuilder b = JsonObjectBuilder.object().put("token", t.token())
-                    .put("start_offset", t.startOffset()).put("end_offset", t.endOffset()).put("type", t.type())
-                    .put("position", t.position());
-            if (t.positionLength() > 1) {
-                b.put("positionLength", t.positionLength());
-            }
-            out.add(b.build());
+            out.add(token(t).build());
         }
         return EsResponse.ok(JsonObjectBuilder.object().put("tokens", new JsonValue.JsonArray(out)).build());
+    }
+
+    /** A token's ES fields ({@code positionLength} only when above 1). */
+    static JsonObjectBuilder token(AnalyzedToken t) {
+        JsonObjectBuilder b = JsonObjectBuilder.object().put("token", t.token())
+                .put("start_offset", t.startOffset()).put("end_offset", t.endOffset()).put("type", t.type())
+                .put("position", t.position());
+        if (t.positionLength() > 1) {
+            b.put("positionLength", t.positionLength());
+        }
+        return b;
     }
 }

@@ -82,6 +82,19 @@ public final class LuceneStores {
     }
 
     /**
+     * The directory the analysis settings' {@code *_path} files are read from, as Elasticsearch's config directory
+     * (one per process; both backends build their analyzers here).
+     */
+    public static void analysisFiles(Path configDirectory) {
+        io.qdrant.esgateway.adapter.out.lucene.analysis.AnalysisFiles.configure(configDirectory);
+    }
+
+    /** The directory of {@link #analysisFiles(Path)}. */
+    public static Path analysisFiles() {
+        return io.qdrant.esgateway.adapter.out.lucene.analysis.AnalysisFiles.configDir();
+    }
+
+    /**
      * Elasticsearch's matching and BM25 scores over candidates with whole-index statistics, exactly as this store
      * scores (for backends that cannot score themselves, e.g. Qdrant); stateless and thread-safe.
      */

@@ -59,6 +59,12 @@ public interface IndexAdministration {
         throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("[_analyze]");
     }
 
+    /** {@code _analyze} with {@code explain: true}: each stage's output (see {@link #analyze}). */
+    default io.qdrant.esgateway.domain.analysis.AnalyzeDetail explainAnalyze(
+            java.util.Optional<String> index, io.qdrant.esgateway.domain.analysis.AnalyzeRequest request) {
+        throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("[explain] in [_analyze]");
+    }
+
     record IndexDescription(IndexMetadata index, List<AliasMetadata> aliases) {
     }
 

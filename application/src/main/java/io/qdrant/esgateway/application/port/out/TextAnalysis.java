@@ -23,6 +23,12 @@ public interface TextAnalysis {
     /** The tokens of an {@code _analyze} request, against {@code index}'s analysis or, without one, the built-ins. */
     List<AnalyzedToken> analyze(Optional<IndexMetadata> index, AnalyzeRequest request);
 
+    /** {@code _analyze} with {@code explain: true}: each stage's output, as Elasticsearch's {@code detail}. */
+    default io.qdrant.esgateway.domain.analysis.AnalyzeDetail explain(Optional<IndexMetadata> index,
+                                                                      AnalyzeRequest request) {
+        throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("[explain] in [_analyze]");
+    }
+
     /** Nothing is built or analysed: for wiring without analysis (tests of other parts). */
     TextAnalysis NONE = new TextAnalysis() {
         @Override

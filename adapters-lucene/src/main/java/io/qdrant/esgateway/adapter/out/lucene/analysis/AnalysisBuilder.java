@@ -158,7 +158,8 @@ public final class AnalysisBuilder {
         for (String f : def.list("filter")) {
             filters.add(filter(f, chars, KeywordTokenizer::new, filters));
         }
-        return Optional.of(new ComposedAnalyzer(chars, KeywordTokenizer::new, filters, filters, 0));
+        return Optional.of(new ComposedAnalyzer(chars, KeywordTokenizer::new, filters, filters, 0).withParts(
+                new ComposedAnalyzer.Parts(def.list("char_filter"), "keyword", def.list("filter"))));
     }
 
     /** Builds every defined component, so that a bad parameter fails now. */
@@ -188,7 +189,8 @@ public final class AnalysisBuilder {
         }
         int gap = def.string("position_increment_gap").map(v -> integer(name, "position_increment_gap", v))
                 .orElse(POSITION_INCREMENT_GAP);
-        return new ComposedAnalyzer(chars, tokenizer, filters, normalizing, gap);
+        return new ComposedAnalyzer(chars, tokenizer, filters, normalizing, gap).withParts(
+                new ComposedAnalyzer.Parts(def.list("char_filter"), tokenizerName, def.list("filter")));
     }
 
     private String filterType(String name) {
@@ -317,13 +319,12 @@ public final class AnalysisBuilder {
     }
 
     private static CharArraySet stopwords(Definition def, CharArraySet defaults, boolean ignoreCase) {
-        if (def.has("stopwords_path")) {
-            throw GatewayException.unsupported("[stopwords_path]");
-        }
-        if (!def.has("stopwords")) {
+        if (!AnalysisFiles.has(def, "stopwords")) {
             return defaults;
         }
-        List<String> words = def.list("stopwords");
+        // the inline list wins over the file, as in Elasticsearch
+        List<String> words = def.has("stopwords") ? def.list("stopwords") : AnalysisFiles.words(def, "stopwords")
+                .orElseThrow();
         List<String> out = new ArrayList<>();
         for (String word : words) {
             if (word.equals("_none_")) {
@@ -567,11 +568,8 @@ public final class AnalysisBuilder {
                 yield r -> new HTMLStripCharFilter(r, tags);
             }
             case "mapping" -> {
-                if (def.has("mappings_path")) {
-                    throw GatewayException.unsupported("[mappings_path] of char filter [" + name + "]");
-                }
-                List<String> rules = def.list("mappings");
-                if (!def.has("mappings")) {
+                List<String> rules = AnalysisFiles.words(def, "mappings").orElse(List.of());
+                if (!AnalysisFiles.has(def, "mappings")) {
                     throw GatewayException.illegalArgument("mapping requires either `mappings` or `mappings_path` to"
                             + " be configured");
                 }
@@ -668,7 +666,7 @@ public final class AnalysisBuilder {
             case "stop" -> {
                 boolean ignoreCase = bool(def.string("ignore_case").orElse("false"));
                 CharArraySet stop = stopwords(def, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, ignoreCase);
-                if (ignoreCase && !def.has("stopwords")) {
+                if (ignoreCase && !AnalysisFiles.has(def, "stopwords")) {
                     stop = new CharArraySet(stop, true);
                 }
                 CharArraySet words = stop;
@@ -742,8 +740,8 @@ public final class AnalysisBuilder {
             }
             case "elision" -> {
                 boolean ignoreCase = bool(def.string("articles_case").orElse("false"));
-                CharArraySet articles = def.has("articles") ? new CharArraySet(def.list("articles"), ignoreCase)
-                        : FrenchAnalyzer.DEFAULT_ARTICLES;
+                CharArraySet articles = AnalysisFiles.words(def, "articles")
+                        .map(words -> new CharArraySet(words, ignoreCase)).orElse(FrenchAnalyzer.DEFAULT_ARTICLES);
                 yield s -> new ElisionFilter(s, articles);
             }
             case "reverse" -> ReverseStringFilter::new;
@@ -758,18 +756,19 @@ public final class AnalysisBuilder {
             case "keyword_marker" -> {
                 boolean ignoreCase = bool(def.string("ignore_case").orElse("false"));
                 if (def.has("keywords_pattern")) {
-                    if (def.has("keywords")) {
+                    if (AnalysisFiles.has(def, "keywords")) {
                         throw GatewayException.illegalArgument("cannot specify both `keywords_pattern` and"
                                 + " `keywords` or `keywords_path`");
                     }
                     Pattern pattern = pattern(name, def.string("keywords_pattern").orElseThrow(), Optional.empty());
                     yield s -> new PatternKeywordMarkerFilter(s, pattern);
                 }
-                if (!def.has("keywords")) {
+                if (!AnalysisFiles.has(def, "keywords")) {
                     throw GatewayException.illegalArgument("keyword filter requires either `keywords`, `keywords_path`,"
                             + " or `keywords_pattern` to be set");
                 }
-                CharArraySet keywords = new CharArraySet(def.list("keywords"), ignoreCase);
+                CharArraySet keywords = new CharArraySet(AnalysisFiles.words(def, "keywords").orElseThrow(),
+                        ignoreCase);
                 yield s -> new SetKeywordMarkerFilter(s, keywords);
             }
             case "decimal_digit" -> DecimalDigitFilter::new;
@@ -820,7 +819,8 @@ public final class AnalysisBuilder {
         flags |= flag(def, "preserve_original", false, WordDelimiterGraphFilter.PRESERVE_ORIGINAL);
         flags |= flag(def, "split_on_numerics", true, WordDelimiterGraphFilter.SPLIT_ON_NUMERICS);
         flags |= flag(def, "stem_english_possessive", true, WordDelimiterGraphFilter.STEM_ENGLISH_POSSESSIVE);
-        CharArraySet protect = def.has("protected_words") ? new CharArraySet(def.list("protected_words"), false) : null;
+        CharArraySet protect = AnalysisFiles.words(def, "protected_words").map(w -> new CharArraySet(w, false))
+                .orElse(null);
         boolean adjust = bool(def.string("adjust_offsets").orElse("true"));
         int all = flags;
         if (def.type().equals("word_delimiter")) {
@@ -838,14 +838,10 @@ public final class AnalysisBuilder {
     private UnaryOperator<TokenStream> synonyms(String name, Definition def, List<UnaryOperator<Reader>> chars,
                                                 Supplier<Tokenizer> tokenizer,
                                                 List<UnaryOperator<TokenStream>> before) {
-        if (def.has("synonyms_path")) {
-            throw GatewayException.unsupported("[synonyms_path] of filter [" + name + "] (give the rules inline in"
-                    + " [synonyms])");
-        }
         if (def.has("synonyms_set")) {
             throw GatewayException.unsupported("[synonyms_set] of filter [" + name + "]");
         }
-        if (!def.has("synonyms")) {
+        if (!AnalysisFiles.has(def, "synonyms")) {
             throw GatewayException.illegalArgument("synonym requires either `synonyms`, `synonyms_set` or"
                     + " `synonyms_path` to be configured");
         }
@@ -857,7 +853,9 @@ public final class AnalysisBuilder {
         }
         String format = def.string("format").orElse("");
         Analyzer parser = new ComposedAnalyzer(chars, tokenizer, before, List.of(), 0);
-        List<String> rules = def.list("synonyms");
+        // the inline rules win over the file, as in Elasticsearch; the file's comments are the rule parser's
+        List<String> rules = def.has("synonyms") ? def.list("synonyms")
+                : AnalysisFiles.lines(def, "synonyms_path", false);
         SynonymMap map;
         try {
             List<String> kept = new ArrayList<>();

@@ -19,16 +19,50 @@ final class ComposedAnalyzer extends Analyzer {
     private final List<UnaryOperator<TokenStream>> filters;
     private final List<UnaryOperator<TokenStream>> normalizingFilters;
     private final int positionIncrementGap;
+    /** The names of the parts, for an analyzer Elasticsearch reports as custom; null for a built-in. */
+    private final Parts parts;
+
+    /** The names of a custom analyzer's char filters, tokenizer and token filters, as {@code explain} shows them. */
+    record Parts(List<String> charFilters, String tokenizer, List<String> filters) {
+    }
 
     ComposedAnalyzer(List<UnaryOperator<Reader>> charFilters, Supplier<Tokenizer> tokenizer,
                      List<UnaryOperator<TokenStream>> filters, List<UnaryOperator<TokenStream>> normalizingFilters,
                      int positionIncrementGap) {
+        this(charFilters, tokenizer, filters, normalizingFilters, positionIncrementGap, null);
+    }
+
+    private ComposedAnalyzer(List<UnaryOperator<Reader>> charFilters, Supplier<Tokenizer> tokenizer,
+                     List<UnaryOperator<TokenStream>> filters, List<UnaryOperator<TokenStream>> normalizingFilters,
+                     int positionIncrementGap, Parts parts) {
         super(PER_FIELD_REUSE_STRATEGY);
+        this.parts = parts;
         this.charFilters = List.copyOf(charFilters);
         this.tokenizer = tokenizer;
         this.filters = List.copyOf(filters);
         this.normalizingFilters = List.copyOf(normalizingFilters);
         this.positionIncrementGap = positionIncrementGap;
+    }
+
+    /** This analyzer, reported as custom with these names. */
+    ComposedAnalyzer withParts(Parts names) {
+        return new ComposedAnalyzer(charFilters, tokenizer, filters, normalizingFilters, positionIncrementGap, names);
+    }
+
+    java.util.Optional<Parts> parts() {
+        return java.util.Optional.ofNullable(parts);
+    }
+
+    List<UnaryOperator<Reader>> charFilters() {
+        return charFilters;
+    }
+
+    Supplier<Tokenizer> tokenizer() {
+        return tokenizer;
+    }
+
+    List<UnaryOperator<TokenStream>> filters() {
+        return filters;
     }
 
     @Override

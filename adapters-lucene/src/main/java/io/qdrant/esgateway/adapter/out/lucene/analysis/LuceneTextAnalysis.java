@@ -3,6 +3,7 @@ package io.qdrant.esgateway.adapter.out.lucene.analysis;
 import io.qdrant.esgateway.application.port.out.TextAnalysis;
 import io.qdrant.esgateway.domain.analysis.AnalysisComponents;
 import io.qdrant.esgateway.domain.analysis.AnalysisSettings;
+import io.qdrant.esgateway.domain.analysis.AnalyzeDetail;
 import io.qdrant.esgateway.domain.analysis.AnalyzeRequest;
 import io.qdrant.esgateway.domain.analysis.AnalyzeRequest.Component;
 import io.qdrant.esgateway.domain.analysis.AnalyzedToken;
@@ -38,18 +39,10 @@ public final class LuceneTextAnalysis implements TextAnalysis {
 
     @Override
     public List<AnalyzedToken> analyze(Optional<IndexMetadata> index, AnalyzeRequest request) {
-        if (request.explain()) {
-            throw GatewayException.unsupported("[explain] in [_analyze]");
-        }
         IndexAnalyzers analyzers = index.map(IndexAnalyzers::of).orElse(IndexAnalyzers.DEFAULT);
         boolean global = index.isEmpty();
         Analyzer analyzer = analyzer(index, analyzers, request, global);
-        // the gap between the values of a multi-valued text: an index's analyzers have Elasticsearch's 100 (a custom
-        // analyzer its own), the global built-ins and ad-hoc chains none
-        boolean indexAnalyzer = index.isPresent() && (request.analyzer().isPresent() || request.field().isPresent()
-                || (request.tokenizer().isEmpty() && request.filters().isEmpty() && request.charFilters().isEmpty()
-                && request.normalizer().isEmpty()));
-        int gap = indexAnalyzer ? analyzer.getPositionIncrementGap(request.field().orElse("_analyze")) : 0;
+        int gap = gap(index, request, analyzer);
         List<AnalyzedToken> out = new ArrayList<>();
         int lastPosition = -1;
         int lastOffset = 0;
@@ -77,6 +70,45 @@ public final class LuceneTextAnalysis implements TextAnalysis {
             }
         }
         return out;
+    }
+
+    @Override
+    public AnalyzeDetail explain(Optional<IndexMetadata> index, AnalyzeRequest request) {
+        IndexAnalyzers analyzers = index.map(IndexAnalyzers::of).orElse(IndexAnalyzers.DEFAULT);
+        Analyzer analyzer = analyzer(index, analyzers, request, index.isEmpty());
+        return AnalyzeExplanation.explain(analyzer, name(index, request), request, gap(index, request, analyzer));
+    }
+
+    /**
+     * The gap between the values of a multi-valued text: an index's analyzers have Elasticsearch's 100 (a custom
+     * analyzer its own), the global built-ins and ad-hoc chains none.
+     */
+    private static int gap(Optional<IndexMetadata> index, AnalyzeRequest request, Analyzer analyzer) {
+        boolean indexAnalyzer = index.isPresent() && (request.analyzer().isPresent() || request.field().isPresent()
+                || (request.tokenizer().isEmpty() && request.filters().isEmpty() && request.charFilters().isEmpty()
+                && request.normalizer().isEmpty()));
+        return indexAnalyzer ? analyzer.getPositionIncrementGap(request.field().orElse("_analyze")) : 0;
+    }
+
+    /** The name Elasticsearch gives the analyzer of a request in {@code explain} (when it is not made of parts). */
+    private static String name(Optional<IndexMetadata> index, AnalyzeRequest request) {
+        if (request.analyzer().isPresent()) {
+            return request.analyzer().get();
+        }
+        if (request.normalizer().isPresent()) {
+            return request.normalizer().get();
+        }
+        if (request.field().isPresent() && index.isPresent()) {
+            FieldMapping mapping = index.get().mappings().field(request.field().get()).orElse(null);
+            if (mapping instanceof FieldMapping.KeywordField k) {
+                // a keyword field without a normalizer analyses with Elasticsearch's "_keyword"
+                return k.normalizer().map(n -> n.name()).orElse("_keyword");
+            }
+            if (mapping instanceof FieldMapping.TextField t && t.analyzer().isPresent()) {
+                return t.analyzer().get();
+            }
+        }
+        return index.isPresent() ? "default" : "standard";
     }
 
     private static Analyzer analyzer(Optional<IndexMetadata> index, IndexAnalyzers analyzers, AnalyzeRequest request,
@@ -146,7 +178,18 @@ public final class LuceneTextAnalysis implements TextAnalysis {
             };
             filters.add(built);
         }
-        return new ComposedAnalyzer(chars, tokenizer, filters, List.of(), 0);
+        return new ComposedAnalyzer(chars, tokenizer, filters, List.of(), 0).withParts(new ComposedAnalyzer.Parts(
+                request.charFilters().stream().map(LuceneTextAnalysis::name).toList(),
+                request.tokenizer().map(LuceneTextAnalysis::name).orElse("keyword"),
+                request.filters().stream().map(LuceneTextAnalysis::name).toList()));
+    }
+
+    /** A component's name in {@code explain}: its own, or Elasticsearch's {@code __anonymous__<type>} inline. */
+    private static String name(Component c) {
+        return switch (c) {
+            case Component.Named n -> n.name();
+            case Component.Inline i -> "__anonymous__" + i.definition().type();
+        };
     }
 
     private static void requireKnown(String name, boolean global, java.util.Set<String> builtIns, String message) {

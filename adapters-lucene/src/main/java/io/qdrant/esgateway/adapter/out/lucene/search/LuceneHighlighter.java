@@ -52,7 +52,7 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
 
 /**
  * Search highlighting as Elasticsearch 8.15's default (unified) highlighter renders it, for text and keyword fields
- * whose values are taken from {@code _source} and analysed again (text: the standard analyzer; keyword: the whole
+ * whose values are taken from {@code _source} and analysed again (text: the field's index analyzer; keyword: the whole
  * value is one term, and each matching value is one fragment, whole, as ES does for fields that are not tokenized) (Lucene's {@link UnifiedHighlighter}
  * with offsets from analysis; the index keeps no offsets or term vectors). The rules:
  *
