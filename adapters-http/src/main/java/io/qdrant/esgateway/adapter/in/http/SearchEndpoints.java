@@ -147,6 +147,10 @@ final class SearchEndpoints {
         Optional<PitEndpoints.PitSearch> pit = PitEndpoints.of(request);
         if (pit.isPresent()) {
             SearchRequest parsed = SearchRequestParser.parse(pit.get().body(), params);
+            if (!ContextOwners.mayUse(pit.get().id())) {
+                throw pits.missing(pit.get().id()); // another user's point in time does not exist for this one
+            }
+            pit.get().keepAlive().ifPresent(k -> ContextOwners.opened(pit.get().id(), k));
             JsonValue rendered = io.qdrant.esgateway.domain.search.SearchDeadline.within(timeout(pit.get().body(),
                     params), () -> render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
                     .withTiebreaker(parsed), pit.get().body(), pits.search(pit.get().id(), pit.get().keepAlive(), parsed),
@@ -165,6 +169,7 @@ final class SearchEndpoints {
             SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
             io.qdrant.esgateway.application.port.in.ScrollOperations.Page page = scrolls.open(target(request), parsed,
                     keepAlive, Routes.indexOptions(request, true), HitMetadata.of(request.body(), params));
+            page.scrollId().ifPresent(id -> ContextOwners.opened(id, keepAlive));
             return EsResponse.ok(render(parsed, request.body(), page.result(),
                     request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
                     HitMetadata.of(request.body(), params), request.flag("typed_keys", false)));
