@@ -71,6 +71,9 @@ enum Setting {
             "with security on, /healthz and /readyz are open or authenticated"),
     METRICS_ACCESS("metrics-access", null, "QEG_METRICS_ACCESS", "authenticated",
             "with security on, /metrics is open or authenticated (cluster privilege monitor)"),
+    CONFIG_DIR("config-dir", "--config-dir", "QEG_CONFIG_DIR", "",
+            "directory of the file realm's users and users_roles files, as Elasticsearch's config directory (empty:"
+                    + " <data-dir>/config); read at start and again when they change"),
     AUTH_CACHE_TTL("auth-cache-ttl", null, "QEG_AUTH_CACHE_TTL", "60s",
             "how long a verified credential is remembered (a keyed hash of it) before its hash is checked again"),
     TLS_CERTIFICATE("tls-certificate", null, "QEG_TLS_CERTIFICATE", "",

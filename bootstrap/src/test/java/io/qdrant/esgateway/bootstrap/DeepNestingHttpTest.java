@@ -32,8 +32,9 @@ class DeepNestingHttpTest {
         EsClient.Reply doc = es.put("/deep/_doc/x1", nested(900));
         assertThat(doc.status()).as(doc.toString()).isEqualTo(400);
         assertThat(doc.toString()).contains("Limit of mapping depth [20] has been exceeded");
-        assertThat(es.put("/deep/_doc/x3", nested(22)).status()).as("21 objects").isEqualTo(400);
-        assertThat(es.put("/deep2/_doc/x4", nested(21)).status()).as("20 objects").isIn(200, 201);
+        // as Elasticsearch 8.15 (scenario depth-limits): 19 nested objects are within the limit, 20 are not
+        assertThat(es.put("/deep/_doc/x3", nested(21)).status()).as("20 objects").isEqualTo(400);
+        assertThat(es.put("/deep2/_doc/x4", nested(20)).status()).as("19 objects").isIn(200, 201);
         EsClient.Reply ok = es.put("/deep/_doc/x2", nested(5));
         assertThat(ok.status()).as(ok.toString()).isIn(200, 201);
     }

@@ -26,12 +26,18 @@ class SecurityHttpTest {
     private static final String PASSWORD = "s3cret-elastic";
 
     private BothBackends both;
+    private Path configDir;
 
     @BeforeAll
     void start(@TempDir Path temp) throws IOException {
+        // the file realm: Elasticsearch's users and users_roles files in the configuration directory
+        configDir = Files.createDirectories(temp.resolve("config"));
+        Files.writeString(configDir.resolve("users"), "# file realm users\nfiona:" + bcrypt("fiona-pass") + "\n"
+                + "broken line\n");
+        Files.writeString(configDir.resolve("users_roles"), "logs_reader:fiona\n");
         both = BothBackends.start(Files.createDirectories(temp.resolve("lucene")),
                 Files.createDirectories(temp.resolve("qdrant")), "QEG_SECURITY", "true",
-                "QEG_ELASTIC_PASSWORD", PASSWORD);
+                "QEG_ELASTIC_PASSWORD", PASSWORD, "QEG_CONFIG_DIR", configDir.toString());
         for (String backend : List.of("lucene", "qdrant")) {
             EsClient admin = elastic(backend);
             for (String index : List.of("logs-a", "logs-b", "secret")) {
@@ -135,20 +141,163 @@ class SecurityHttpTest {
     @MethodSource("backends")
     void bodyNamedIndicesAreChecked(String backend) {
         EsClient lena = both.client(backend).as("lena", "lena-pass");
+        // a bulk needs some write privilege before any item is looked at
         EsClient.Reply bulk = lena.send("POST", "/_bulk", "{\"index\":{\"_index\":\"logs-a\",\"_id\":\"9\"}}\n{}\n",
                 "application/x-ndjson");
         assertThat(bulk.status()).isEqualTo(403);
-        assertThat(bulk.errorReason()).contains("indices:data/write/index", "on indices [logs-a]");
-        assertThat(lena.post("/_mget", json("{'docs':[{'_index':'secret','_id':'1'}]}")).status()).isEqualTo(403);
-        assertThat(lena.post("/_mget", json("{'docs':[{'_index':'logs-b','_id':'1'}]}")).status()).isEqualTo(200);
-        assertThat(lena.send("POST", "/_msearch", "{\"index\":\"secret\"}\n{}\n", "application/x-ndjson").status())
-                .isEqualTo(403);
-        assertThat(lena.send("POST", "/_msearch", "{\"index\":\"logs-a\"}\n{}\n", "application/x-ndjson").status())
-                .isEqualTo(200);
+        assertThat(bulk.errorReason()).isEqualTo("action [indices:data/write/bulk] is unauthorized for user [lena]"
+                + " with effective roles [logs_reader], this action is granted by the index privileges"
+                + " [create_doc,create,delete,index,write,all]");
+        // an mget or msearch item on an index the caller may not read fails alone
+        EsClient.Reply mget = lena.post("/_mget", json("{'docs':[{'_index':'logs-b','_id':'1'},"
+                + "{'_index':'secret','_id':'1'}]}"));
+        assertThat(mget.status()).isEqualTo(200);
+        assertThat(mget.json().at("/docs/0/_source/from").asText()).isEqualTo("logs-b");
+        assertThat(mget.json().at("/docs/1/_index").asText()).isEqualTo("secret");
+        assertThat(mget.json().at("/docs/1/error/type").asText()).isEqualTo("security_exception");
+        assertThat(mget.json().at("/docs/1/error/reason").asText()).isEqualTo("action"
+                + " [indices:data/read/mget[shard]] is unauthorized for user [lena] with effective roles"
+                + " [logs_reader] on indices [secret], this action is granted by the index privileges [read,all]");
+        assertThat(mget.json().at("/docs/1/_source").isMissingNode()).isTrue();
+        EsClient.Reply msearch = lena.send("POST", "/_msearch", "{\"index\":\"secret\"}\n{}\n"
+                + "{\"index\":\"logs-a\"}\n{}\n{\"index\":\"s*\"}\n{}\n", "application/x-ndjson");
+        assertThat(msearch.status()).isEqualTo(200);
+        assertThat(msearch.json().at("/responses/0/status").asInt()).isEqualTo(403);
+        assertThat(msearch.json().at("/responses/0/error/type").asText()).isEqualTo("security_exception");
+        assertThat(msearch.json().at("/responses/0/error/reason").asText()).isEqualTo("action"
+                + " [indices:data/read/search] is unauthorized for user [lena] with effective roles [logs_reader]"
+                + " on indices [secret], this action is granted by the index privileges [read,all]");
+        assertThat(msearch.json().at("/responses/0/hits").isMissingNode()).isTrue();
+        assertThat(msearch.json().at("/responses/1/status").asInt()).isEqualTo(200);
+        assertThat(msearch.json().at("/responses/1/hits/hits/0/_source/from").asText()).isEqualTo("logs-a");
+        assertThat(msearch.json().at("/responses/2/hits/hits").size()).as("a wildcard keeps only allowed names")
+                .isZero();
         assertThat(lena.post("/_reindex", json("{'source':{'index':'logs-a'},'dest':{'index':'copy'}}")).status())
                 .isEqualTo(403);
         assertThat(lena.post("/_aliases", json("{'actions':[{'add':{'index':'logs-a','alias':'x'}}]}")).status())
                 .isEqualTo(403);
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
+    void eachBulkItemIsAuthorizedOnItsOwnAsElasticsearch(String backend) {
+        EsClient admin = elastic(backend);
+        admin.put("/_security/role/a_creator", json("{'indices':[{'names':['logs-a'],'privileges':['create_doc']},"
+                + "{'names':['logs-*'],'privileges':['read']}]}"));
+        admin.put("/_security/user/cora", json("{'password':'cora-pass','roles':['a_creator']}"));
+        EsClient cora = both.client(backend).as("cora", "cora-pass");
+        EsClient.Reply bulk = cora.send("POST", "/_bulk?refresh=true",
+                "{\"create\":{\"_index\":\"logs-a\",\"_id\":\"c1\"}}\n{\"n\":1}\n"
+                        + "{\"index\":{\"_index\":\"logs-a\",\"_id\":\"c2\"}}\n{\"n\":2}\n"
+                        + "{\"index\":{\"_index\":\"secret\",\"_id\":\"c3\"}}\n{\"n\":3}\n"
+                        + "{\"delete\":{\"_index\":\"logs-a\",\"_id\":\"1\"}}\n", "application/x-ndjson");
+        assertThat(bulk.status()).as(bulk.toString()).isEqualTo(200);
+        JsonNode items = bulk.json().path("items");
+        assertThat(bulk.json().path("errors").asBoolean()).isTrue();
+        assertThat(items.at("/0/create/status").asInt()).isEqualTo(201);
+        assertThat(items.at("/1/index/status").asInt()).isEqualTo(403);
+        assertThat(items.at("/1/index/_index").asText()).isEqualTo("logs-a");
+        assertThat(items.at("/1/index/_id").asText()).isEqualTo("c2");
+        assertThat(items.at("/1/index/error/type").asText()).isEqualTo("security_exception");
+        assertThat(items.at("/1/index/error/reason").asText()).isEqualTo("action"
+                + " [indices:data/write/index:op_type/index] is unauthorized for user [cora] with effective roles"
+                + " [a_creator] on indices [logs-a], this action is granted by the index privileges"
+                + " [index,write,all]");
+        assertThat(items.at("/2/index/status").asInt()).isEqualTo(403);
+        assertThat(items.at("/2/index/error/reason").asText()).isEqualTo("action [indices:data/write/bulk[s]] is"
+                + " unauthorized for user [cora] with effective roles [a_creator] on indices [secret], this action is"
+                + " granted by the index privileges [create_doc,create,delete,index,write,all]");
+        assertThat(items.at("/3/delete/status").asInt()).isEqualTo(403);
+        assertThat(items.at("/3/delete/error/reason").asText()).startsWith("action [indices:data/write/delete] is"
+                + " unauthorized for user [cora]").endsWith("granted by the index privileges [delete,write,all]");
+        // what was allowed ran, nothing else did
+        assertThat(admin.get("/logs-a/_doc/c1").status()).isEqualTo(200);
+        assertThat(admin.get("/logs-a/_doc/c2").status()).isEqualTo(404);
+        assertThat(admin.get("/secret/_doc/c3").status()).isEqualTo(404);
+        assertThat(admin.get("/logs-a/_doc/1").status()).isEqualTo(200);
+        assertThat(admin.delete("/logs-a/_doc/c1?refresh=true").status()).isEqualTo(200);
+    }
+
+    private static String bcrypt(String password) {
+        return io.qdrant.esgateway.domain.security.PasswordHashes.bcrypt(password.toCharArray(), new byte[16]);
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
+    void usersOfTheFileRealmAuthenticateWithTheirFileRoles(String backend) throws Exception {
+        EsClient fiona = both.client(backend).as("fiona", "fiona-pass");
+        JsonNode me = fiona.get("/_security/_authenticate").json();
+        assertThat(me.path("username").asText()).isEqualTo("fiona");
+        assertThat(me.path("roles").toString()).isEqualTo("[\"logs_reader\"]");
+        assertThat(me.at("/authentication_realm/name").asText()).isEqualTo("default_file");
+        assertThat(me.at("/authentication_realm/type").asText()).isEqualTo("file");
+        assertThat(fiona.get("/logs-a/_doc/1").status()).isEqualTo(200);
+        assertThat(fiona.get("/secret/_doc/1").status()).isEqualTo(403);
+        assertThat(both.client(backend).as("fiona", "wrong").get("/").errorReason())
+                .isEqualTo("unable to authenticate user [fiona] for REST request [/]");
+        assertThat(both.client(backend).as("broken line", "x").get("/").status()).isEqualTo(401);
+        // the files are read again when they change: a new user, fiona's new role
+        Path users = configDir.resolve("users");
+        String before = Files.readString(users);
+        String rolesBefore = Files.readString(configDir.resolve("users_roles"));
+        try {
+            Files.writeString(users, before + "felix:" + bcrypt("felix-pass") + "\n");
+            Files.writeString(configDir.resolve("users_roles"), "superuser:fiona\nlogs_reader:felix\n");
+            EsClient felix = both.client(backend).as("felix", "felix-pass");
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (felix.get("/logs-a/_doc/1").status() != 200 && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(felix.get("/logs-a/_doc/1").status()).isEqualTo(200);
+            assertThat(fiona.get("/secret/_doc/1").status()).as("a change forgets remembered credentials")
+                    .isEqualTo(200);
+        } finally {
+            Files.writeString(users, before);
+            Files.writeString(configDir.resolve("users_roles"), rolesBefore);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
+    void onlyWhoOpenedAScrollOrPointInTimeMayUseIt(String backend) {
+        EsClient admin = elastic(backend);
+        admin.put("/_security/user/lars", json("{'password':'lars-pass','roles':['logs_reader']}"));
+        EsClient lena = both.client(backend).as("lena", "lena-pass");
+        EsClient lars = both.client(backend).as("lars", "lars-pass");
+        String scrollId = lena.post("/logs-*/_search?scroll=1m", json("{'size':1}")).json().path("_scroll_id")
+                .asText();
+        String next = "{'scroll':'1m','scroll_id':'" + scrollId + "'}";
+        EsClient.Reply foreign = lars.post("/_search/scroll", json(next));
+        assertThat(foreign.status()).as(foreign.toString()).isEqualTo(404);
+        assertThat(foreign.json().at("/error/root_cause/0/type").asText()).isEqualTo("search_context_missing_exception");
+        EsClient.Reply foreignClear = lars.send("DELETE", "/_search/scroll", json("{'scroll_id':'" + scrollId + "'}"),
+                "application/json");
+        assertThat(foreignClear.status()).isEqualTo(404);
+        assertThat(foreignClear.json().path("num_freed").asInt()).isZero();
+        assertThat(lars.send("DELETE", "/_search/scroll", json("{'scroll_id':'_all'}"), "application/json")
+                .errorReason()).isEqualTo("action [cluster:admin/indices/scroll/clear_all] is unauthorized for user"
+                + " [lars] with effective roles [logs_reader], this action is granted by the cluster privileges"
+                + " [manage,all]");
+        EsClient.Reply own = lena.post("/_search/scroll", json(next));
+        assertThat(own.status()).isEqualTo(200);
+        assertThat(own.json().at("/hits/hits").size()).isEqualTo(1);
+        EsClient.Reply cleared = lena.send("DELETE", "/_search/scroll", json("{'scroll_id':'" + scrollId + "'}"),
+                "application/json");
+        assertThat(cleared.json().path("num_freed").asInt()).isEqualTo(1);
+
+        String pit = lena.post("/logs-*/_pit?keep_alive=1m", "").json().path("id").asText();
+        String search = "{'size':1,'pit':{'id':'" + pit + "','keep_alive':'1m'}}";
+        EsClient.Reply foreignPit = lars.post("/_search", json(search));
+        assertThat(foreignPit.status()).as(foreignPit.toString()).isEqualTo(404);
+        assertThat(foreignPit.json().at("/error/root_cause/0/type").asText())
+                .isEqualTo("search_context_missing_exception");
+        EsClient.Reply foreignClose = lars.send("DELETE", "/_pit", json("{'id':'" + pit + "'}"), "application/json");
+        assertThat(foreignClose.status()).isEqualTo(404);
+        assertThat(foreignClose.json().path("num_freed").asInt()).isZero();
+        assertThat(lena.post("/_search", json(search)).json().at("/hits/hits").size()).isEqualTo(1);
+        // one context per index of logs-*, as Elasticsearch counts them
+        assertThat(lena.send("DELETE", "/_pit", json("{'id':'" + pit + "'}"), "application/json").json()
+                .path("num_freed").asInt()).isEqualTo(2);
     }
 
     @ParameterizedTest

@@ -37,16 +37,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A seeded fuzzer over real HTTP: the requests of every differential scenario (setup and cases), mutated — bad JSON,
  * wrong types, huge numbers, long strings, bad UTF-8, deep nesting, odd index names and ids, odd URL parameters,
- * NDJSON edge cases — sent to a gateway on the embedded store and one on Qdrant (the spec-checked fake) for a fixed
- * time. Every answer must come within the per-request timeout and be below 500 (the only 500 Elasticsearch itself
- * answers, too many scroll contexts, excepted), and the gateway must still answer afterwards. {@code -Dqeg.fuzz.seconds}
- * (per backend, default 30) and {@code -Dqeg.fuzz.seed} (default 26) set the budget and the seed; {@code ./qeg fuzz}
- * runs it longer. The figures are printed as {@code [fuzz] …} lines.
+ * NDJSON edge cases — sent to a gateway on the embedded store and one on Qdrant (the spec-checked fake). Every answer
+ * must come within the per-request timeout and be below 500 (the only 500 Elasticsearch itself answers, too many
+ * scroll contexts, excepted), and the gateway must still answer afterwards. CI sends a fixed number of requests
+ * ({@code -Dqeg.fuzz.requests}, per backend, default 300) from a fixed seed ({@code -Dqeg.fuzz.seed}, default 26): the
+ * same seed gives the same requests, so the same run on every machine (their digest is printed to compare). A time
+ * budget instead ({@code -Dqeg.fuzz.seconds}, which {@code ./qeg fuzz} sets) runs as many as fit. The figures are
+ * printed as {@code [fuzz] …} lines.
  */
 class FuzzTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-    private static final int SECONDS = Integer.getInteger("qeg.fuzz.seconds", 30);
+    private static final int REQUESTS = Integer.getInteger("qeg.fuzz.requests", 300);
+    /** A time budget per backend instead of {@link #REQUESTS} when positive. */
+    private static final int SECONDS = Integer.getInteger("qeg.fuzz.seconds", 0);
     private static final long SEED = Long.getLong("qeg.fuzz.seed", 26L);
     /** Longer than any answer of a healthy gateway; an answer that takes longer is a hang. */
     private static final int REQUEST_TIMEOUT_MS = 20_000;
@@ -112,23 +116,46 @@ class FuzzTest {
         }
         long deadline = System.nanoTime() + SECONDS * 1_000_000_000L;
         int tried = 0;
-        while (System.nanoTime() < deadline && failures.size() < 20) {
+        java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+        while ((SECONDS > 0 ? System.nanoTime() < deadline : tried < REQUESTS) && failures.size() < 20) {
             if (tried > 0 && tried % 400 == 0) {
                 RequestSpec setup = setups.get(random.nextInt(setups.size())); // the state drifts: refill some
                 check(port, new Mutated(setup.method(), substitute(setup.path()), bytes(setup.body()),
                         setup.contentType(), "setup"), statuses, failures);
             }
-            check(port, mutate(corpus.get(random.nextInt(corpus.size())), random), statuses, failures);
+            Mutated m = mutate(corpus.get(random.nextInt(corpus.size())), random);
+            m.addTo(digest);
+            check(port, m, statuses, failures);
             tried++;
         }
         Answer alive = send(port, "GET", "/", null, null);
-        System.out.println("[fuzz] " + backend + ": " + tried + " requests in " + SECONDS + " s (seed " + SEED
-                + "), statuses " + statuses + ", failures " + failures.size());
+        System.out.println("[fuzz] " + backend + ": " + tried + " requests" + (SECONDS > 0 ? " in " + SECONDS + " s"
+                : "") + " (seed " + SEED + ", requests digest " + java.util.HexFormat.of().formatHex(digest.digest())
+                .substring(0, 16) + "), statuses " + statuses + ", failures " + failures.size());
         assertThat(alive.status).as("the gateway still answers").isEqualTo(200);
         assertThat(failures).as("answers >= 500, hangs or dropped connections").isEmpty();
         if (backend.equals("qdrant")) {
             assertThat(qdrant.violations).as("requests the gateway sent Qdrant outside its API").isEmpty();
         }
+    }
+
+    @org.junit.jupiter.api.Test
+    void theSameSeedGivesTheSameRequests() throws Exception {
+        assertThat(requestsDigest(SEED, 500)).isEqualTo(requestsDigest(SEED, 500));
+        assertThat(requestsDigest(SEED, 500)).isNotEqualTo(requestsDigest(SEED + 1, 500));
+    }
+
+    /** The digest of the first {@code n} mutated requests of a seed, as the fuzzer generates them. */
+    private static String requestsDigest(long seed, int n) throws Exception {
+        Random random = new Random(seed);
+        java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+        for (int i = 0; i < n; i++) {
+            if (i > 0 && i % 400 == 0) {
+                random.nextInt(setups.size());
+            }
+            mutate(corpus.get(random.nextInt(corpus.size())), random).addTo(digest);
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
     }
 
     /** Sends one request and records its status; a 5xx (but ES's own), no answer or a dropped connection fails. */
@@ -154,6 +181,18 @@ class FuzzTest {
 
     /** A request as sent: raw path and body bytes. */
     record Mutated(String method, String path, byte[] body, String contentType, String how) {
+        /** Adds this request (method, path, content type, body) to a digest of a run's requests. */
+        void addTo(java.security.MessageDigest digest) {
+            for (String part : new String[] {method, path, String.valueOf(contentType)}) {
+                digest.update(part.getBytes(StandardCharsets.UTF_8));
+                digest.update((byte) 0);
+            }
+            if (body != null) {
+                digest.update(body);
+            }
+            digest.update((byte) 1);
+        }
+
         String describe() {
             String text = body == null ? "" : new String(body, StandardCharsets.UTF_8);
             return "[" + how + "] " + method + " " + abbreviate(path, 300) + "\n  body: " + abbreviate(text, 600);

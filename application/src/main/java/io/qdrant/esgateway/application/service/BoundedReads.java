@@ -58,7 +58,7 @@ final class BoundedReads {
             // the first task on the calling thread (one thread start and hand-off fewer), the others beside it
             List<Future<Outcome<T>>> futures = new ArrayList<>();
             for (Callable<T> task : tasks.subList(1, tasks.size())) {
-                futures.add(executor.submit(() -> outcome(task)));
+                futures.add(executor.submit(io.qdrant.esgateway.domain.search.SearchDeadline.carried(() -> outcome(task))));
             }
             out.add(outcome(tasks.get(0)));
             for (Future<Outcome<T>> f : futures) {
@@ -81,7 +81,7 @@ final class BoundedReads {
                 // the first task on the calling thread (one thread start and hand-off fewer), the others beside it
                 List<Future<Outcome<Object>>> futures = new ArrayList<>();
                 for (Callable<Object> task : tasks.subList(1, tasks.size())) {
-                    futures.add(executor.submit(() -> bounded(task)));
+                    futures.add(executor.submit(io.qdrant.esgateway.domain.search.SearchDeadline.carried(() -> bounded(task))));
                 }
                 outcomes.add(bounded(tasks.get(0)));
                 for (Future<Outcome<Object>> f : futures) {

@@ -360,6 +360,11 @@ public final class PointInTimeService implements PointInTimeOperations {
         throw GatewayException.illegalArgument("java.io.EOFException");
     }
 
+    @Override
+    public GatewayException missing(String id) {
+        return missing(decode(id));
+    }
+
     private static GatewayException missing(Decoded id) {
         GatewayException e = new GatewayException(ErrorKind.SEARCH_CONTEXT_MISSING,
                 "No search context found for id [" + id.number() + "]");

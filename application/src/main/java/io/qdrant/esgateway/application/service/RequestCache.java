@@ -12,8 +12,8 @@ import java.util.function.Supplier;
  * The request cache (Elasticsearch's shard request cache, for the same requests): one index's answer to a
  * {@code size: 0} search, kept for the exact index (uuid, mappings, settings — the whole {@link IndexMetadata}) and
  * request, and served while the index's write generation has not moved since. Only answers that cannot change
- * without a write are cached: a request whose text mentions {@code now} (date math) is never cached, and nothing of an
- * index created with {@code index.requests.cache.enable: false} is.
+ * without a write are cached: a request whose text mentions {@code now} (date math) is never cached, nor an answer cut
+ * short by the search's timeout, and nothing of an index created with {@code index.requests.cache.enable: false} is.
  *
  * <p>Publication ticket: the generation is read before the answer is computed and again after; the answer is kept
  * only if both readings agree, so an answer that may have seen part of a concurrent write never outlives it. Every
@@ -64,7 +64,8 @@ final class RequestCache<A> {
             return cached.get().answer();
         }
         A answer = compute.get();
-        if (generation.getAsLong() == before) {
+        // an answer cut short by the search's timeout is partial: never kept
+        if (generation.getAsLong() == before && !io.qdrant.esgateway.domain.search.SearchDeadline.timedOutHere()) {
             synchronized (entries) {
                 entries.put(key, new Cached<>(before, answer));
             }

@@ -348,6 +348,11 @@ public final class ScrollService implements ScrollOperations {
         throw GatewayException.illegalArgument("Cannot parse scroll id");
     }
 
+    @Override
+    public GatewayException missing(String scrollId) {
+        return missing(decode(scrollId));
+    }
+
     private static GatewayException missing(long number) {
         GatewayException e = new GatewayException(ErrorKind.SEARCH_CONTEXT_MISSING,
                 "No search context found for id [" + number + "]");

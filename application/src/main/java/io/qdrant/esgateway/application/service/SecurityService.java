@@ -52,6 +52,7 @@ public final class SecurityService implements SecurityOperations {
     public static final String ELASTIC = "elastic";
     private static final String RESERVED_REALM = "reserved";
     private static final String NATIVE_REALM = "default_native";
+    private static final String FILE_REALM = "default_file";
     private static final String API_KEY_REALM = "_es_api_key";
     private static final int MIN_PASSWORD = 6;
     private static final String INVALID_CREDENTIALS =
@@ -65,12 +66,28 @@ public final class SecurityService implements SecurityOperations {
     private final java.util.function.LongSupplier nanoTime;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     private final byte[] cacheKey = new byte[32];
+    private final io.qdrant.esgateway.application.port.out.UserFiles files;
+    private volatile long filesGeneration;
 
     private record Cached(Authentication who, long until, long keyExpiresAtMillis) {
     }
 
     public SecurityService(Catalog catalog, InstantSource clock, SecureRandom random, Duration cacheTtl,
                            int cacheSize, java.util.function.LongSupplier nanoTime) {
+        this(catalog, clock, random, cacheTtl, cacheSize, nanoTime,
+                io.qdrant.esgateway.application.port.out.UserFiles.NONE);
+    }
+
+    /**
+     * As the constructor before, with the file realm's users ({@code files}): after the reserved {@code elastic} and
+     * before the users of the catalog, as Elasticsearch's default realm chain; a change of the files forgets every
+     * remembered credential.
+     */
+    public SecurityService(Catalog catalog, InstantSource clock, SecureRandom random, Duration cacheTtl,
+                           int cacheSize, java.util.function.LongSupplier nanoTime,
+                           io.qdrant.esgateway.application.port.out.UserFiles files) {
+        this.files = files;
+        this.filesGeneration = files.generation();
         this.catalog = catalog;
         this.clock = clock;
         this.random = random;
@@ -115,6 +132,11 @@ public final class SecurityService implements SecurityOperations {
     public Authentication authenticate(String authorization, String path) {
         if (authorization == null || authorization.isBlank()) {
             throw unauthenticated("missing authentication credentials for REST request [" + path + "]");
+        }
+        long generation = files.generation();
+        if (generation != filesGeneration) {
+            filesGeneration = generation;
+            forgetCredentials();
         }
         String key = cacheKey(authorization);
         long now = nanoTime.getAsLong();
@@ -185,6 +207,16 @@ public final class SecurityService implements SecurityOperations {
         }
         String username = decoded.substring(0, colon);
         char[] password = decoded.substring(colon + 1).toCharArray();
+        if (!username.equals(ELASTIC)) {
+            // the file realm before the native one; a wrong password there leaves the user to the next realm
+            Optional<io.qdrant.esgateway.application.port.out.UserFiles.FileUser> fileUser = files.user(username);
+            if (fileUser.isPresent() && PasswordHashes.verify(password, fileUser.get().passwordHash())) {
+                java.util.Arrays.fill(password, '\0');
+                List<String> roles = fileUser.get().roles();
+                return new Authentication(username, roles, null, null, JsonObject.of(), FILE_REALM, "file",
+                        Optional.empty(), Permission.of(resolveRoles(roles)));
+            }
+        }
         Optional<JsonObject> user = userRecord(username);
         boolean ok;
         if (user.isEmpty()) {
@@ -378,22 +410,7 @@ public final class SecurityService implements SecurityOperations {
 
     private static GatewayException forbidden(Authentication who, String action, List<String> indices,
                                               List<String> granting, String kind) {
-        StringBuilder b = new StringBuilder("action [").append(action).append("] is unauthorized for ");
-        if (who.apiKey().isPresent()) {
-            b.append("API key id [").append(who.apiKey().get().id()).append("] of user [").append(who.username())
-                    .append("]");
-        } else {
-            b.append("user [").append(who.username()).append("] with effective roles [")
-                    .append(String.join(",", who.roles().stream().sorted().toList())).append("]");
-        }
-        if (indices != null) {
-            b.append(" on indices [").append(String.join(",", indices)).append("]");
-        }
-        if (!granting.isEmpty()) {
-            b.append(", this action is granted by the ").append(kind).append(" privileges [")
-                    .append(String.join(",", granting)).append("]");
-        }
-        return new GatewayException(ErrorKind.FORBIDDEN, b.toString());
+        return io.qdrant.esgateway.domain.security.Denials.forbidden(who, action, indices, granting, kind);
     }
 
     private static GatewayException unauthenticated(String reason) {

@@ -243,7 +243,8 @@ public final class DocumentParser {
 
         private void parseObjectValue(Level level, String name, JsonObject object) {
             Target target = level.lookup(name);
-            if (level.depth >= MAPPING_DEPTH_LIMIT && !(target instanceof Leaf)) {
+            // Elasticsearch counts the root as 1: an object of this level's children is at depth level.depth + 2
+            if (level.depth + 2 > MAPPING_DEPTH_LIMIT && !(target instanceof Leaf)) {
                 throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "Limit of mapping depth [" + MAPPING_DEPTH_LIMIT
                         + "] has been exceeded due to object field [" + level.childPath(name) + "]");
             }

@@ -104,7 +104,7 @@ public final class SearchRequestParser {
                     case "stored_fields" -> storedFields = Optional.of(storedFields(v));
                     case "docvalue_fields" -> docvalueFields = FieldValues.parse("docvalue_fields", v);
                     case "highlight" -> highlight = Optional.of(HighlightParser.parse(v));
-                    // checked as ES checks it; the gateway answers whole or fails, never cut short by it
+                    // checked as ES checks it; honoured by the caller (SearchDeadline)
                     case "timeout" -> SearchTimeout.parse(v);
                     // checked here, read for the hits by HitMetadata
                     case "version", "seq_no_primary_term" -> HitMetadata.bodyFlag(e.getKey(), v);

@@ -35,6 +35,9 @@ final class AccessControl {
             new JsonArray(List.of(new JsonValue.JsonString(BASIC_CHALLENGE),
                     new JsonValue.JsonString(API_KEY_CHALLENGE)))).build();
 
+    /** The requests whose items are authorized one by one, as Elasticsearch ({@link ItemAccess}). */
+    private static final java.util.Set<String> ITEMIZED = java.util.Set.of("bulk", "mget", "msearch");
+
     /** Who the current request runs as. */
     static final ScopedValue<Authentication> CALLER = ScopedValue.newInstance();
 
@@ -42,12 +45,23 @@ final class AccessControl {
     private final boolean healthOpen;
     private final boolean metricsOpen;
     private final JsonCodec codec;
+    private final ContextOwners owners = new ContextOwners();
 
     AccessControl(SecurityOperations security, boolean healthOpen, boolean metricsOpen, JsonCodec codec) {
         this.security = security;
         this.healthOpen = healthOpen;
         this.metricsOpen = metricsOpen;
         this.codec = codec;
+    }
+
+    /** The security service requests are checked against. */
+    SecurityOperations security() {
+        return security;
+    }
+
+    /** Who opened each scroll and point in time of this gateway. */
+    ContextOwners owners() {
+        return owners;
     }
 
     /** The caller, or null for a route that is open to anyone; a 401 without (valid) credentials. */
@@ -86,7 +100,13 @@ final class AccessControl {
             case INDEX -> {
                 return indices(who, route, action, pathParams, params, body);
             }
-            case BODY -> security.authorizeAll(who, bodyIndices(route.api(), pathParams.get("index"), body));
+            case BODY -> {
+                if (ITEMIZED.contains(route.api())) {
+                    ItemAccess.composite(who, action); // then each item on its own (ItemAccess)
+                } else {
+                    security.authorizeAll(who, bodyIndices(route.api(), pathParams.get("index"), body));
+                }
+            }
         }
         return pathParams;
     }
@@ -134,9 +154,6 @@ final class AccessControl {
     private Map<String, List<String>> bodyIndices(String api, String pathIndex, byte[] body) {
         Map<String, List<String>> out = new LinkedHashMap<>();
         switch (api) {
-            case "bulk" -> bulk(pathIndex, body, out);
-            case "mget" -> mget(pathIndex, body, out);
-            case "msearch" -> msearch(pathIndex, body, out);
             case "reindex" -> reindex(body, out);
             case "indices.update_aliases" -> aliases(body, out);
             default -> throw new IllegalStateException("no body rule for " + api);
@@ -147,82 +164,6 @@ final class AccessControl {
     private static void add(Map<String, List<String>> out, String action, String expression) {
         if (expression != null && !expression.isEmpty()) {
             out.computeIfAbsent(action, a -> new ArrayList<>()).add(expression);
-        }
-    }
-
-    private void bulk(String pathIndex, byte[] body, Map<String, List<String>> out) {
-        boolean expectAction = true;
-        for (byte[] line : lines(body)) {
-            if (!expectAction) {
-                expectAction = true;
-                continue;
-            }
-            JsonValue parsed;
-            try {
-                parsed = codec.parse(line);
-            } catch (GatewayException e) {
-                return; // the endpoint refuses the request at this line
-            }
-            if (!(parsed instanceof JsonObject o) || o.members().size() != 1) {
-                return;
-            }
-            Map.Entry<String, JsonValue> entry = o.members().entrySet().iterator().next();
-            JsonObject meta = entry.getValue() instanceof JsonObject m ? m : JsonObject.of();
-            String index = meta.get("_index") instanceof JsonValue.JsonString s ? s.value() : pathIndex;
-            String action = switch (entry.getKey()) {
-                case "index" -> meta.get("op_type") instanceof JsonValue.JsonString s && s.value().equals("create")
-                        ? "indices:data/write/index:op_type/create" : "indices:data/write/index";
-                case "create" -> "indices:data/write/index:op_type/create";
-                case "update" -> "indices:data/write/update";
-                case "delete" -> "indices:data/write/delete";
-                default -> null;
-            };
-            if (action == null) {
-                return;
-            }
-            add(out, action, index);
-            expectAction = entry.getKey().equals("delete");
-        }
-    }
-
-    private void mget(String pathIndex, byte[] body, Map<String, List<String>> out) {
-        String action = "indices:data/read/mget";
-        add(out, action, pathIndex);
-        if (body.length == 0) {
-            return;
-        }
-        if (codec.parse(body) instanceof JsonObject o && o.get("docs") instanceof JsonArray docs) {
-            for (JsonValue d : docs.elements()) {
-                if (d instanceof JsonObject doc && doc.get("_index") instanceof JsonValue.JsonString s) {
-                    add(out, action, s.value());
-                }
-            }
-        }
-    }
-
-    private void msearch(String pathIndex, byte[] body, Map<String, List<String>> out) {
-        String action = "indices:data/read/search";
-        boolean header = true;
-        for (byte[] line : lines(body)) {
-            if (!header) {
-                header = true;
-                continue;
-            }
-            header = false;
-            JsonValue parsed;
-            try {
-                parsed = codec.parse(line);
-            } catch (GatewayException e) {
-                return;
-            }
-            JsonValue index = parsed instanceof JsonObject o ? o.get("index") : null;
-            if (index instanceof JsonValue.JsonString s) {
-                add(out, action, s.value());
-            } else if (index instanceof JsonArray a) {
-                a.elements().forEach(e -> add(out, action, e instanceof JsonValue.JsonString s ? s.value() : null));
-            } else {
-                add(out, action, pathIndex == null ? "_all" : pathIndex);
-            }
         }
     }
 
@@ -273,32 +214,6 @@ final class AccessControl {
                     out.add(s.value());
                 }
             });
-        }
-        return out;
-    }
-
-    /** The non-blank lines of an NDJSON body. */
-    private static List<byte[]> lines(byte[] body) {
-        List<byte[]> out = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= body.length; i++) {
-            if (i == body.length || body[i] == '\n') {
-                int end = i;
-                if (end > start && body[end - 1] == '\r') {
-                    end--;
-                }
-                boolean blank = true;
-                for (int j = start; j < end; j++) {
-                    if (body[j] != ' ' && body[j] != '\t') {
-                        blank = false;
-                        break;
-                    }
-                }
-                if (!blank) {
-                    out.add(java.util.Arrays.copyOfRange(body, start, end));
-                }
-                start = i + 1;
-            }
         }
         return out;
     }

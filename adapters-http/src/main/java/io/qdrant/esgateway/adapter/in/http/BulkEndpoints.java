@@ -68,8 +68,8 @@ final class BulkEndpoints {
         SourceFilter defaultSource = DocumentEndpoints.sourceFilter(request);
         boolean sourceParamGiven = request.param("_source").isPresent() || request.param("_source_includes").isPresent()
                 || request.param("_source_excludes").isPresent();
-        List<Item> items = parse(request.rawBody(), defaultIndex, requireAlias,
-                sourceParamGiven ? Optional.of(defaultSource) : Optional.empty(), request.param("routing"));
+        List<Item> items = authorized(parse(request.rawBody(), defaultIndex, requireAlias,
+                sourceParamGiven ? Optional.of(defaultSource) : Optional.empty(), request.param("routing")));
 
         List<WriteCommand> runnable = new ArrayList<>(items.size());
         for (Item item : items) {
@@ -97,6 +97,20 @@ final class BulkEndpoints {
         return pretty ? EsResponse.ok(BulkResponse.tree(took, results, forced))
                 : EsResponse.compactJson(200, codec.write(g -> BulkResponse.write(g, took, results, forced),
                         BulkResponse.EXPECTED_ITEM_BYTES * results.size()));
+    }
+
+    /** The items, those the caller may not run failing alone with their 403 (ES's per-item authorization). */
+    private static List<Item> authorized(List<Item> items) {
+        if (!AccessControl.CALLER.isBound()) {
+            return items;
+        }
+        List<Item> out = new ArrayList<>(items.size());
+        for (Item item : items) {
+            GatewayException denied = item.sourceError() == null ? ItemAccess.deniedWrite(item.action(), item.index())
+                    : null;
+            out.add(denied == null ? item : new Item(item.action(), null, denied, item.index(), item.id()));
+        }
+        return out;
     }
 
     private static JsonObjectBuilder failure(String index, String id, GatewayException e) {

@@ -103,6 +103,8 @@ final class EsHttpHandler implements Handler {
                     try (Admission.Ticket turn = admission.enter(method, rawPath)) {
                         yield caller == null ? dispatch(req, matched, method, rawPath, params)
                                 : ScopedValue.where(AccessControl.CALLER, caller)
+                                .where(ItemAccess.SECURITY, access.security())
+                                .where(ContextOwners.CURRENT, access.owners())
                                 .call(() -> dispatch(req, matched, method, rawPath, params));
                     }
                 }

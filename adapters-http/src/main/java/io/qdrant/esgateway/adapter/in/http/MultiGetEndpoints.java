@@ -76,8 +76,22 @@ final class MultiGetEndpoints {
         if (!validation.isEmpty()) {
             throw GatewayException.validationFailed(validation);
         }
+        // a document on an index the caller may not read fails alone (ES's per-item authorization)
+        List<GatewayException> denied = new ArrayList<>(commands.size());
+        List<GetCommand> allowed = new ArrayList<>(commands.size());
+        for (GetCommand command : commands) {
+            GatewayException no = ItemAccess.deniedGet(command.target());
+            denied.add(no);
+            if (no == null) {
+                allowed.add(command);
+            }
+        }
+        List<GetOutcome> outcomes = allowed.isEmpty() ? List.of() : documents.multiGet(allowed);
         List<JsonValue> out = new ArrayList<>();
-        for (GetOutcome outcome : documents.multiGet(commands)) {
+        int next = 0;
+        for (int i = 0; i < commands.size(); i++) {
+            GetOutcome outcome = denied.get(i) == null ? outcomes.get(next++)
+                    : new GetOutcome.Error(commands.get(i).target(), commands.get(i).id(), denied.get(i));
             out.add(switch (outcome) {
                 case GetOutcome.Found f -> DocumentResponses.got(f.result(), f.source());
                 case GetOutcome.Error err -> JsonObjectBuilder.object().put("_index", err.index()).put("_id", err.id())

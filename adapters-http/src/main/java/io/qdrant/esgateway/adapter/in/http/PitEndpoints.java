@@ -55,6 +55,7 @@ final class PitEndpoints {
             }
         }
         String id = pits.open(request.pathParam("index"), duration, Routes.indexOptions(request, true));
+        ContextOwners.opened(id, duration);
         return EsResponse.ok(JsonObjectBuilder.object().put("id", id).build());
     }
 
@@ -74,7 +75,12 @@ final class PitEndpoints {
         if (id.isEmpty()) {
             throw GatewayException.illegalArgument("search context id is is not provided");
         }
-        int freed = pits.close(id.get());
+        // another user's point in time is not freed
+        boolean own = ContextOwners.mayUse(id.get());
+        int freed = own ? pits.close(id.get()) : 0;
+        if (own) {
+            ContextOwners.closed(id.get());
+        }
         return EsResponse.json(freed > 0 ? 200 : 404, JsonObjectBuilder.object().put("succeeded", freed > 0)
                 .put("num_freed", freed).build());
     }

@@ -61,7 +61,11 @@ final class ScrollEndpoints {
             throw GatewayException.validationFailed(List.of("scrollId is missing"));
         }
         Optional<Duration> renewal = keepAlive.map(k -> keepAlive(k, "scroll"));
+        if (!ContextOwners.mayUse(id.get())) {
+            throw scrolls.missing(id.get()); // another user's scroll does not exist for this one
+        }
         ScrollOperations.Page page = scrolls.next(id.get(), renewal);
+        renewal.ifPresent(k -> page.scrollId().ifPresent(next -> ContextOwners.opened(next, k)));
         return EsResponse.ok(SearchEndpoints.render(page.request(), Optional.empty(), page.result(),
                 request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
                 page.metadata(), false));
@@ -88,11 +92,14 @@ final class ScrollEndpoints {
             throw GatewayException.validationFailed(List.of("no scroll ids specified"));
         }
         if (ids.contains("_all")) {
+            ItemAccess.clearAllScrolls();
             scrolls.clearAll();
             // Elasticsearch counts the nodes that cleared their contexts, not the contexts: one node here
             return EsResponse.ok(JsonObjectBuilder.object().put("succeeded", true).put("num_freed", 1).build());
         }
-        int freed = scrolls.clear(ids);
+        ids.removeIf(i -> !ContextOwners.mayUse(i)); // another user's scroll is not freed
+        int freed = ids.isEmpty() ? 0 : scrolls.clear(ids);
+        ids.forEach(ContextOwners::closed);
         return EsResponse.json(freed == 0 ? 404 : 200, JsonObjectBuilder.object().put("succeeded", true)
                 .put("num_freed", freed).build());
     }

@@ -140,13 +140,22 @@ final class SearchEndpoints {
         for (String p : SEARCH_PARAMS) {
             request.param(p).ifPresent(v -> params.put(p, v));
         }
+        if (request.param("scroll").isEmpty()) {
+            // Elasticsearch bounds a scroll's pages by its keep-alive, not by the search timeout
+            request.param("timeout").ifPresent(t -> params.put("timeout", t));
+        }
         Optional<PitEndpoints.PitSearch> pit = PitEndpoints.of(request);
         if (pit.isPresent()) {
             SearchRequest parsed = SearchRequestParser.parse(pit.get().body(), params);
-            SearchResult result = pits.search(pit.get().id(), pit.get().keepAlive(), parsed);
-            JsonValue rendered = render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
-                    .withTiebreaker(parsed), pit.get().body(), result, request.flag("rest_total_hits_as_int", false),
-                    start, Optional.empty(), HitMetadata.of(pit.get().body(), params), request.flag("typed_keys", false));
+            if (!ContextOwners.mayUse(pit.get().id())) {
+                throw pits.missing(pit.get().id()); // another user's point in time does not exist for this one
+            }
+            pit.get().keepAlive().ifPresent(k -> ContextOwners.opened(pit.get().id(), k));
+            JsonValue rendered = io.qdrant.esgateway.domain.search.SearchDeadline.within(timeout(pit.get().body(),
+                    params), () -> render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
+                    .withTiebreaker(parsed), pit.get().body(), pits.search(pit.get().id(), pit.get().keepAlive(), parsed),
+                    request.flag("rest_total_hits_as_int", false), start, Optional.empty(),
+                    HitMetadata.of(pit.get().body(), params), request.flag("typed_keys", false)));
             // Elasticsearch answers a point-in-time search with its id first
             JsonObjectBuilder out = JsonObjectBuilder.object().put("pit_id", pit.get().id());
             ((JsonObject) rendered).members().forEach(out::put);
@@ -160,6 +169,7 @@ final class SearchEndpoints {
             SearchRequest parsed = SearchRequestParser.parse(request.body(), params);
             io.qdrant.esgateway.application.port.in.ScrollOperations.Page page = scrolls.open(target(request), parsed,
                     keepAlive, Routes.indexOptions(request, true), HitMetadata.of(request.body(), params));
+            page.scrollId().ifPresent(id -> ContextOwners.opened(id, keepAlive));
             return EsResponse.ok(render(parsed, request.body(), page.result(),
                     request.flag("rest_total_hits_as_int", false), start, page.scrollId(),
                     HitMetadata.of(request.body(), params), request.flag("typed_keys", false)));
@@ -184,9 +194,11 @@ final class SearchEndpoints {
             }
         }
         HitMetadata metadata = HitMetadata.of(body, params);
-        if (!cached) {
-            SearchResult result = search.search(target, parsed, options);
-            return render(parsed, body, result, totalAsInt, start, Optional.empty(), metadata, typedKeys);
+        Optional<java.time.Duration> timeout = timeout(body, params);
+        if (!cached || timeout.isPresent()) {
+            // an answer that may be cut short by its timeout is never cached
+            return io.qdrant.esgateway.domain.search.SearchDeadline.within(timeout, () -> render(parsed, body,
+                    search.search(target, parsed, options), totalAsInt, start, Optional.empty(), metadata, typedKeys));
         }
         Map<String, String> key = new LinkedHashMap<>(params);
         key.put("rest_total_hits_as_int", Boolean.toString(totalAsInt));
@@ -194,6 +206,15 @@ final class SearchEndpoints {
         return took(caching.read(target, options, normalised("search", body, key), () -> render(parsed, body,
                 search.search(target, parsed, options), totalAsInt, start, Optional.empty(), metadata, typedKeys),
                 answers), start);
+    }
+
+    /** The search's {@code timeout}: the URL's, else the body's (none for {@code -1}). */
+    private static Optional<java.time.Duration> timeout(Optional<JsonValue> body, Map<String, String> params) {
+        if (params.containsKey("timeout")) {
+            return io.qdrant.esgateway.domain.search.SearchTimeout.parse(params.get("timeout"));
+        }
+        return body.filter(b -> b instanceof JsonObject o && o.has("timeout"))
+                .flatMap(b -> io.qdrant.esgateway.domain.search.SearchTimeout.parse(((JsonObject) b).get("timeout")));
     }
 
     /**
@@ -275,7 +296,7 @@ final class SearchEndpoints {
         JsonObjectBuilder out = JsonObjectBuilder.object();
         scrollId.ifPresent(id -> out.put("_scroll_id", id));
         out.put("took", (System.nanoTime() - start) / 1_000_000)
-                .put("timed_out", false)
+                .put("timed_out", io.qdrant.esgateway.domain.search.SearchDeadline.timedOutHere())
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
         result.aggregations().ifPresent(a -> out.put("aggregations",

@@ -28,6 +28,12 @@ public interface PointInTimeOperations {
     /** Closes the point in time; the number of contexts freed (one per index, as Elasticsearch counts shards). */
     int close(String id);
 
+    /**
+     * Elasticsearch's answer for a search on a point-in-time id that names no open context (404
+     * {@code search_context_missing_exception}), to be thrown; an id that cannot be read is a 400 thrown here.
+     */
+    io.qdrant.esgateway.domain.error.GatewayException missing(String id);
+
     /** How many points in time are open now (expired ones are closed first). */
     int openContexts();
 

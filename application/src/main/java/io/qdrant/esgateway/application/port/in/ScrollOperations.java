@@ -35,6 +35,12 @@ public interface ScrollOperations {
     /** Closes these scrolls; the number that were open (unknown or expired ids count nothing). */
     int clear(Collection<String> scrollIds);
 
+    /**
+     * Elasticsearch's answer for a scroll id that names no open context (404 {@code search_context_missing_exception}),
+     * to be thrown; an id that cannot be read is a 400 thrown here.
+     */
+    io.qdrant.esgateway.domain.error.GatewayException missing(String scrollId);
+
     /** Closes every scroll; the number that were open. */
     int clearAll();
 

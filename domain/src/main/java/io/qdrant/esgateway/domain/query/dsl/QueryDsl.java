@@ -23,10 +23,34 @@ public final class QueryDsl {
             "span_within", "terms_set", "intervals", "distance_feature", "combined_fields", "match_bool_prefix",
             "sparse_vector", "text_expansion", "weighted_tokens", "semantic", "rule", "wrapper", "type");
 
+    /**
+     * Elasticsearch's {@code indices.query.bool.max_nested_depth}: a query may hold queries at most this deep (the
+     * query itself is the first level).
+     */
+    public static final int MAX_NESTED_DEPTH = 30;
+    private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+
     private QueryDsl() {
     }
 
+    /** One query; its inner queries are parsed by the same method, at most {@link #MAX_NESTED_DEPTH} deep. */
     public static Query parse(JsonValue json) {
+        int[] depth = DEPTH.get();
+        if (depth[0] >= MAX_NESTED_DEPTH) {
+            GatewayException cause = GatewayException.illegalArgument("The nested depth of the query exceeds the"
+                    + " maximum nested depth for queries set in [indices.query.bool.max_nested_depth]");
+            throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.X_CONTENT_PARSE, cause.reason(),
+                    Map.of(), cause);
+        }
+        depth[0]++;
+        try {
+            return parseOne(json);
+        } finally {
+            depth[0]--;
+        }
+    }
+
+    private static Query parseOne(JsonValue json) {
         if (!(json instanceof JsonObject object)) {
             throw DslObject.parsing("query malformed, must start with start_object");
         }

@@ -96,6 +96,9 @@ public final class LuceneSearch {
     public static IndexSearcher searcher(IndexReader reader) {
         IndexSearcher searcher = new IndexSearcher(reader);
         searcher.setSimilarity(new EsBm25Similarity());
+        // the search's timeout: Lucene checks it between collection intervals and keeps what was collected
+        io.qdrant.esgateway.domain.search.SearchDeadline.current()
+                .ifPresent(deadline -> searcher.setTimeout(deadline::reached));
         return searcher;
     }
 
@@ -257,6 +260,9 @@ public final class LuceneSearch {
         org.apache.lucene.search.Weight weight = searcher.createWeight(searcher.rewrite(query), mode, 1f);
         java.util.Set<String> load = projection.fetch() ? FieldEncoding.STORED : java.util.Set.of(FieldEncoding.ID);
         for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+            if (io.qdrant.esgateway.domain.search.SearchDeadline.passed()) {
+                return; // the search's timeout: the segments scanned so far are its partial result
+            }
             org.apache.lucene.search.Scorer scorer = weight.scorer(leaf);
             if (scorer == null) {
                 continue;

@@ -177,7 +177,10 @@ public final class CollectionReads {
 
     // ---------------------------------------------------------------- scroll and count
 
-    /** Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop. */
+    /**
+     * Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop
+     * or the search's deadline ({@link io.qdrant.esgateway.domain.search.SearchDeadline}) has passed between pages.
+     */
     public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                        Predicate<JsonNode> sink) {
         String collection = calls.collection(index);
@@ -204,6 +207,10 @@ public final class CollectionReads {
             }
             offset = result.get("next_page_offset");
             if (offset == null || offset.isNull()) {
+                return;
+            }
+            if (io.qdrant.esgateway.domain.search.SearchDeadline.passed()) {
+                // the search's timeout: what was read so far is its partial result, as Elasticsearch's
                 return;
             }
         }
