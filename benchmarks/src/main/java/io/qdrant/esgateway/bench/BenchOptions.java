@@ -25,10 +25,12 @@ import java.util.Locale;
  * @param only      the workloads to run (empty: all); the bulk ingest always runs, it loads the corpus
  * @param requestCache whether the indices keep their engine's request cache ({@code --uncached} creates them with
  *                  {@code index.requests.cache.enable: false} on every engine)
+ * @param cold      every read request carries a {@code preference} never sent before ({@code --cold}): the same
+ *                  answer under a new cache key, so the shared response cache misses every time
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
-                           String command, List<String> only, boolean requestCache) {
+                           String command, List<String> only, boolean requestCache, boolean cold) {
 
     public static final String USAGE = """
             usage: ./qeg bench [options]
@@ -39,7 +41,10 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                                     name=http://host:port (an engine already running); default all three.
                                     gateway-qdrant-canned: the gateway on its Qdrant adapter against a canned
                                     in-process Qdrant (the gateway-overhead mode: read workloads, with backend
-                                    calls and bytes per request from the gateway's /metrics)
+                                    calls and bytes per request from the gateway's /metrics).
+                                    gateway-qdrant: one gateway over the fake Qdrant as a process;
+                                    gateway-shared-on, gateway-shared-coordinate: shared mode, two replicas over
+                                    the fake Qdrant process and a redis-server, requests alternated
               --heap SIZE           heap of every engine the runner starts (default 512m)
               --out DIR             output directory (default docs/benchmarks)
               --requests N          measured requests per cell (default 400)
@@ -50,6 +55,9 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --workloads LIST      run only these workloads, e.g. get,sorted-page (the bulk ingest always runs)
               --uncached            create the indices with index.requests.cache.enable: false on every engine
                                     (no engine answers a repeated size-0 search from its request cache)
+              --cold                a new cache key on every read request (a preference parameter never sent
+                                    before; same answers): shared mode's cold cells. Without it, warm: each
+                                    workload's distinct requests repeat
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -70,6 +78,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         boolean smoke = false;
         List<String> only = List.of();
         boolean requestCache = true;
+        boolean cold = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -78,7 +87,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
             if (name.equals("-h") || name.equals("--help")) {
                 throw new HelpRequested();
             }
-            if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")) {
+            if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")
+                    && !name.equals("--cold")) {
                 if (inline) {
                     value = arg.substring(arg.indexOf('=') + 1);
                 } else if (i + 1 < args.length) {
@@ -106,6 +116,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--no-vectors" -> vectors = false;
                 case "--uncached" -> requestCache = false;
+                case "--cold" -> cold = true;
                 case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
@@ -136,7 +147,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         }
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
-                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache);
+                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, cold);
     }
 
     private static int positive(String name, String value) {
