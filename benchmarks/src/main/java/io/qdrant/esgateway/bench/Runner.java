@@ -532,14 +532,25 @@ public final class Runner {
     private static final String COLD_RUN = Long.toString(System.nanoTime() & 0xffffffL, 36);
 
     /**
-     * {@code request} with a {@code preference} parameter never sent before: a custom preference string changes no
-     * answer on one shard (Elasticsearch routes by it; the gateway accepts and ignores it), but it is part of the
-     * request, so every response cache keyed by the request (the gateway's shared cache) misses.
+     * {@code request} under a cache key never used before, with the same answer: a search body gets a {@code timeout}
+     * never sent before (a day and some milliseconds: it never fires, and Elasticsearch and the gateway answer alike),
+     * which is part of the normalised request the gateway's shared cache keys on; a request without a body gets a
+     * {@code preference} never sent before (a GET is not cached by the gateway; the parameter changes no answer on
+     * one shard). A {@code preference} alone would not do for searches: the gateway leaves parameters that cannot
+     * change the answer out of the key, so two requests that differ only in it share one entry.
      */
     static Request coldVariant(Request request) {
-        String token = "cold-" + COLD_RUN + "-" + COLD.incrementAndGet();
+        long n = COLD.incrementAndGet();
+        String body = request.body();
+        if (body != null && body.startsWith("{")) {
+            String rest = body.substring(1).stripLeading();
+            String timeout = "\"timeout\":\"" + (86_400_000L + n) + "ms\"";
+            return new Request(request.method(), request.path(), "{" + timeout + (rest.startsWith("}") ? "" : ",")
+                    + rest, request.contentType());
+        }
+        String token = "cold-" + COLD_RUN + "-" + n;
         String path = request.path() + (request.path().contains("?") ? "&" : "?") + "preference=" + token;
-        return new Request(request.method(), path, request.body(), request.contentType());
+        return new Request(request.method(), path, body, request.contentType());
     }
 
     /** As {@link #readStep(Workload, List)}; {@code cold}: every request a {@link #coldVariant}. */
