@@ -27,11 +27,13 @@ import java.util.Locale;
  *                  {@code index.requests.cache.enable: false} on every engine)
  * @param titleAnalyzer the analyzer of the {@code title} field (that {@code match} searches) on every engine; empty:
  *                  the default ({@code standard})
+ * @param cold      every read request carries a {@code preference} never sent before ({@code --cold}): the same
+ *                  answer under a new cache key, so the shared response cache misses every time
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
                            String command, List<String> only, boolean requestCache,
-                           java.util.Optional<String> titleAnalyzer) {
+                           java.util.Optional<String> titleAnalyzer, boolean cold) {
 
     public static final String USAGE = """
             usage: ./qeg bench [options]
@@ -42,7 +44,10 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                                     name=http://host:port (an engine already running); default all three.
                                     gateway-qdrant-canned: the gateway on its Qdrant adapter against a canned
                                     in-process Qdrant (the gateway-overhead mode: read workloads, with backend
-                                    calls and bytes per request from the gateway's /metrics)
+                                    calls and bytes per request from the gateway's /metrics).
+                                    gateway-qdrant: one gateway over the fake Qdrant as a process;
+                                    gateway-shared-on, gateway-shared-coordinate: shared mode, two replicas over
+                                    the fake Qdrant process and a redis-server, requests alternated
               --heap SIZE           heap of every engine the runner starts (default 512m)
               --out DIR             output directory (default docs/benchmarks)
               --requests N          measured requests per cell (default 400)
@@ -56,6 +61,9 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --title-analyzer NAME the analyzer of the title field (match's) on every engine, e.g. english
                                     (Elasticsearch from Maven has only its core analyzers: then leave it out of
                                     --engines and the first engine is the reference)
+              --cold                a new cache key on every read request (a preference parameter never sent
+                                    before; same answers): shared mode's cold cells. Without it, warm: each
+                                    workload's distinct requests repeat
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -77,6 +85,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         List<String> only = List.of();
         boolean requestCache = true;
         java.util.Optional<String> titleAnalyzer = java.util.Optional.empty();
+        boolean cold = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -85,7 +94,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
             if (name.equals("-h") || name.equals("--help")) {
                 throw new HelpRequested();
             }
-            if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")) {
+            if (!name.equals("--smoke") && !name.equals("--no-vectors") && !name.equals("--uncached")
+                    && !name.equals("--cold")) {
                 if (inline) {
                     value = arg.substring(arg.indexOf('=') + 1);
                 } else if (i + 1 < args.length) {
@@ -120,6 +130,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                     }
                     titleAnalyzer = java.util.Optional.of(value);
                 }
+                case "--cold" -> cold = true;
                 case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
@@ -150,7 +161,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         }
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
-                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, titleAnalyzer);
+                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, titleAnalyzer, cold);
     }
 
     private static int positive(String name, String value) {

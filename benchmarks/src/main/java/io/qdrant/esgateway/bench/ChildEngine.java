@@ -53,8 +53,17 @@ public final class ChildEngine implements RunningEngine {
 
     /** The same, with more command-line arguments for a gateway (e.g. its backend). */
     public static ChildEngine start(EngineSpec spec, Path root, String heap, Path logDir, List<String> gatewayArgs) {
+        return start(spec, root, heap, logDir, gatewayArgs, java.util.Map.of(), spec.name());
+    }
+
+    /**
+     * The same, with environment variables for a gateway (its {@code QEG_*} settings) and the log's name (a replica
+     * of an engine with several processes).
+     */
+    public static ChildEngine start(EngineSpec spec, Path root, String heap, Path logDir, List<String> gatewayArgs,
+                                    java.util.Map<String, String> env, String logName) {
         Path home;
-        Path log = logDir.resolve(spec.name() + ".log");
+        Path log = logDir.resolve(logName + ".log");
         try {
             Files.createDirectories(logDir);
             home = Files.createTempDirectory("qeg-bench-" + spec.name() + "-");
@@ -79,6 +88,7 @@ public final class ChildEngine implements RunningEngine {
                 // the overhead mode measures the way to the backend and back: no answer from the request cache
                 builder.environment().put("QEG_REQUEST_CACHE_ENTRIES", "0");
             }
+            builder.environment().putAll(env);
             process = builder.start();
         } catch (IOException e) {
             ChildJvm.deleteTree(home, problem -> System.err.println("bench: " + problem));
@@ -112,7 +122,7 @@ public final class ChildEngine implements RunningEngine {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java));
         switch (spec.kind()) {
-            case GATEWAY, GATEWAY_QDRANT_CANNED -> {
+            case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE -> {
                 Path jar = root.resolve("bootstrap/target/bootstrap.jar");
                 if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
                     throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "
@@ -168,7 +178,7 @@ public final class ChildEngine implements RunningEngine {
     }
 
     private static boolean gateway(EngineSpec spec) {
-        return spec.kind() == EngineSpec.Kind.GATEWAY || spec.kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED;
+        return !spec.isNative() && spec.kind() != EngineSpec.Kind.URL;
     }
 
     private static Path tmp(Path home) {

@@ -21,7 +21,13 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
      * How an engine comes to be running. {@code GATEWAY_QDRANT_CANNED} is the gateway on its Qdrant adapter against
      * the runner's {@link CannedQdrant} (the gateway-overhead mode).
      */
-    public enum Kind { GATEWAY, GATEWAY_QDRANT_CANNED, ELASTICSEARCH, OPENSEARCH, URL }
+    public enum Kind { GATEWAY, GATEWAY_QDRANT_CANNED, ELASTICSEARCH, OPENSEARCH, URL,
+        /** One gateway on its Qdrant adapter over the fake Qdrant as a process, SQLite catalog, no request cache. */
+        GATEWAY_QDRANT,
+        /** Shared mode: two gateway replicas over one fake Qdrant process and one redis-server, cache mode on. */
+        GATEWAY_SHARED_ON,
+        /** The same in cache mode coordinate: tickets and generations kept, nothing served from the cache. */
+        GATEWAY_SHARED_COORDINATE }
 
     /**
      * Whether this is a native search engine (the baseline of the ratios) rather than the gateway: Elasticsearch and
@@ -30,7 +36,7 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
     public boolean isNative() {
         return switch (kind) {
             case ELASTICSEARCH, OPENSEARCH -> true;
-            case GATEWAY, GATEWAY_QDRANT_CANNED -> false;
+            case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE -> false;
             case URL -> name.startsWith("elasticsearch") || name.startsWith("opensearch") || name.startsWith("es")
                     || name.startsWith("os");
         };
@@ -68,10 +74,16 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
             case "gateway" -> new EngineSpec("gateway", Kind.GATEWAY, Optional.empty());
             case "gateway-qdrant-canned", "qdrant-canned" -> new EngineSpec("gateway-qdrant-canned",
                     Kind.GATEWAY_QDRANT_CANNED, Optional.empty());
+            case "gateway-qdrant" -> new EngineSpec("gateway-qdrant", Kind.GATEWAY_QDRANT, Optional.empty());
+            case "gateway-shared-on", "shared-on" -> new EngineSpec("gateway-shared-on", Kind.GATEWAY_SHARED_ON,
+                    Optional.empty());
+            case "gateway-shared-coordinate", "shared-coordinate" -> new EngineSpec("gateway-shared-coordinate",
+                    Kind.GATEWAY_SHARED_COORDINATE, Optional.empty());
             case "elasticsearch", "es" -> new EngineSpec("elasticsearch", Kind.ELASTICSEARCH, Optional.empty());
             case "opensearch", "os" -> new EngineSpec("opensearch", Kind.OPENSEARCH, Optional.empty());
             default -> throw new IllegalArgumentException("unknown engine [" + p + "]; known: gateway, "
-                    + "gateway-qdrant-canned, elasticsearch, opensearch, or name=http://host:port");
+                    + "gateway-qdrant-canned, gateway-qdrant, gateway-shared-on, gateway-shared-coordinate, elasticsearch, "
+                    + "opensearch, or name=http://host:port");
         };
     }
 }

@@ -34,6 +34,19 @@ public final class Http implements AutoCloseable {
     private Socket socket;
     private OutputStream out;
     private InputStream in;
+    /** The connections to the engine's other URLs ({@link #to}); requests take turns over this one and them. */
+    private java.util.List<Http> others = java.util.List.of();
+    private int turn;
+
+    /**
+     * A client of one URL, or of several that answer for one engine (shared mode's replicas): then each request goes
+     * to the next URL in turn, each over its own persistent connection, starting with the first.
+     */
+    public static Http to(java.util.List<URI> urls) {
+        Http first = new Http(urls.getFirst());
+        first.others = urls.subList(1, urls.size()).stream().map(Http::new).toList();
+        return first;
+    }
 
     public Http(URI base) {
         this.base = base;
@@ -75,6 +88,17 @@ public final class Http implements AutoCloseable {
 
     /** As {@link #send(String, String, String, String)}, with the body already encoded (a bulk body built ahead). */
     public Raw sendBytes(String method, String path, byte[] body, String contentType) {
+        if (!others.isEmpty()) {
+            int t = turn;
+            turn = (turn + 1) % (others.size() + 1);
+            if (t > 0) {
+                return others.get(t - 1).sendOwn(method, path, body, contentType);
+            }
+        }
+        return sendOwn(method, path, body, contentType);
+    }
+
+    private Raw sendOwn(String method, String path, byte[] body, String contentType) {
         if (tls != null) {
             return sendTls(method, path, body, contentType);
         }
@@ -303,6 +327,7 @@ public final class Http implements AutoCloseable {
     /** Ends the connection (one client per cell: they would pile up otherwise). */
     @Override
     public void close() {
+        others.forEach(Http::close);
         disconnect();
         if (tls != null) {
             tls.close();

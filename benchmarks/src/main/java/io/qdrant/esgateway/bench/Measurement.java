@@ -69,6 +69,11 @@ public final class Measurement {
      * unknown) when the measured phase is released and when its last client ends.
      */
     public static Outcome run(URI url, int clients, int warmup, int measured, Step step, LongSupplier cpu) {
+        return run(List.of(url), clients, warmup, measured, step, cpu);
+    }
+
+    /** As {@link #run(URI, int, int, int, Step, LongSupplier)}; each client takes turns over {@code urls} ({@link Http#to}). */
+    public static Outcome run(List<URI> urls, int clients, int warmup, int measured, Step step, LongSupplier cpu) {
         int warmEach = (warmup + clients - 1) / clients;
         int measuredEach = Math.max(1, (measured + clients - 1) / clients);
         AtomicReference<CellFailure> failure = new AtomicReference<>();
@@ -80,7 +85,7 @@ public final class Measurement {
         for (int c = 0; c < clients; c++) {
             int client = c;
             Thread t = Thread.ofPlatform().name("bench-client-" + c).daemon().start(() -> {
-                try (Http http = new Http(url)) {
+                try (Http http = Http.to(urls)) {
                     client(http, client, warmEach, measuredEach, step, failure, perClient, keysPerClient, start);
                     await(end); // before close: the measured wall time ends with the last answer
                 }

@@ -46,6 +46,8 @@ public final class Runner {
     private final Map<String, CellFailure> cannedRefused = new HashMap<>();
     /** The measured latencies of the read cells by distinct request, over all trials. */
     private final PerRequest perRequest = new PerRequest();
+    /** Shared-mode engine → workload → the shared response cache's outcomes over its cells, all trials. */
+    private final Map<String, Map<String, SharedCacheCounts>> sharedCache = new java.util.TreeMap<>();
 
     public Runner(BenchOptions options, Path root, PrintStream log) {
         this.options = options;
@@ -113,6 +115,8 @@ public final class Runner {
             run.put("heap", options.heap());
             run.put("request_cache", options.requestCache() ? "engine defaults" : "off on every engine (--uncached)");
             options.titleAnalyzer().ifPresent(a -> run.put("title_analyzer", a));
+            run.put("cache_keys", options.cold() ? "cold: a new preference parameter on every read request (--cold)"
+                    : "warm: each workload's distinct requests repeated");
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
@@ -138,6 +142,8 @@ public final class Runner {
                 }
                 RunningEngine e = spec.kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED
                         ? CannedEngine.start(spec, root, options.heap(), logs)
+                        : QdrantProcessEngine.starts(spec.kind())
+                        ? QdrantProcessEngine.start(spec, root, options.heap(), logs)
                         : ChildEngine.start(spec, root, options.heap(), logs);
                 say("%s: pid %d, %s, answered after %.1f s (heap %s)", spec.name(), e.pid().orElse(-1), e.url(),
                         e.startupMillis().orElse(0L) / 1000.0, options.heap());
@@ -254,7 +260,7 @@ public final class Runner {
 
     private List<Results.Trial> trial(RunningEngine engine, int trial, int position) {
         List<Results.Trial> rows = new ArrayList<>();
-        try (Http http = new Http(engine.url())) {
+        try (Http http = Http.to(engine.urls())) {
             for (Workload w : workloads) {
                 rows.addAll(workload(engine, http, w, trial, position));
             }
@@ -422,7 +428,7 @@ public final class Runner {
             return cannedCell(canned, http, w, clients, trial, position);
         }
         Measurement.Step step = switch (w.kind()) {
-            case READ -> readStep(w, expected.get(w.name()));
+            case READ -> readStep(w, expected.get(w.name()), options.cold());
             case WRITE_THEN_READ, WRITE_THEN_COUNT -> {
                 recreate(http, WRITE_INDEX, Corpus.mapping(options.requestCache(), options.titleAnalyzer()));
                 yield w.kind() == Workload.Kind.WRITE_THEN_READ ? Runner::writeThenRead : Runner::writeThenCount;
@@ -430,8 +436,16 @@ public final class Runner {
             case SCROLL -> new ScrollWalk(corpus);
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
         };
-        Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(), step,
-                cpu(engine));
+        boolean shared = QdrantProcessEngine.shared(engine.spec().kind());
+        SharedCacheCounts before = shared ? SharedCacheCounts.scrape(engine.urls()) : null;
+        Measurement.Outcome outcome = Measurement.run(engine.urls(), clients, options.warmup(), options.requests(),
+                step, cpu(engine));
+        if (shared) {
+            SharedCacheCounts use = SharedCacheCounts.scrape(engine.urls()).minus(before);
+            say("trial %d %-14s %-20s %d client(s): shared response cache %s", trial, name, w.name(), clients, use);
+            sharedCache.computeIfAbsent(name, k -> new java.util.TreeMap<>()).merge(w.name(), use,
+                    SharedCacheCounts::plus);
+        }
         perRequest.add(name, w.name(), clients, outcome);
         return row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
                 outcome.status() == Status.VALID ? outcome : null);
@@ -504,18 +518,62 @@ public final class Runner {
 
     /** The engine process's CPU time in ns, -1 when the runner did not start it or cannot read it. */
     private static java.util.function.LongSupplier cpu(RunningEngine engine) {
-        java.util.OptionalLong pid = engine.pid();
-        return () -> pid.isEmpty() ? -1 : ProcessCpu.nanos(pid.getAsLong()).orElse(-1);
+        List<Long> pids = engine.cpuPids();
+        return () -> {
+            if (pids.isEmpty()) {
+                return -1;
+            }
+            long sum = 0;
+            for (long pid : pids) { // shared mode: every replica's
+                long ns = ProcessCpu.nanos(pid).orElse(-1);
+                if (ns < 0) {
+                    return -1;
+                }
+                sum += ns;
+            }
+            return sum;
+        };
     }
 
     /** The client's request is one of the fixed set (clients interleave through it); its answer must be expected. */
     static Measurement.Step readStep(Workload w, List<JsonNode> expected) {
+        return readStep(w, expected, false);
+    }
+
+    /** Cold requests: each gets a new cache key and the same answer ({@link #coldVariant}). */
+    private static final java.util.concurrent.atomic.AtomicLong COLD = new java.util.concurrent.atomic.AtomicLong();
+    private static final String COLD_RUN = Long.toString(System.nanoTime() & 0xffffffL, 36);
+
+    /**
+     * {@code request} under a cache key never used before, with the same answer: a search body gets a {@code timeout}
+     * never sent before (a day and some milliseconds: it never fires, and Elasticsearch and the gateway answer alike),
+     * which is part of the normalised request the gateway's shared cache keys on; a request without a body gets a
+     * {@code preference} never sent before (a GET is not cached by the gateway; the parameter changes no answer on
+     * one shard). A {@code preference} alone would not do for searches: the gateway leaves parameters that cannot
+     * change the answer out of the key, so two requests that differ only in it share one entry.
+     */
+    static Request coldVariant(Request request) {
+        long n = COLD.incrementAndGet();
+        String body = request.body();
+        if (body != null && body.startsWith("{")) {
+            String rest = body.substring(1).stripLeading();
+            String timeout = "\"timeout\":\"" + (86_400_000L + n) + "ms\"";
+            return new Request(request.method(), request.path(), "{" + timeout + (rest.startsWith("}") ? "" : ",")
+                    + rest, request.contentType());
+        }
+        String token = "cold-" + COLD_RUN + "-" + n;
+        String path = request.path() + (request.path().contains("?") ? "&" : "?") + "preference=" + token;
+        return new Request(request.method(), path, body, request.contentType());
+    }
+
+    /** As {@link #readStep(Workload, List)}; {@code cold}: every request a {@link #coldVariant}. */
+    static Measurement.Step readStep(Workload w, List<JsonNode> expected, boolean cold) {
         List<Request> requests = w.requests();
         return new Measurement.Step() {
             @Override
             public long run(Http http, int client, int iteration) {
                 int index = key(client, iteration);
-                Request request = requests.get(index);
+                Request request = cold ? coldVariant(requests.get(index)) : requests.get(index);
                 long t0 = System.nanoTime();
                 Http.Raw raw = http.send(request);
                 long ns = System.nanoTime() - t0;
@@ -636,6 +694,11 @@ public final class Runner {
         } else if (e.spec().kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED) {
             engineNotes.add("Qdrant adapter (SQLite catalog) against the canned Qdrant responder in the runner's JVM,"
                     + " " + ChildEngine.gatewaySettings() + ", heap " + options.heap());
+        } else if (e instanceof QdrantProcessEngine q) {
+            engineNotes.add(q.describe() + ", " + ChildEngine.gatewaySettings() + ", heap " + options.heap()
+                    + " per replica");
+            sharedCache.getOrDefault(e.spec().name(), Map.of()).forEach((workload, use) -> engineNotes.add(
+                    "shared response cache, " + workload + " (all cells, warm-up included): " + use));
         } else if (e.spec().kind() != EngineSpec.Kind.URL) {
             engineNotes.add("single node, oracle launcher, heap " + options.heap());
         }

@@ -16,6 +16,19 @@ public interface RunningEngine extends AutoCloseable {
     /** The PID of the engine's process, when this runner started it (RSS is read from it). */
     OptionalLong pid();
 
+    /**
+     * Every URL that answers for this engine; a client alternates its requests between them ({@link Http#to}). One
+     * for every engine but shared mode's replicas.
+     */
+    default java.util.List<URI> urls() {
+        return java.util.List.of(url());
+    }
+
+    /** The PIDs whose CPU time is the engine's (its gateway replicas); by default {@link #pid()}. */
+    default java.util.List<Long> cpuPids() {
+        return pid().isPresent() ? java.util.List.of(pid().getAsLong()) : java.util.List.of();
+    }
+
     /** How long it took to answer after its process started, when this runner started it. */
     Optional<Long> startupMillis();
 

@@ -1,0 +1,68 @@
+package io.qdrant.esgateway.bench;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The shared response cache's outcomes, summed over a shared-mode engine's replicas from their {@code GET /metrics}
+ * ({@code qeg_response_cache_total{outcome}}): read before and after a cell, the difference says whether its answers
+ * came from the shared cache (warm, mode on), were computed and published (cold) or only coordinated.
+ */
+record SharedCacheCounts(long hits, long misses, long published, long staleTickets) {
+    static final SharedCacheCounts ZERO = new SharedCacheCounts(0, 0, 0, 0);
+
+    static SharedCacheCounts scrape(List<URI> replicas) {
+        SharedCacheCounts sum = ZERO;
+        for (URI url : replicas) {
+            try (Http http = new Http(url)) {
+                Http.Raw raw = http.send("GET", "/metrics", null, null);
+                if (!raw.ok()) {
+                    throw new IllegalStateException("GET /metrics of " + url + " answered " + raw.status());
+                }
+                sum = sum.plus(parse(new String(raw.body(), StandardCharsets.UTF_8)));
+            }
+        }
+        return sum;
+    }
+
+    static SharedCacheCounts parse(String text) {
+        long hits = 0;
+        long misses = 0;
+        long published = 0;
+        long stale = 0;
+        for (String line : text.split("\n")) {
+            if (!line.startsWith("qeg_response_cache_total{")) {
+                continue;
+            }
+            long value = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            if (line.contains("outcome=\"hit\"")) {
+                hits += value;
+            } else if (line.contains("outcome=\"miss\"")) {
+                misses += value;
+            } else if (line.contains("outcome=\"publish\"")) {
+                published += value;
+            } else if (line.contains("outcome=\"stale_ticket\"")) {
+                stale += value;
+            }
+        }
+        return new SharedCacheCounts(hits, misses, published, stale);
+    }
+
+    SharedCacheCounts plus(SharedCacheCounts o) {
+        return new SharedCacheCounts(hits + o.hits, misses + o.misses, published + o.published,
+                staleTickets + o.staleTickets);
+    }
+
+    SharedCacheCounts minus(SharedCacheCounts o) {
+        return new SharedCacheCounts(hits - o.hits, misses - o.misses, published - o.published,
+                staleTickets - o.staleTickets);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%d hits, %d misses, %d published, %d stale tickets", hits, misses,
+                published, staleTickets);
+    }
+}

@@ -1,0 +1,118 @@
+package io.qdrant.esgateway.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The pieces of the shared-mode profile that need no engine: turns over replicas, cold keys, cache counters. */
+class SharedModePartsTest {
+    private final List<HttpServer> servers = new ArrayList<>();
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stop() {
+        servers.forEach(s -> s.stop(0));
+    }
+
+    private URI serve(String name) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            seen.add(name + " " + exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            byte[] answer = ("{\"from\":\"" + name + "\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+        servers.add(server);
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    @Test
+    void aClientOfSeveralUrlsTakesTurnsStartingWithTheFirst() throws Exception {
+        URI a = serve("a");
+        URI b = serve("b");
+        try (Http http = Http.to(List.of(a, b))) {
+            List<String> from = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                from.add(http.send("GET", "/x" + i, null, null).json().path("from").asText());
+            }
+            assertThat(from).containsExactly("a", "b", "a", "b", "a");
+        }
+        assertThat(seen).containsExactly("a GET /x0", "b GET /x1", "a GET /x2", "b GET /x3", "a GET /x4");
+        try (Http one = Http.to(List.of(a))) {
+            assertThat(one.send("GET", "/y", null, null).json().path("from").asText()).isEqualTo("a");
+            assertThat(one.send("GET", "/y", null, null).json().path("from").asText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void aColdVariantIsTheSameRequestUnderAKeyNeverUsedBefore() {
+        Request search = Request.json("POST", "/bench/_search", "{\"size\":0,\"track_total_hits\":true}");
+        Request empty = Request.json("POST", "/bench/_search", "{ }");
+        Request get = Request.get("/bench/_doc/7?_source=false");
+        Set<String> seenKeys = new HashSet<>();
+        for (int i = 0; i < 90; i++) {
+            Request original = i % 3 == 0 ? search : i % 3 == 1 ? empty : get;
+            Request cold = Runner.coldVariant(original);
+            assertThat(cold.method()).isEqualTo(original.method());
+            if (original.body() != null) {
+                assertThat(cold.path()).isEqualTo(original.path());
+                com.fasterxml.jackson.databind.JsonNode body = Json.parse(
+                        cold.body().getBytes(StandardCharsets.UTF_8));
+                assertThat(body.path("timeout").asText()).matches("\\d{8,}ms");
+                assertThat(Long.parseLong(body.path("timeout").asText().replace("ms", "")))
+                        .isGreaterThanOrEqualTo(86_400_000L); // a day: it never fires
+                ((com.fasterxml.jackson.databind.node.ObjectNode) body).remove("timeout");
+                assertThat(body).isEqualTo(Json.parse(original.body().getBytes(StandardCharsets.UTF_8)));
+                seenKeys.add(cold.body());
+            } else {
+                assertThat(cold.body()).isNull();
+                assertThat(cold.path()).matches("/bench/_doc/7\\?_source=false&preference=cold-[a-z0-9]+-\\d+");
+                seenKeys.add(cold.path());
+            }
+            assertThat(cold.path() + cold.body()).doesNotContain("now"); // a request mentioning now is never cached
+        }
+        assertThat(seenKeys).hasSize(90);
+    }
+
+    @Test
+    void theSharedCacheCountersAreReadFromTheGatewaysMetrics() {
+        String text = """
+                # HELP qeg_response_cache_total shared response cache outcomes
+                qeg_response_cache_total{mode="on",outcome="hit"} 12.0
+                qeg_response_cache_total{mode="on",outcome="miss"} 5.0
+                qeg_response_cache_total{mode="on",outcome="publish"} 4.0
+                qeg_response_cache_total{mode="on",outcome="stale_ticket"} 1.0
+                qeg_response_cache_total{mode="on",outcome="uncacheable"} 9.0
+                qeg_backend_requests_total{backend="qdrant",operation="x",status="200"} 77.0
+                """;
+        SharedCacheCounts counts = SharedCacheCounts.parse(text);
+        assertThat(counts).isEqualTo(new SharedCacheCounts(12, 5, 4, 1));
+        assertThat(counts.minus(new SharedCacheCounts(2, 5, 1, 0))).isEqualTo(new SharedCacheCounts(10, 0, 3, 1));
+        assertThat(SharedCacheCounts.parse("es_requests_seconds_count 3.0\n")).isEqualTo(SharedCacheCounts.ZERO);
+    }
+
+    @Test
+    void theSharedEnginesAreNamedAndAreNotBaselines() {
+        List<EngineSpec> specs = EngineSpec.parseList("gateway-qdrant,gateway-shared-on,gateway-shared-coordinate");
+        assertThat(specs).extracting(EngineSpec::kind).containsExactly(EngineSpec.Kind.GATEWAY_QDRANT,
+                EngineSpec.Kind.GATEWAY_SHARED_ON, EngineSpec.Kind.GATEWAY_SHARED_COORDINATE);
+        assertThat(specs).noneMatch(EngineSpec::isNative);
+        assertThat(QdrantProcessEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE)).isEqualTo("coordinate");
+        assertThat(BenchOptions.parse(new String[] {"--cold"}).cold()).isTrue();
+        assertThat(BenchOptions.parse(new String[] {}).cold()).isFalse();
+    }
+}
