@@ -168,7 +168,7 @@ public final class IndexAdministrationService implements IndexAdministration {
         return locked(() -> {
             List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
             List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
-            merged.forEach(i -> AnalysisReferences.check(i.mappings(), i.settings().analysis()));
+            merged.forEach(i -> AnalysisReferences.check(i.mappings(), i.settings()));
             merged.forEach(i -> io.qdrant.esgateway.domain.index.MappingDepth.check(i.mappings()));
             // storage first (additive and idempotent: payload indexes, never removals), so a backend failure leaves
             // every catalog mapping as it was; then the catalog, index by index, merging into its current mappings

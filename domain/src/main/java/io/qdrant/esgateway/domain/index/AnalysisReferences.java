@@ -21,6 +21,14 @@ public final class AnalysisReferences {
         return new FieldMapping.TextField(analyzer, fields, searchAnalyzer, searchQuoteAnalyzer);
     }
 
+    /**
+     * Every analyzer and similarity the mapping names exists in the index's settings (or is built in).
+     */
+    public static void check(Mappings mappings, IndexSettings settings) {
+        check(mappings, settings.analysis());
+        Similarities.check("", mappings.properties(), settings.similarities());
+    }
+
     /** Every analyzer the mapping names exists in {@code analysis} (or is built in). */
     public static void check(Mappings mappings, AnalysisSettings analysis) {
         check("", mappings.properties(), analysis);

@@ -41,7 +41,7 @@ public record ComponentTemplate(String name, TemplateBody template, Optional<Lon
     public void validate() {
         IndexTemplate.validateName(name);
         IndexSettings settings = IndexSettings.parse(template.flatSettings());
-        template.mappings().ifPresent(m -> AnalysisReferences.check(Mappings.parse(m), settings.analysis()));
+        template.mappings().ifPresent(m -> AnalysisReferences.check(Mappings.parse(m), settings));
         template.parsedAliases("_na_");
     }
 

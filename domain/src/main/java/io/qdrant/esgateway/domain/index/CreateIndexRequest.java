@@ -37,7 +37,7 @@ public record CreateIndexRequest(String name, IndexSettings settings, Mappings m
                 }
             }
         }
-        AnalysisReferences.check(mappings, settings.analysis());
+        AnalysisReferences.check(mappings, settings);
         return new CreateIndexRequest(name, settings, mappings, aliases);
     }
 }

@@ -31,9 +31,16 @@ public sealed interface FieldMapping {
      * {@code default}); the search analyzers default to the index analyzer.
      */
     record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields, Optional<String> searchAnalyzer,
-                     Optional<String> searchQuoteAnalyzer, FieldOptions options) implements FieldMapping {
+                     Optional<String> searchQuoteAnalyzer, FieldOptions options, Optional<String> similarity)
+            implements FieldMapping {
         public TextField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        /** A text field with the index's default similarity. */
+        public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields,
+                         Optional<String> searchAnalyzer, Optional<String> searchQuoteAnalyzer, FieldOptions options) {
+            this(analyzer, fields, searchAnalyzer, searchQuoteAnalyzer, options, Optional.empty());
         }
 
         /** A text field with no search analyzers of its own and the default leaf parameters. */
@@ -63,6 +70,7 @@ public sealed interface FieldMapping {
             analyzer.ifPresent(a -> b.put("analyzer", a));
             searchAnalyzer.ifPresent(a -> b.put("search_analyzer", a));
             searchQuoteAnalyzer.ifPresent(a -> b.put("search_quote_analyzer", a));
+            similarity.ifPresent(a -> b.put("similarity", a));
             options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));
@@ -76,10 +84,17 @@ public sealed interface FieldMapping {
      * normalizes indexed values and query values.
      */
     record KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields, FieldOptions options,
-                        Optional<io.qdrant.esgateway.domain.analysis.KeywordNormalizer> normalizer)
+                        Optional<io.qdrant.esgateway.domain.analysis.KeywordNormalizer> normalizer,
+                        Optional<String> similarity)
             implements FieldMapping {
         public KeywordField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        /** A keyword field with the index's default similarity. */
+        public KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields, FieldOptions options,
+                            Optional<io.qdrant.esgateway.domain.analysis.KeywordNormalizer> normalizer) {
+            this(ignoreAbove, fields, options, normalizer, Optional.empty());
         }
 
         public KeywordField(Optional<Integer> ignoreAbove, SortedMap<String, FieldMapping> fields,
@@ -106,6 +121,7 @@ public sealed interface FieldMapping {
             JsonObjectBuilder b = JsonObjectBuilder.object().put("type", type());
             ignoreAbove.ifPresent(n -> b.put("ignore_above", n));
             normalizer.ifPresent(n -> b.put("normalizer", n.name()));
+            similarity.ifPresent(s -> b.put("similarity", s));
             options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));

@@ -23,9 +23,17 @@ import java.util.regex.Pattern;
  */
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
-                            AnalysisSettings analysis, Optional<String> tierPreference) {
+                            AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+
+    /** Settings without similarities of their own. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, Similarities.NONE);
+    }
 
     /** Settings without analysis definitions. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
@@ -75,7 +83,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         flatten("", object, flat);
         Map<String, JsonValue> merged = new LinkedHashMap<>();
         toFlatMap().forEach((k, v) -> {
-            if (!k.startsWith(AnalysisSettings.PREFIX)) { // analysis is static: kept as it is, below
+            if (!k.startsWith(AnalysisSettings.PREFIX) && !k.startsWith(Similarities.PREFIX)) { // static: kept below
                 merged.put(k, new JsonValue.JsonString(v));
             }
         });
@@ -86,7 +94,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             if (!DYNAMIC.contains(key)) {
                 if (key.equals("index.number_of_shards") || key.equals("index.version.created")
-                        || key.startsWith(AnalysisSettings.PREFIX)) {
+                        || key.startsWith(AnalysisSettings.PREFIX) || key.startsWith(Similarities.PREFIX)) {
                     statics.add(key);
                     continue;
                 }
@@ -106,7 +114,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         IndexSettings updated = parse(new JsonObject(merged));
         return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
                 updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, analysis,
-                updated.tierPreference);
+                updated.tierPreference, similarities);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -117,7 +125,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     private static final Pattern TIME_VALUE = Pattern.compile("-1|0|\\d+(nanos|micros|ms|s|m|h|d)");
     /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
     private static final Set<String> KNOWN_UNSUPPORTED_PREFIXES = Set.of(
-            "index.similarity.", "index.mapping.", "index.sort.", "index.blocks.",
+            "index.mapping.", "index.sort.", "index.blocks.",
             "index.routing.", "index.lifecycle.", "index.codec", "index.hidden", "index.number_of_routing_shards",
             "index.auto_expand_replicas", "index.max_inner_result_window", "index.max_ngram_diff",
             "index.max_shingle_diff", "index.default_pipeline", "index.final_pipeline", "index.search.",
@@ -137,12 +145,17 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         boolean windowSet = false;
         Optional<Boolean> requestCache = Optional.empty();
         Map<String, JsonValue> analysis = new LinkedHashMap<>();
+        Map<String, JsonValue> similarity = new LinkedHashMap<>();
         Optional<String> tier = Optional.empty();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
             if (key.startsWith(AnalysisSettings.PREFIX)) {
                 analysis.put(key, value);
+                continue;
+            }
+            if (key.startsWith(Similarities.PREFIX)) {
+                similarity.put(key, value);
                 continue;
             }
             switch (key) {
@@ -168,7 +181,8 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         }
         return new IndexSettings(shards, replicas, refresh, window, windowSet, requestCache,
                 analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis),
-                tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)));
+                tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)),
+                similarity.isEmpty() ? Similarities.NONE : Similarities.parseFlat(similarity));
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -246,6 +260,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         refreshInterval.ifPresent(r -> out.put("index.refresh_interval", r));
         requestCache.ifPresent(enabled -> out.put("index.requests.cache.enable", Boolean.toString(enabled)));
         analysis.toFlatMap(out);
+        similarities.toFlatMap(out);
         tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
         return out;
     }

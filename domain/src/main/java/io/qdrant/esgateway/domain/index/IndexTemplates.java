@@ -136,7 +136,7 @@ public record IndexTemplates(Map<String, IndexTemplate> indexTemplates, Map<Stri
         }
         if (composed.mappings().isPresent()) {
             try {
-                AnalysisReferences.check(Mappings.parse(composed.mappings().get()), settings.analysis());
+                AnalysisReferences.check(Mappings.parse(composed.mappings().get()), settings);
             } catch (GatewayException e) {
                 if (e.kind() == io.qdrant.esgateway.domain.error.ErrorKind.UNSUPPORTED) {
                     throw e;

@@ -204,15 +204,17 @@ final class MappingParser {
             case "text" -> {
                 TextField text = AnalysisReferences.textField(name, p.string("analyzer"), p.string("search_analyzer"),
                         p.string("search_quote_analyzer"), p.multiFields());
+                Optional<String> similarity = p.string("similarity");
                 yield new TextField(text.analyzer(), text.fields(), text.searchAnalyzer(), text.searchQuoteAnalyzer(),
-                        p.options(false, false, false, null));
+                        p.options(false, false, false, null), similarity);
             }
             case "keyword" -> {
                 Optional<Integer> ignoreAbove = p.positiveInt("ignore_above");
                 Optional<io.qdrant.esgateway.domain.analysis.KeywordNormalizer> normalizer = p.string("normalizer")
                         .map(io.qdrant.esgateway.domain.analysis.KeywordNormalizer::named);
+                Optional<String> similarity = p.string("similarity");
                 yield new KeywordField(ignoreAbove, p.multiFields(), p.options(true, true, false,
-                        FieldOptionParser::keywordNull), normalizer);
+                        FieldOptionParser::keywordNull), normalizer, similarity);
             }
             case "long", "integer", "short", "byte", "double", "float", "half_float" -> {
                 NumberType numberType = NumberType.valueOf(type.toUpperCase(Locale.ROOT));

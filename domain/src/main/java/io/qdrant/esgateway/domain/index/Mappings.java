@@ -93,16 +93,19 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
             case TextField a -> {
                 TextField b = (TextField) incoming;
                 requireSame(path, "analyzer", a.analyzer().orElse("default"), b.analyzer().orElse("default"));
+                requireSame(path, "similarity", a.similarity(), b.similarity());
                 // search analyzers may change, as in Elasticsearch
                 yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()),
-                        b.searchAnalyzer(), b.searchQuoteAnalyzer(), mergeOptions(path, a.options(), b.options()));
+                        b.searchAnalyzer(), b.searchQuoteAnalyzer(), mergeOptions(path, a.options(), b.options()),
+                        a.similarity());
             }
             case KeywordField a -> {
                 KeywordField b = (KeywordField) incoming;
                 requireSame(path, "normalizer", a.normalizer().map(n -> n.name()).orElse("null"),
                         b.normalizer().map(n -> n.name()).orElse("null"));
+                requireSame(path, "similarity", a.similarity(), b.similarity());
                 yield new KeywordField(b.ignoreAbove(), mergeProperties(path + ".", a.fields(), b.fields()),
-                        mergeOptions(path, a.options(), b.options()), a.normalizer());
+                        mergeOptions(path, a.options(), b.options()), a.normalizer(), a.similarity());
             }
             case FieldMapping.DateField a -> {
                 requireSame(path, "format", a.format().orElse(FieldMapping.DateField.DEFAULT_FORMAT),

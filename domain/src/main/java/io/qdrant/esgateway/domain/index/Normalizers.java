@@ -39,9 +39,10 @@ final class Normalizers {
         SortedMap<String, FieldMapping> out = new TreeMap<>();
         fields.forEach((name, f) -> out.put(name, switch (f) {
             case FieldMapping.KeywordField k -> new FieldMapping.KeywordField(k.ignoreAbove(),
-                    bind(k.fields(), analysis), k.options(), k.normalizer().map(n -> n.bind(analysis)));
+                    bind(k.fields(), analysis), k.options(), k.normalizer().map(n -> n.bind(analysis)),
+                    k.similarity());
             case FieldMapping.TextField t -> new FieldMapping.TextField(t.analyzer(), bind(t.fields(), analysis),
-                    t.searchAnalyzer(), t.searchQuoteAnalyzer(), t.options());
+                    t.searchAnalyzer(), t.searchQuoteAnalyzer(), t.options(), t.similarity());
             case FieldMapping.ObjectField o -> new FieldMapping.ObjectField(o.dynamic(), bind(o.properties(), analysis));
             default -> f;
         }));

@@ -238,12 +238,12 @@ class IndexSettingsTest {
         }
 
         @Test
-        void similarity_named_by_its_full_flattened_key() {
-            GatewayException e = rejected("{'similarity':{'my':{'type':'BM25'}}}");
+        void a_similarity_type_the_gateway_does_not_implement_named_with_its_similarity() {
+            GatewayException e = rejected("{'similarity':{'my':{'type':'DFR'}}}");
 
             assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
             assertThat(e.reason())
-                    .isEqualTo("index setting [index.similarity.my.type] is not supported by the gateway");
+                    .isEqualTo("similarity type [DFR] of similarity [my] is not supported by the gateway");
         }
 
         @ParameterizedTest

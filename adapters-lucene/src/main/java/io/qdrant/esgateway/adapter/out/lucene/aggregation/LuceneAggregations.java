@@ -47,7 +47,7 @@ public final class LuceneAggregations {
 
     public static NamedPartials aggregate(IndexReader reader, IndexMetadata index, SearchRequest request,
                                    AggregationPlan plan) throws IOException {
-        IndexSearcher searcher = LuceneSearch.searcher(reader);
+        IndexSearcher searcher = LuceneSearch.searcher(reader, index);
         QueryTranslator translator = new QueryTranslator(index, reader, LuceneSearch.now());
         org.apache.lucene.search.Query query = LuceneSearch.aggregationQuery(translator, request);
         if (LuceneCountedAggregations.covers(index, plan)) {

@@ -47,7 +47,7 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
 /**
  * The {@link RelevanceScorer} on Lucene: the candidates go into a throw-away in-memory index encoded exactly as the
  * embedded store encodes documents ({@link FieldEncoding}, the writer's {@link IndexAnalyzer}), the query is
- * translated by the same {@link QueryTranslator} and scored with {@link EsBm25Similarity} by a searcher whose
+ * translated by the same {@link QueryTranslator} and scored with the index's similarity ({@link IndexSimilarity}) by a searcher whose
  * collection and term statistics are the caller's whole-index statistics instead of the candidates'. A document's
  * BM25 score depends only on its own term frequencies and norm and on those statistics, so the scores are the ones
  * the embedded store gives the same documents (proven by {@code RelevanceScorerExactnessTest}).
@@ -261,7 +261,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             Map<String, Map<String, Long>> dictionaries = new HashMap<>();
             try (DirectoryReader reader = DirectoryReader.open(directory)) {
                 GlobalStatisticsSearcher searcher = new GlobalStatisticsSearcher(reader, index, statistics);
-                searcher.setSimilarity(new EsBm25Similarity());
+                searcher.setSimilarity(IndexSimilarity.of(index));
                 searcher.setQueryCache(null);
                 // expansions (phrase prefixes in the translator, fuzzy terms below) see the whole index's dictionary
                 DirectoryReader dictionary = expanded.isEmpty() ? reader : DictionaryReader.of(

@@ -72,8 +72,6 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.FieldEncoding;
  * {@code searchAfter} from a {@code FieldDoc(Integer.MAX_VALUE, …)}, as ES does.
  */
 public final class LuceneSearch {
-    private static final float BM25_SCALE = EsBm25Similarity.K1 + 1;
-
     /**
      * What the embedded store computes natively: ordering and aggregating every field kind from doc values, exact
      * counts, ES's placement of missing values and index order for ties. Not native (the coverage rules send these
@@ -93,9 +91,9 @@ public final class LuceneSearch {
     private LuceneSearch() {
     }
 
-    public static IndexSearcher searcher(IndexReader reader) {
+    public static IndexSearcher searcher(IndexReader reader, IndexMetadata index) {
         IndexSearcher searcher = new IndexSearcher(reader);
-        searcher.setSimilarity(new EsBm25Similarity());
+        searcher.setSimilarity(IndexSimilarity.of(index));
         // the search's timeout: Lucene checks it between collection intervals and keeps what was collected
         io.qdrant.esgateway.domain.search.SearchDeadline.current()
                 .ifPresent(deadline -> searcher.setTimeout(deadline::reached));
@@ -103,7 +101,7 @@ public final class LuceneSearch {
     }
 
     public static long count(IndexReader reader, IndexMetadata index, Optional<Query> query) throws IOException {
-        IndexSearcher searcher = searcher(reader);
+        IndexSearcher searcher = searcher(reader, index);
         QueryTranslator translator = new QueryTranslator(index, reader, now());
         org.apache.lucene.search.Query q = query.map(translator::translate).orElseGet(MatchAllDocsQuery::new);
         java.util.OptionalLong counted = TermRangePages.count(searcher, q, SortedTermValuesCache.SHARED);
@@ -146,7 +144,7 @@ public final class LuceneSearch {
 
     public static IndexHits search(IndexReader reader, IndexMetadata index, SearchRequest request, int topN)
             throws IOException {
-        IndexSearcher searcher = searcher(reader);
+        IndexSearcher searcher = searcher(reader, index);
         LongSupplier now = now();
         QueryTranslator translator = new QueryTranslator(index, reader, now);
         org.apache.lucene.search.Query query = query(translator, request);
@@ -243,7 +241,7 @@ public final class LuceneSearch {
                      io.qdrant.esgateway.application.port.out.DocumentStore.ScanRequest scan,
                      java.util.function.Consumer<io.qdrant.esgateway.application.port.out.DocumentStore.ScannedDocument>
                              sink) throws IOException {
-        IndexSearcher searcher = searcher(reader);
+        IndexSearcher searcher = searcher(reader, index);
         QueryTranslator translator = new QueryTranslator(index, reader, now());
         org.apache.lucene.search.Query query = scan.postFilter() ? query(translator, scan.search())
                 : aggregationQuery(translator, scan.search());
