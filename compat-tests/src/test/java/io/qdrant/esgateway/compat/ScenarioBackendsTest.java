@@ -33,7 +33,8 @@ import org.junit.jupiter.api.TestFactory;
 class ScenarioBackendsTest {
     /** The scenarios run on both backends. */
     private static final Set<String> ON_BOTH = Set.of("mapping-parameters", "index-templates", "routing-required",
-            "keyword-normalizer", "keyword-normalizer-custom");
+            "keyword-normalizer", "keyword-normalizer-custom", "filtered-aliases",
+            "filtered-aliases-by-query");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;
