@@ -129,10 +129,11 @@ class AliasHttpTest {
         EsClient.Reply unknown = es.post("/_aliases", json("{'actions':[{'rename':{'index':'x','alias':'y'}}]}"));
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.errorType()).isEqualTo("x_content_parse_exception");
+        es.put("/filter-target");
         EsClient.Reply filter = es.post("/_aliases", json(
-                "{'actions':[{'add':{'index':'_all','alias':'f','filter':{'term':{'a':1}}}}]}"));
+                "{'actions':[{'add':{'index':'filter-target','alias':'f','filter':{'no_such_query':{}}}}]}"));
         assertThat(filter.status()).isEqualTo(400);
-        assertThat(filter.errorReason()).contains("alias [filter]");
+        assertThat(filter.errorReason()).isEqualTo("failed to parse filter for alias [f]");
     }
 
     @Test

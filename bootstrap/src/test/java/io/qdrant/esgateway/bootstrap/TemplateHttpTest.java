@@ -93,8 +93,10 @@ class TemplateHttpTest {
         assertThat(legacy.status()).isEqualTo(400);
         assertThat(legacy.json().path("error").path("reason").asText()).contains("/_template");
         EsClient.Reply filter = es.put("/_component_template/filtered", json("{'template':{'aliases':"
-                + "{'f':{'filter':{'term':{'a':'b'}}}}}}"));
+                + "{'f':{'filter':{'no_such_query':{'a':'b'}}}}}}"));
         assertThat(filter.status()).isEqualTo(400);
-        assertThat(filter.json().path("error").path("reason").asText()).contains("filter");
+        assertThat(filter.json().path("error").path("reason").asText())
+                .isEqualTo("failed to parse filter for alias [f]");
+        assertThat(es.get("/_component_template/filtered").status()).as("nothing stored").isEqualTo(404);
     }
 }

@@ -34,7 +34,8 @@ class ScenarioBackendsTest {
     /** The scenarios run on both backends. */
     private static final Set<String> ON_BOTH = Set.of("mapping-parameters", "index-templates", "routing-required",
             "keyword-normalizer", "keyword-normalizer-custom", "analysis-highlight", "analysis-files",
-            "similarity");
+            "similarity", "filtered-aliases",
+            "filtered-aliases-by-query");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

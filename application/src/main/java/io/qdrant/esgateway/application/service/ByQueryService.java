@@ -19,6 +19,7 @@ import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.script.PainlessScript;
 import io.qdrant.esgateway.domain.script.ScriptContext;
 import io.qdrant.esgateway.domain.script.UpdateScripts;
+import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.util.ArrayList;
@@ -86,7 +87,9 @@ public final class ByQueryService implements ByQueryOperations {
 
     private ByQueryResult run(String target, ByQueryRequest request, CatalogView.Options options, boolean delete,
                               TaskControl control) {
-        List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = view.resolve(target, options);
+        Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         // a script that does not compile fails the request before any write, as in Elasticsearch
         Optional<PainlessScript> script = delete ? Optional.empty()
                 : request.script().map(s -> scripts.compile(ScriptContext.UPDATE, s));
@@ -98,7 +101,10 @@ public final class ByQueryService implements ByQueryOperations {
         List<List<Entry>> snapshots = new ArrayList<>();
         long matches = 0;
         for (IndexMetadata index : ordered) {
-            List<Entry> snapshot = snapshot(index, scan, request.batchSize());
+            io.qdrant.esgateway.domain.query.Query aliasFilter = aliasFilters.get(index.name());
+            List<Entry> snapshot = snapshot(index, aliasFilter == null ? scan : new DocumentStore.ScanRequest(
+                    matching.withMatching(AliasFilters.restrict(request.query(), aliasFilter), List.of(), 0), false,
+                    Optional.empty(), Set.of(), false), request.batchSize());
             snapshots.add(snapshot);
             matches += snapshot.size();
         }

@@ -11,6 +11,7 @@ import io.qdrant.esgateway.domain.index.AnalysisReferences;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.AliasActions;
+import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.index.AliasMetadata;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.CreateIndexRequest;
@@ -115,6 +116,7 @@ public final class IndexAdministrationService implements IndexAdministration {
             TreeMap<String, IndexMetadata> allIndices = new TreeMap<>(view.indices());
             allIndices.put(index.name(), index);
             CatalogView.validateAliases(allIndices, allAliases);
+            request.aliases().forEach(AliasFilters::validate);
             analysis.validate(index.settings().analysis());
 
             store.createIndex(index);
@@ -214,6 +216,7 @@ public final class IndexAdministrationService implements IndexAdministration {
             for (int attempt = 1; attempt <= ALIAS_BATCH_ATTEMPTS; attempt++) {
                 CatalogView view = catalog.view();
                 AliasActions.Plan plan = AliasActions.plan(view, actions);
+                plan.aliases().forEach(AliasFilters::validate);
                 if (catalog.applyAliasPlan(view.version(), plan)) {
                     plan.removedIndices().forEach(name -> dropQuietly(view.indices().get(name), null));
                     return null;

@@ -15,6 +15,7 @@ import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.plan.BackendCapabilities;
+import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
@@ -76,7 +77,9 @@ public final class PointInTimeService implements PointInTimeOperations {
     }
 
     /** One index of a point in time and where it is read. */
-    private record Part(IndexMetadata index, SearchService reads, ReadSnapshots.Snapshot snapshot) {
+    /** {@code aliasFilter}: the filter of the filtered aliases the point in time reads the index through, if any. */
+    private record Part(IndexMetadata index, SearchService reads, ReadSnapshots.Snapshot snapshot,
+                        Optional<io.qdrant.esgateway.domain.query.Query> aliasFilter) {
     }
 
     private static final class Context implements ExpiringContext {
@@ -106,7 +109,9 @@ public final class PointInTimeService implements PointInTimeOperations {
     @Override
     public String open(String target, Duration keepAlive, CatalogView.Options options) {
         closeExpired();
-        List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = view.resolve(target, options);
+        Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         if (contexts.size() >= maxOpen) {
             throw new GatewayException(ErrorKind.TOO_MANY_SEARCH_CONTEXTS,
                     "Trying to create too many point in time contexts. Must be less than or equal to: [" + maxOpen
@@ -118,7 +123,7 @@ public final class PointInTimeService implements PointInTimeOperations {
                 ReadSnapshots.Snapshot snapshot = snapshots.map(s -> s.open(index)).orElse(null);
                 DocumentStore reads = snapshot != null ? snapshot.reads() : store;
                 parts.add(new Part(index, new SearchService(catalog, reads, capabilities, PlanObserver.NONE, 4, 0),
-                        snapshot));
+                        snapshot, Optional.ofNullable(aliasFilters.get(index.name()))));
             }
         } catch (RuntimeException e) {
             parts.forEach(p -> {
@@ -189,6 +194,9 @@ public final class PointInTimeService implements PointInTimeOperations {
                     request.source(), request.trackTotalHits(), request.trackScores(), request.minScore(),
                     request.postFilter(), request.highlight(), request.fields(), request.docvalueFields(),
                     request.storedFields(), request.aggregations(), request.rrf());
+            if (part.aliasFilter().isPresent()) {
+                page = AliasFilters.restrict(page, part.aliasFilter().get());
+            }
             SearchResult result;
             try {
                 result = part.reads().search(part.index().name(), page, CatalogView.Options.STRICT_EXPAND_OPEN);

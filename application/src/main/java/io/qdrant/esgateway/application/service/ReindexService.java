@@ -16,6 +16,7 @@ import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import io.qdrant.esgateway.domain.search.SearchRequestParser;
 import java.util.ArrayList;
@@ -62,8 +63,13 @@ public final class ReindexService implements ReindexOperations {
                 false);
         // one stream over the sources in order, in batches that may span indices (as one scroll over all of them)
         List<Source> matches = new ArrayList<>();
+        Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, request.source());
         for (IndexMetadata index : sources) {
-            store.scan(index, scan, d -> matches.add(new Source(index, d.id())));
+            io.qdrant.esgateway.domain.query.Query aliasFilter = aliasFilters.get(index.name());
+            DocumentStore.ScanRequest own = aliasFilter == null ? scan : new DocumentStore.ScanRequest(
+                    matching.withMatching(AliasFilters.restrict(request.query(), aliasFilter), List.of(), 0), false,
+                    Optional.empty(), Set.of(), false);
+            store.scan(index, own, d -> matches.add(new Source(index, d.id())));
         }
         OptionalLong maxDocs = request.maxDocs();
         Progress progress = new Progress();

@@ -15,6 +15,7 @@ import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.plan.BackendCapabilities;
+import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
@@ -79,6 +80,8 @@ public final class ScrollService implements ScrollOperations {
         final SearchService reads;
         final ReadSnapshots.Snapshot snapshot;
         final Deque<Hit> buffer = new ArrayDeque<>();
+        /** The filter of the filtered aliases the scroll reads this index through, if any. */
+        Optional<io.qdrant.esgateway.domain.query.Query> aliasFilter = Optional.empty();
         Optional<List<JsonValue>> after = Optional.empty();
         boolean exhausted;
 
@@ -155,7 +158,9 @@ public final class ScrollService implements ScrollOperations {
             throw GatewayException.unsupported("[rank] / [retriever] with [scroll]");
         }
         closeExpired();
-        List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = view.resolve(target, options);
+        Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         if (contexts.size() >= maxOpen) {
             GatewayException limit = new GatewayException(ErrorKind.TOO_MANY_SEARCH_CONTEXTS,
                     "Trying to create too many scroll contexts. Must be less than or equal to: [" + maxOpen + "]. "
@@ -181,6 +186,7 @@ public final class ScrollService implements ScrollOperations {
                 DocumentStore reads = snapshot != null ? snapshot.reads() : store;
                 Cursor cursor = new Cursor(index, new SearchService(catalog, reads, capabilities, PlanObserver.NONE,
                         4, 0), snapshot);
+                cursor.aliasFilter = Optional.ofNullable(aliasFilters.get(index.name()));
                 cursors.add(cursor);
                 SearchResult first = fill(cursor, request, pageSort, request.size(), true);
                 if (first.total().isPresent()) {
@@ -250,6 +256,9 @@ public final class ScrollService implements ScrollOperations {
     private SearchResult fill(Cursor cursor, SearchRequest request, List<SortSpec> pageSort, int size,
                               boolean first) {
         SearchRequest page = request.forPage(pageSort, cursor.after, size, first);
+        if (cursor.aliasFilter.isPresent()) {
+            page = AliasFilters.restrict(page, cursor.aliasFilter.get());
+        }
         SearchResult result = cursor.reads.search(cursor.index.name(), page, CatalogView.Options.STRICT_EXPAND_OPEN);
         if (!result.failures().isEmpty()) {
             throw GatewayException.allShardsFailed(result.failures());
@@ -295,7 +304,7 @@ public final class ScrollService implements ScrollOperations {
                 boolean live = c.expires.isAfter(clock.instant());
                 c.close();
                 if (live) {
-                    freed++;
+                    freed += c.cursors.size(); // as ES, one context per index (shard) read
                 }
             }
         }

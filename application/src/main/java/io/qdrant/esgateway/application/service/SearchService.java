@@ -18,6 +18,7 @@ import io.qdrant.esgateway.domain.plan.CoverageRules;
 import io.qdrant.esgateway.domain.plan.ExecutionPath;
 import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
+import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.search.SearchableFields;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
@@ -106,7 +107,9 @@ public final class SearchService implements SearchOperations {
         if (request.rrf().isPresent()) {
             return fuse(target, request, request.rrf().get(), options);
         }
-        List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = view.resolve(target, options);
+        Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         LongSupplier now = Now.once(clock::millis);
         int window = request.from() + request.size();
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
@@ -138,12 +141,17 @@ public final class SearchService implements SearchOperations {
                 throw GatewayException.unsupported("[top_hits] on index [" + index.name() + "], whose mapping filters"
                         + " [_source]");
             }
+            Query aliasFilter = aliasFilters.get(index.name());
+            SearchRequest filtered = aliasFilter == null ? request : AliasFilters.restrict(request, aliasFilter);
+            if (aliasFilter != null) {
+                onIndex.put(index.uuid(), filtered);
+            }
             if (SearchableFields.applies(index.mappings())) {
                 try {
-                    onIndex.put(index.uuid(), request.withQueries(
-                            request.query().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
+                    onIndex.put(index.uuid(), filtered.withQueries(
+                            filtered.query().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
                                     index.uuid())),
-                            request.postFilter().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
+                            filtered.postFilter().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
                                     index.uuid()))));
                 } catch (GatewayException e) {
                     if (e.kind() != ErrorKind.QUERY_SHARD) {
@@ -400,14 +408,17 @@ public final class SearchService implements SearchOperations {
 
     @Override
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
-        List<IndexMetadata> indices = catalog.view().resolve(target, options);
+        CatalogView view = catalog.view();
+        List<IndexMetadata> indices = view.resolve(target, options);
+        Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         long count = 0;
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
         for (IndexMetadata index : indices) {
-            Optional<Query> own = query;
+            Query aliasFilter = aliasFilters.get(index.name());
+            Optional<Query> own = aliasFilter == null ? query : AliasFilters.restrict(query, aliasFilter);
             if (SearchableFields.applies(index.mappings())) {
                 try {
-                    own = query.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));
+                    own = own.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));
                 } catch (GatewayException e) {
                     if (e.kind() != ErrorKind.QUERY_SHARD) {
                         throw e;

@@ -71,6 +71,8 @@ public final class TemplateService implements io.qdrant.esgateway.application.po
     public void putIndexTemplate(IndexTemplate template, boolean create) {
         locked(() -> {
             load().validateNew(template, create);
+            template.template().ifPresent(t -> t.parsedAliases("_na_")
+                    .forEach(io.qdrant.esgateway.domain.search.AliasFilters::validate));
             if (!catalog.putTemplate(TemplateKind.INDEX, template.name(), Json.write(template.toJson()), create)) {
                 throw GatewayException.illegalArgument("index template [" + template.name() + "] already exists");
             }
@@ -81,6 +83,7 @@ public final class TemplateService implements io.qdrant.esgateway.application.po
     public void putComponentTemplate(ComponentTemplate template, boolean create) {
         locked(() -> {
             load().validateNew(template, create);
+            template.template().parsedAliases("_na_").forEach(io.qdrant.esgateway.domain.search.AliasFilters::validate);
             if (!catalog.putTemplate(TemplateKind.COMPONENT, template.name(), Json.write(template.toJson()), create)) {
                 throw GatewayException.illegalArgument("component template [" + template.name() + "] already exists");
             }

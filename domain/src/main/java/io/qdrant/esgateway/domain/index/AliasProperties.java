@@ -9,22 +9,26 @@ import java.util.Set;
 
 /**
  * The per-alias properties shared by index creation, {@code PUT _alias} and {@code _aliases} add actions.
- * {@code filter} is rejected by name: a filtered alias must filter every search through it, which needs the query
- * language; accepting and ignoring it would silently widen results.
+ * {@code filter} is checked as a query when it is read (ES refuses an alias whose filter does not parse).
  */
 record AliasProperties(Optional<String> indexRouting, Optional<String> searchRouting, Optional<Boolean> isWriteIndex,
-                       Optional<Boolean> isHidden) {
+                       Optional<Boolean> isHidden, Optional<JsonValue.JsonObject> filter) {
     static final AliasProperties NONE = new AliasProperties(Optional.empty(), Optional.empty(), Optional.empty(),
-            Optional.empty());
+            Optional.empty(), Optional.empty());
+
+    AliasProperties(Optional<String> indexRouting, Optional<String> searchRouting, Optional<Boolean> isWriteIndex,
+                    Optional<Boolean> isHidden) {
+        this(indexRouting, searchRouting, isWriteIndex, isHidden, Optional.empty());
+    }
 
     AliasMetadata on(String alias, String index) {
-        return new AliasMetadata(alias, index, indexRouting, searchRouting, isWriteIndex, isHidden);
+        return new AliasMetadata(alias, index, indexRouting, searchRouting, isWriteIndex, isHidden, filter);
     }
 
     /** Reads one property; returns false if {@code key} is not an alias property. */
     static boolean read(String key, JsonValue value, Builder b) {
         switch (key) {
-            case "filter" -> throw GatewayException.unsupported("alias [filter]");
+            case "filter" -> b.filter = filter(value);
             case "routing" -> {
                 String r = text(key, value);
                 b.indexRouting = Optional.of(r);
@@ -69,6 +73,14 @@ record AliasProperties(Optional<String> indexRouting, Optional<String> searchRou
         return b.build();
     }
 
+    /** The filter query as given; an empty object is no filter, as in ES. */
+    private static Optional<JsonValue.JsonObject> filter(JsonValue value) {
+        if (!(value instanceof JsonValue.JsonObject o)) {
+            throw GatewayException.parse("[filter] must be an object");
+        }
+        return o.members().isEmpty() ? Optional.empty() : Optional.of(o);
+    }
+
     private static String text(String key, JsonValue value) {
         return JsonReads.text(value).orElseThrow(() -> GatewayException.parse("[" + key + "] must be a string"));
     }
@@ -82,9 +94,10 @@ record AliasProperties(Optional<String> indexRouting, Optional<String> searchRou
         Optional<String> searchRouting = Optional.empty();
         Optional<Boolean> isWriteIndex = Optional.empty();
         Optional<Boolean> isHidden = Optional.empty();
+        Optional<JsonValue.JsonObject> filter = Optional.empty();
 
         AliasProperties build() {
-            return new AliasProperties(indexRouting, searchRouting, isWriteIndex, isHidden);
+            return new AliasProperties(indexRouting, searchRouting, isWriteIndex, isHidden, filter);
         }
     }
 }

@@ -80,6 +80,12 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
                 minScore, newPostFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
     }
 
+    /** This request with other top-level kNN sections. */
+    public SearchRequest withKnn(List<Query.Knn> newKnn) {
+        return new SearchRequest(query, newKnn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
+                minScore, postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+    }
+
     /** This request without {@code post_filter} (what aggregations see). */
     public SearchRequest withoutPostFilter() {
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,

@@ -173,12 +173,12 @@ class AliasActionsTest {
         }
 
         @Test
-        void a_filter_is_unsupported() {
+        void a_filter_that_is_not_an_object() {
             GatewayException e = failure(() -> parse("{'actions':[{'add':{'index':'a','alias':'x',"
-                    + "'filter':{'term':{'user':'kimchy'}}}}]}"));
+                    + "'filter':[{'term':{'user':'kimchy'}}]}}]}"));
 
-            assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
-            assertThat(e.reason()).isEqualTo("alias [filter] is not supported by the gateway");
+            assertThat(e.kind()).isEqualTo(ErrorKind.PARSE);
+            assertThat(e.reason()).isEqualTo("[filter] must be an object");
         }
 
         @Test

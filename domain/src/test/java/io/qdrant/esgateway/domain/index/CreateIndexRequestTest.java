@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping.KeywordField;
+import io.qdrant.esgateway.domain.json.Json;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -85,11 +86,13 @@ class CreateIndexRequestTest {
     }
 
     @Test
-    void refuses_an_alias_filter_by_name() {
-        GatewayException e = refused("{'aliases':{'shop':{'filter':{'term':{'a':1}}}}}");
+    void keeps_an_alias_filter_as_given_and_an_empty_one_as_none() {
+        CreateIndexRequest request = CreateIndexRequest.parse("shop-1",
+                Json.parse("{\"aliases\":{\"shop\":{\"filter\":{\"term\":{\"a\":1}}},\"all\":{\"filter\":{}}}}"));
 
-        assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
-        assertThat(e.reason()).isEqualTo("alias [filter] is not supported by the gateway");
+        assertThat(request.aliases()).extracting(a -> a.alias() + "=" + a.filter().map(Json::write).orElse("-"))
+                .containsExactlyInAnyOrder("shop={\"term\":{\"a\":1}}", "all=-");
+        assertThat(refused("{'aliases':{'shop':{'filter':'x'}}}").reason()).isEqualTo("[filter] must be an object");
     }
 
     @Test

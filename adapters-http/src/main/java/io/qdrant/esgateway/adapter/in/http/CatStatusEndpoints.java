@@ -35,7 +35,8 @@ final class CatStatusEndpoints {
     private static final CatTable<AliasMetadata> ALIASES = new CatTable<>(List.of(
             new Column<>("alias", List.of("a"), false, false, "alias name", AliasMetadata::alias),
             new Column<>("index", List.of("i", "idx"), false, false, "index alias points to", AliasMetadata::index),
-            new Column<>("filter", List.of("f", "fi"), false, false, "filter", a -> "-"),
+            new Column<>("filter", List.of("f", "fi"), false, false, "filter",
+                    a -> a.filter().isPresent() ? "*" : "-"),
             new Column<>("routing.index", List.of("ri", "routingIndex"), false, false, "index routing",
                     a -> a.indexRouting().orElse("-")),
             new Column<>("routing.search", List.of("rs", "routingSearch"), false, false, "search routing",

@@ -98,10 +98,10 @@ final class ErrorBodies {
         // Elasticsearch's root cause is the deepest of its own exceptions in the chain: a plain Java exception
         // underneath (illegal_argument_exception, number_format_exception, …) is only shown as caused_by
         GatewayException root = e;
-        // a plain Java exception on top ("failed to execute script" over a script_exception) is its own root cause
-        boolean plainOverScript = isPlainJavaException(e.kind()) && e.gatewayCause() != null
-                && e.gatewayCause().kind() == ErrorKind.SCRIPT;
-        while (!plainOverScript && root.gatewayCause() != null && !isPlainJavaException(root.gatewayCause().kind())) {
+        // a plain Java exception on top ("failed to execute script" over a script_exception, "failed to parse filter
+        // for alias [x]" over a parsing_exception) is its own root cause
+        boolean plainOnTop = isPlainJavaException(e.kind()) && e.gatewayCause() != null;
+        while (!plainOnTop && root.gatewayCause() != null && !isPlainJavaException(root.gatewayCause().kind())) {
             root = root.gatewayCause();
         }
         JsonObjectBuilder error = JsonObjectBuilder.object()

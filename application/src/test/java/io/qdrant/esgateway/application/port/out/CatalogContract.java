@@ -216,6 +216,28 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void aliasFiltersRoundTripThroughCreateAndAliasPlans() {
+        io.qdrant.esgateway.domain.json.JsonValue.JsonObject filter = (io.qdrant.esgateway.domain.json.JsonValue.JsonObject)
+                io.qdrant.esgateway.domain.json.Json.parse(
+                        "{\"bool\":{\"filter\":[{\"term\":{\"user\":\"kimchy\"}}],\"must_not\":[]}}");
+        AliasMetadata filtered = new AliasMetadata("f", "idx", Optional.empty(), Optional.of("1"), Optional.empty(),
+                Optional.empty(), Optional.of(filter));
+        catalog.createIndex(index("idx"), List.of(filtered, alias("plain", "idx")));
+
+        assertThat(catalog.view().aliasesOf("idx")).containsExactly(filtered, alias("plain", "idx"));
+        assertThat(catalog.view().aliasesOf("idx").get(0).filter()).contains(filter);
+        assertThat(catalog.view().aliasesOf("idx").get(1).filter()).isEmpty();
+
+        CatalogView view = catalog.view();
+        AliasMetadata moved = new AliasMetadata("g", "idx", Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.of(filter));
+        assertThat(catalog.applyAliasPlan(view.version(), new AliasActions.Plan(List.of(moved), java.util.Set.of())))
+                .isTrue();
+        assertThat(catalog.view().aliases()).containsExactly(moved);
+        assertThat(catalog.view().aliases().get(0).filter()).contains(filter);
+    }
+
+    @Test
     void givenExistingIndex_whenCreatedAgain_thenResourceAlreadyExistsAndNothingChanges() {
         catalog.createIndex(index("books"), List.of(alias("library", "books")));
         CatalogView before = catalog.view();

@@ -106,6 +106,7 @@ final class CatalogRecords {
         alias.searchRouting().ifPresent(r -> b.put("search_routing", r));
         alias.isWriteIndex().ifPresent(w -> b.put("is_write_index", w));
         alias.isHidden().ifPresent(h -> b.put("is_hidden", h));
+        alias.filter().ifPresent(f -> b.put("filter", f));
         return Json.write(b.build());
     }
 
@@ -186,7 +187,8 @@ final class CatalogRecords {
         try {
             AliasMetadata alias = new AliasMetadata(string(o, "alias"), string(o, "index"),
                     optionalString(o, "index_routing"), optionalString(o, "search_routing"),
-                    optionalBool(o, "is_write_index"), optionalBool(o, "is_hidden"));
+                    optionalBool(o, "is_write_index"), optionalBool(o, "is_hidden"),
+                    Optional.ofNullable(o.members().get("filter")).map(f -> (JsonObject) f));
             if (!field.equals(aliasField(alias))) {
                 throw new CorruptRecord("alias record [" + field + "] holds alias [" + alias.alias() + "] on ["
                         + alias.index() + "]");

@@ -42,6 +42,8 @@ final class CatalogTables {
     /** Null when the alias does not say (distinct from false). */
     static final Field<Boolean> ALIAS_IS_WRITE_INDEX = field(name("is_write_index"), SQLDataType.BOOLEAN.nullable(true));
     static final Field<Boolean> ALIAS_IS_HIDDEN = field(name("is_hidden"), SQLDataType.BOOLEAN.nullable(true));
+    /** The alias's filter query as JSON text; null when the alias has none. */
+    static final Field<String> ALIAS_FILTER = field(name("filter"), SQLDataType.CLOB.nullable(true));
 
     /** A single row ({@code id = 1}) with the catalog's version, moved on every change of indices or aliases. */
     static final Table<Record> CATALOG_STATE = table(name("catalog_state"));

@@ -47,7 +47,8 @@ final class SchemaMigrations {
             new Migration(1, "initial schema: indices, aliases, catalog_state", SchemaMigrations::initialSchema),
             new Migration(2, "stored scripts", SchemaMigrations::storedScripts),
             new Migration(3, "security records", SchemaMigrations::securityRecords),
-            new Migration(4, "index and component templates", SchemaMigrations::templates));
+            new Migration(4, "index and component templates", SchemaMigrations::templates),
+            new Migration(5, "alias filters", SchemaMigrations::aliasFilters));
 
     private SchemaMigrations() {
     }
@@ -117,6 +118,10 @@ final class SchemaMigrations {
                 .constraints(constraint(name("pk_templates")).primaryKey(CatalogTables.TEMPLATE_KIND,
                         CatalogTables.TEMPLATE_NAME))
                 .execute();
+    }
+
+    private static void aliasFilters(DSLContext dsl) {
+        dsl.alterTable(ALIASES).addColumn(CatalogTables.ALIAS_FILTER).execute();
     }
 
     private static void initialSchema(DSLContext dsl) {

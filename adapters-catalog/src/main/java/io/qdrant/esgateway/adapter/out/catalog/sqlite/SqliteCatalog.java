@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.adapter.out.catalog.sqlite;
 
 import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIASES;
+import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_FILTER;
 import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_INDEX;
 import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_INDEX_ROUTING;
 import static io.qdrant.esgateway.adapter.out.catalog.sqlite.CatalogTables.ALIAS_IS_HIDDEN;
@@ -205,7 +206,7 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
                     .forEach(r -> indices.put(r.get(INDEX_NAME), toIndex(r)));
             List<AliasMetadata> aliases = trx
                     .select(ALIAS_NAME, ALIAS_INDEX, ALIAS_INDEX_ROUTING, ALIAS_SEARCH_ROUTING, ALIAS_IS_WRITE_INDEX,
-                            ALIAS_IS_HIDDEN)
+                            ALIAS_IS_HIDDEN, ALIAS_FILTER)
                     .from(ALIASES)
                     .orderBy(ALIAS_NAME, ALIAS_INDEX)
                     .fetch(SqliteCatalog::toAlias);
@@ -614,9 +615,10 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     private static void insertAliases(DSLContext trx, List<AliasMetadata> aliases) {
         for (AliasMetadata a : aliases) {
             trx.insertInto(ALIASES, ALIAS_NAME, ALIAS_INDEX, ALIAS_INDEX_ROUTING, ALIAS_SEARCH_ROUTING,
-                            ALIAS_IS_WRITE_INDEX, ALIAS_IS_HIDDEN)
+                            ALIAS_IS_WRITE_INDEX, ALIAS_IS_HIDDEN, ALIAS_FILTER)
                     .values(a.alias(), a.index(), a.indexRouting().orElse(null), a.searchRouting().orElse(null),
-                            a.isWriteIndex().orElse(null), a.isHidden().orElse(null))
+                            a.isWriteIndex().orElse(null), a.isHidden().orElse(null),
+                            a.filter().map(Json::write).orElse(null))
                     .execute();
         }
     }
@@ -624,7 +626,8 @@ final class SqliteCatalog implements SqliteCatalogs.Handle {
     private static AliasMetadata toAlias(Record r) {
         return new AliasMetadata(r.get(ALIAS_NAME), r.get(ALIAS_INDEX), Optional.ofNullable(r.get(ALIAS_INDEX_ROUTING)),
                 Optional.ofNullable(r.get(ALIAS_SEARCH_ROUTING)), Optional.ofNullable(r.get(ALIAS_IS_WRITE_INDEX)),
-                Optional.ofNullable(r.get(ALIAS_IS_HIDDEN)));
+                Optional.ofNullable(r.get(ALIAS_IS_HIDDEN)),
+                Optional.ofNullable(r.get(ALIAS_FILTER)).map(f -> (JsonObject) Json.parse(f)));
     }
 
     private IndexMetadata toIndex(Record r) {

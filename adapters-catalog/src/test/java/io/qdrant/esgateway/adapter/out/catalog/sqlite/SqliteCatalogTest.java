@@ -99,8 +99,23 @@ class SqliteCatalogTest extends CatalogContract {
             assertThat(query(file, "select version, description from schema_version"))
                     .containsExactly(List.of("1", "initial schema: indices, aliases, catalog_state"),
                             List.of("2", "stored scripts"), List.of("3", "security records"),
-                            List.of("4", "index and component templates"));
+                            List.of("4", "index and component templates"), List.of("5", "alias filters"));
             assertThat(query(file, "select name from indices")).containsExactly(List.of("a"));
+        }
+
+        @Test
+        void aCatalogWithoutAliasFiltersKeepsItsAliasesWhenMigrated() throws SQLException {
+            Path file = dir.resolve("four.db");
+            try (SqliteCatalog old = SqliteCatalog.open(file, SchemaMigrations.ALL.subList(0, 4),
+                    InstantSource.system())) {
+                old.createIndex(index("a"), List.of());
+            }
+            execute(file, "insert into aliases (alias, index_name, search_routing) values ('x', 'a', 'r')");
+            try (SqliteCatalogs.Handle current = SqliteCatalogs.open(file)) {
+                assertThat(current.view().aliases()).containsExactly(new io.qdrant.esgateway.domain.index.AliasMetadata(
+                        "x", "a", java.util.Optional.empty(), java.util.Optional.of("r"), java.util.Optional.empty(),
+                        java.util.Optional.empty()));
+            }
         }
 
         @Test
