@@ -21,7 +21,7 @@ public final class QueryDsl {
             "percolate", "pinned", "rank_feature", "script", "function_score", "span_containing",
             "span_field_masking", "span_first", "span_multi", "span_near", "span_not", "span_or", "span_term",
             "span_within", "terms_set", "intervals", "distance_feature", "combined_fields", "match_bool_prefix",
-            "sparse_vector", "text_expansion", "weighted_tokens", "semantic", "rule", "wrapper", "type");
+            "sparse_vector", "text_expansion", "weighted_tokens", "semantic", "rule", "type");
 
     /**
      * Elasticsearch's {@code indices.query.bool.max_nested_depth}: a query may hold queries at most this deep (the
@@ -89,6 +89,7 @@ public final class QueryDsl {
             case "simple_query_string" -> FullTextQueries.queryString(body, true);
             case "knn" -> VectorQueries.knn(body);
             case "script_score" -> ScriptQueries.scriptScore(body);
+            case "wrapper" -> WrapperQueries.wrapper(body);
             default -> throw KNOWN_UNSUPPORTED.contains(type)
                     ? GatewayException.unsupported("the [" + type + "] query")
                     : DslObject.parsing("unknown query [" + type + "]");

@@ -47,6 +47,20 @@ class QueryDslTest {
         }
 
         @Test
+        void aWrapperQueryIsItsBase64DecodedQuery() {
+            String inner = java.util.Base64.getEncoder().encodeToString(
+                    "{\"bool\":{\"must\":[{\"term\":{\"a\":1}}]}}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(q("{'wrapper':{'query':'" + inner + "'}}")).isEqualTo(q("{'bool':{'must':[{'term':{'a':1}}]}}"));
+            assertThat(failure("{'wrapper':{}}").reason()).isEqualTo("wrapper query has no [query] specified");
+            assertThat(failure("{'wrapper':{'query':'" + inner + "','x':1}}").reason())
+                    .isEqualTo("[wrapper] query does not support [x]");
+            assertThat(failure("{'wrapper':{'query':'!!'}}").kind()).isEqualTo(ErrorKind.PARSING);
+            String unknown = java.util.Base64.getEncoder().encodeToString("{\"tern\":{}}".getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(failure("{'wrapper':{'query':'" + unknown + "'}}").reason()).isEqualTo("unknown query [tern]");
+        }
+
+        @Test
         void aQueryObjectHasExactlyOneType() {
             assertThat(failure("{}").reason()).isEqualTo("query malformed, empty clause found");
             assertThat(failure("{'term':{'a':1},'match_all':{}}").kind()).isEqualTo(ErrorKind.PARSING);
