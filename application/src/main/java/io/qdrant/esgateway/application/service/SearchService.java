@@ -19,6 +19,7 @@ import io.qdrant.esgateway.domain.plan.ExecutionPath;
 import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.SearchableFields;
+import io.qdrant.esgateway.domain.search.StoredScriptRefs;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
@@ -103,6 +104,10 @@ public final class SearchService implements SearchOperations {
 
     @Override
     public SearchResult search(String target, SearchRequest request, CatalogView.Options options) {
+        if (request.query().map(StoredScriptRefs::any).orElse(false)) {
+            request = request.withQueries(request.query().map(q -> StoredScriptRefs.resolve(q, this::storedSource)),
+                    request.postFilter());
+        }
         if (request.rrf().isPresent()) {
             return fuse(target, request, request.rrf().get(), options);
         }
@@ -138,7 +143,8 @@ public final class SearchService implements SearchOperations {
                 throw GatewayException.unsupported("[top_hits] on index [" + index.name() + "], whose mapping filters"
                         + " [_source]");
             }
-            if (SearchableFields.applies(index.mappings())) {
+            if (SearchableFields.applies(index.mappings())
+                    || request.query().map(SearchableFields::checksFunctions).orElse(false)) {
                 try {
                     onIndex.put(index.uuid(), request.withQueries(
                             request.query().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
@@ -180,7 +186,8 @@ public final class SearchService implements SearchOperations {
             if (outcome.failure() != null) {
                 RuntimeException e = outcome.failure();
                 if (!(e instanceof GatewayException g)
-                        || g.kind() != ErrorKind.ILLEGAL_ARGUMENT && g.kind() != ErrorKind.SCRIPT) {
+                        || g.kind() != ErrorKind.ILLEGAL_ARGUMENT && g.kind() != ErrorKind.SCRIPT
+                        && g.kind() != ErrorKind.SCRIPT_CAUSE) {
                     throw e;
                 }
                 // a query that cannot run on an index (sorting on text, a bad value for the field's type, a script
@@ -398,6 +405,13 @@ public final class SearchService implements SearchOperations {
         return false;
     }
 
+    /** A stored script's source, for the score scripts of a query. */
+    private String storedSource(String id) {
+        return catalog.storedScript(id).map(io.qdrant.esgateway.domain.script.StoredScript::source).orElseThrow(
+                () -> new GatewayException(ErrorKind.RESOURCE_NOT_FOUND, "unable to find script [" + id
+                        + "] in cluster state"));
+    }
+
     @Override
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
         List<IndexMetadata> indices = catalog.view().resolve(target, options);
@@ -405,7 +419,7 @@ public final class SearchService implements SearchOperations {
         List<GatewayException.ShardFailure> failures = new ArrayList<>();
         for (IndexMetadata index : indices) {
             Optional<Query> own = query;
-            if (SearchableFields.applies(index.mappings())) {
+            if (SearchableFields.applies(index.mappings()) || query.map(SearchableFields::checksFunctions).orElse(false)) {
                 try {
                     own = query.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));
                 } catch (GatewayException e) {
