@@ -20,6 +20,7 @@ import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.AliasFilters;
 import io.qdrant.esgateway.domain.search.SearchableFields;
+import io.qdrant.esgateway.domain.search.StoredScriptRefs;
 import io.qdrant.esgateway.domain.search.Hit;
 import io.qdrant.esgateway.domain.search.HitOrder;
 import io.qdrant.esgateway.domain.search.IndexHits;
@@ -104,6 +105,10 @@ public final class SearchService implements SearchOperations {
 
     @Override
     public SearchResult search(String target, SearchRequest request, CatalogView.Options options) {
+        if (request.query().map(StoredScriptRefs::any).orElse(false)) {
+            request = request.withQueries(request.query().map(q -> StoredScriptRefs.resolve(q, this::storedSource)),
+                    request.postFilter());
+        }
         if (request.rrf().isPresent()) {
             return fuse(target, request, request.rrf().get(), options);
         }
@@ -146,7 +151,8 @@ public final class SearchService implements SearchOperations {
             if (aliasFilter != null) {
                 onIndex.put(index.uuid(), filtered);
             }
-            if (SearchableFields.applies(index.mappings())) {
+            if (SearchableFields.applies(index.mappings())
+                    || filtered.query().map(SearchableFields::checksFunctions).orElse(false)) {
                 try {
                     onIndex.put(index.uuid(), filtered.withQueries(
                             filtered.query().map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(),
@@ -188,7 +194,8 @@ public final class SearchService implements SearchOperations {
             if (outcome.failure() != null) {
                 RuntimeException e = outcome.failure();
                 if (!(e instanceof GatewayException g)
-                        || g.kind() != ErrorKind.ILLEGAL_ARGUMENT && g.kind() != ErrorKind.SCRIPT) {
+                        || g.kind() != ErrorKind.ILLEGAL_ARGUMENT && g.kind() != ErrorKind.SCRIPT
+                        && g.kind() != ErrorKind.SCRIPT_CAUSE) {
                     throw e;
                 }
                 // a query that cannot run on an index (sorting on text, a bad value for the field's type, a script
@@ -406,6 +413,13 @@ public final class SearchService implements SearchOperations {
         return false;
     }
 
+    /** A stored script's source, for the score scripts of a query. */
+    private String storedSource(String id) {
+        return catalog.storedScript(id).map(io.qdrant.esgateway.domain.script.StoredScript::source).orElseThrow(
+                () -> new GatewayException(ErrorKind.RESOURCE_NOT_FOUND, "unable to find script [" + id
+                        + "] in cluster state"));
+    }
+
     @Override
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
         CatalogView view = catalog.view();
@@ -416,7 +430,7 @@ public final class SearchService implements SearchOperations {
         for (IndexMetadata index : indices) {
             Query aliasFilter = aliasFilters.get(index.name());
             Optional<Query> own = aliasFilter == null ? query : AliasFilters.restrict(query, aliasFilter);
-            if (SearchableFields.applies(index.mappings())) {
+            if (SearchableFields.applies(index.mappings()) || own.map(SearchableFields::checksFunctions).orElse(false)) {
                 try {
                     own = own.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));
                 } catch (GatewayException e) {

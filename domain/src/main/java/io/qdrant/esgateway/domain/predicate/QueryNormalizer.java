@@ -61,6 +61,7 @@ public final class QueryNormalizer {
             case Query.ConstantScore c -> predicate(c.filter());
             // min_score keeps what the script scores high enough: no condition on fields describes it
             case Query.ScriptScore s -> s.minScore().isPresent() ? new Condition("_score", s) : predicate(s.query());
+            case Query.FunctionScore f -> f.minScore().isPresent() ? new Condition("_score", f) : predicate(f.query());
             case Query.Boosting b -> predicate(b.positive());
             case Query.DisMax d -> or(d.queries().stream().map(QueryNormalizer::predicate).toList());
             case Query.Bool b -> bool(b);
@@ -88,6 +89,7 @@ public final class QueryNormalizer {
             case Query.MatchNone m -> false;
             case Query.ConstantScore c -> false;
             case Query.ScriptScore s -> true;
+            case Query.FunctionScore f -> true;
             case Query.Term t -> true;
             case Query.Terms t -> false;
             case Query.Range r -> false;

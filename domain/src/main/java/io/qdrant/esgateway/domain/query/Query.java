@@ -93,6 +93,25 @@ public sealed interface Query {
                        java.util.Optional<Float> minScore, float boost) implements Query {
     }
 
+    /**
+     * {@code function_score}: the matches of {@code query}, scored by its {@code functions} (each applied where its
+     * filter matches) combined by {@code scoreMode}, capped by {@code maxBoost} and combined with the query's score by
+     * {@code boostMode}; {@code minScore} drops documents scored lower; {@code boost} boosts the inner query, as in
+     * Elasticsearch.
+     */
+    record FunctionScore(Query query, java.util.List<ScoreFunction> functions, String scoreMode, String boostMode,
+                         float maxBoost, java.util.Optional<Float> minScore, float boost) implements Query {
+        /** Whether any function has a filter. */
+        public boolean filtered() {
+            return functions.stream().anyMatch(f -> f.filter().isPresent());
+        }
+    }
+
+    /** One function of a {@code function_score}: its optional filter and weight. */
+    record ScoreFunction(java.util.Optional<Query> filter, java.util.Optional<Float> weight,
+                         io.qdrant.esgateway.domain.script.FunctionScoring.Fn fn) {
+    }
+
     record ConstantScore(Query filter, float boost) implements Query {
     }
 

@@ -30,6 +30,10 @@ public final class ScoreScript {
 
     /** Compiles {@code source} in the score context for an index with these mappings. */
     public static ScoreScript compile(String source, Script script, Mappings mappings, String index) {
+        if (source == null) {
+            throw GatewayException.unsupported("a stored script ([id]) in a score script of this request (inline"
+                    + " [source] only; stored scripts are read by searches)");
+        }
         return new ScoreScript(PainlessScript.compile(ScriptContext.SCORE, source), script.paramsForRun(), mappings,
                 index);
     }

@@ -69,6 +69,22 @@ public final class SearchableFields {
         return Optional.empty();
     }
 
+    /** Whether {@code query} holds a {@code function_score}, whose functions are checked against each index's mapping. */
+    public static boolean checksFunctions(Query query) {
+        return switch (query) {
+            case Query.FunctionScore f -> true;
+            case Query.Bool b -> b.must().stream().anyMatch(SearchableFields::checksFunctions)
+                    || b.filter().stream().anyMatch(SearchableFields::checksFunctions)
+                    || b.should().stream().anyMatch(SearchableFields::checksFunctions)
+                    || b.mustNot().stream().anyMatch(SearchableFields::checksFunctions);
+            case Query.ConstantScore c -> checksFunctions(c.filter());
+            case Query.Boosting b -> checksFunctions(b.positive()) || checksFunctions(b.negative());
+            case Query.DisMax d -> d.queries().stream().anyMatch(SearchableFields::checksFunctions);
+            case Query.ScriptScore s -> checksFunctions(s.query());
+            default -> false;
+        };
+    }
+
     /** The query as ES runs it on this index; a failure is {@link ErrorKind#QUERY_SHARD} (a shard failure). */
     public static Query rewrite(Query query, Mappings mappings, String index, String uuid) {
         return new SearchableFields(mappings, index, uuid).visit(query);
@@ -106,6 +122,19 @@ public final class SearchableFields {
             case Query.ConstantScore c -> new Query.ConstantScore(visit(c.filter()), c.boost());
             case Query.ScriptScore s -> new Query.ScriptScore(visit(s.query()), s.script(), s.source(), s.minScore(),
                     s.boost());
+            case Query.FunctionScore f -> {
+                for (Query.ScoreFunction fn : f.functions()) {
+                    try {
+                        io.qdrant.esgateway.domain.script.FunctionScoring.check(fn.fn(), mappings);
+                    } catch (GatewayException e) {
+                        throw new GatewayException(ErrorKind.QUERY_SHARD, "failed to create query: " + e.getMessage(),
+                                Map.of("index_uuid", uuid, "index", index), e);
+                    }
+                }
+                yield new Query.FunctionScore(visit(f.query()), f.functions().stream()
+                    .map(fn -> new Query.ScoreFunction(fn.filter().map(this::visit), fn.weight(), fn.fn())).toList(),
+                    f.scoreMode(), f.boostMode(), f.maxBoost(), f.minScore(), f.boost());
+            }
             case Query.Boosting b -> new Query.Boosting(visit(b.positive()), visit(b.negative()), b.negativeBoost(),
                     b.boost());
             case Query.DisMax d -> new Query.DisMax(all(d.queries()), d.tieBreaker(), d.boost());

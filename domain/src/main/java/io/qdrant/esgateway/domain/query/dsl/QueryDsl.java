@@ -18,7 +18,7 @@ public final class QueryDsl {
     /** ES query types the gateway rejects by name (the checklist is the ES client's list of query kinds). */
     private static final Set<String> KNOWN_UNSUPPORTED = Set.of("nested", "has_child", "has_parent", "parent_id",
             "geo_bounding_box", "geo_distance", "geo_grid", "geo_polygon", "geo_shape", "shape", "more_like_this",
-            "percolate", "pinned", "rank_feature", "script", "function_score", "span_containing",
+            "percolate", "pinned", "rank_feature", "script", "span_containing",
             "span_field_masking", "span_first", "span_multi", "span_near", "span_not", "span_or", "span_term",
             "span_within", "terms_set", "intervals", "distance_feature", "combined_fields", "match_bool_prefix",
             "sparse_vector", "text_expansion", "weighted_tokens", "semantic", "rule", "type");
@@ -90,6 +90,7 @@ public final class QueryDsl {
             case "knn" -> VectorQueries.knn(body);
             case "script_score" -> ScriptQueries.scriptScore(body);
             case "wrapper" -> WrapperQueries.wrapper(body);
+            case "function_score" -> FunctionScoreQueries.functionScore(body);
             default -> throw KNOWN_UNSUPPORTED.contains(type)
                     ? GatewayException.unsupported("the [" + type + "] query")
                     : DslObject.parsing("unknown query [" + type + "]");

@@ -25,13 +25,11 @@ final class ScriptQueries {
                     : scriptJson.tokenName()));
         }
         Script script = Script.parse(scriptJson);
-        if (script.id().isPresent()) {
-            throw GatewayException.unsupported("a stored script ([id]) in [script_score] (inline [source] only)");
-        }
         Optional<Float> minScore = o.floatValue("min_score");
         float boost = o.boost();
         o.done();
-        // compiled per index when the query runs: a compile error fails each index, as in Elasticsearch
-        return new Query.ScriptScore(query, script, script.source().orElseThrow(), minScore, boost);
+        // compiled per index when the query runs: a compile error fails each index, as in Elasticsearch; a stored
+        // script's source (null here) is read when the search starts
+        return new Query.ScriptScore(query, script, script.source().orElse(null), minScore, boost);
     }
 }

@@ -354,6 +354,10 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
             }
             case Query.ConstantScore c -> expandedFields(c.filter(), out);
             case Query.ScriptScore s -> expandedFields(s.query(), out);
+            case Query.FunctionScore f -> {
+                expandedFields(f.query(), out);
+                f.functions().forEach(fn -> fn.filter().ifPresent(q -> expandedFields(q, out)));
+            }
             case Query.Boosting b -> {
                 expandedFields(b.positive(), out);
                 expandedFields(b.negative(), out);
@@ -369,6 +373,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
     static boolean scripted(Query query) {
         return switch (query) {
             case Query.ScriptScore s -> true;
+            case Query.FunctionScore f -> true;
             case Query.Bool b -> b.must().stream().anyMatch(LuceneRelevanceScorer::scripted)
                     || b.filter().stream().anyMatch(LuceneRelevanceScorer::scripted)
                     || b.should().stream().anyMatch(LuceneRelevanceScorer::scripted)

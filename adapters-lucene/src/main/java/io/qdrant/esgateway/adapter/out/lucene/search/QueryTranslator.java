@@ -21,6 +21,7 @@ import io.qdrant.esgateway.domain.query.MinimumShouldMatch;
 import io.qdrant.esgateway.domain.query.NumberBounds;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.QueryStringParser;
+import io.qdrant.esgateway.domain.script.FunctionScoring;
 import io.qdrant.esgateway.domain.script.ScoreScript;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -185,8 +186,21 @@ public final class QueryTranslator {
                         s.boost());
                 yield s.minScore().isPresent() ? new MinScoreQuery(scored, s.minScore().get()) : scored;
             }
+            case Query.FunctionScore f -> {
+                // the boost reaches the inner query, and min_score sees the boosted score (as Elasticsearch)
+                List<org.apache.lucene.search.Query> filters = new ArrayList<>();
+                for (Query.ScoreFunction fn : f.functions()) {
+                    filters.add(fn.filter().map(this::translate).orElse(null));
+                }
+                org.apache.lucene.search.Query scored = new GatewayFunctionScoreQuery(translate(f.query()), filters,
+                        FunctionScoring.bind(f.functions().stream().map(Query.ScoreFunction::fn).toList(),
+                                f.functions().stream().map(fn -> fn.weight().orElse(null)).toList(), f.filtered(),
+                                f.scoreMode(), f.boostMode(), f.maxBoost(), mappings, indexName, now), mappings);
+                yield boost(f.minScore().isPresent() ? new MinScoreQuery(scored, f.minScore().get()) : scored,
+                        f.boost());
+            }
         };
-        if (query instanceof Query.ScriptScore) {
+        if (query instanceof Query.ScriptScore || query instanceof Query.FunctionScore) {
             return q;
         }
         return boost(q, query.boost());

@@ -129,7 +129,7 @@ final class ScriptScoreQuery extends Query {
     }
 
     /** The doc values of one segment's current document. */
-    private static final class LeafDocReader implements DocReader {
+    static final class LeafDocReader implements DocReader {
         private final LeafReaderContext context;
         private final Mappings mappings;
         int doc = -1;

@@ -227,6 +227,8 @@ public final class FilterTranslator {
             case Query.DisMax d -> query(d);
             case Query.ScriptScore s -> throw unsupported("[min_score] of the [script_score] query where only a"
                     + " filter applies");
+            case Query.FunctionScore f -> throw unsupported("[min_score] of the [function_score] query where only a"
+                    + " filter applies");
         };
     }
 

@@ -97,6 +97,7 @@ public final class SupersetFilter {
             case Query.Knn k -> false;
             // scored (and, with min_score, matched) by the gateway's script run
             case Query.ScriptScore s -> true;
+            case Query.FunctionScore f -> true;
         };
     }
 
@@ -164,6 +165,7 @@ public final class SupersetFilter {
             case Query.Bool b -> bool(b);
             case Query.ConstantScore c -> superset(c.filter());
             case Query.ScriptScore s -> superset(s.query());
+            case Query.FunctionScore f -> superset(f.query());
             case Query.Boosting b -> superset(b.positive());
             case Query.DisMax d -> FilterTranslator.or(d.queries().stream().map(this::superset).toList());
             default -> exact.query(q);

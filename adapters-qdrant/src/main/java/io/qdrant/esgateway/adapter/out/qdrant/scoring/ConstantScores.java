@@ -64,6 +64,7 @@ public final class ConstantScores {
             case Query.Boosting b -> throw scored("the [boosting] query");
             case Query.DisMax d -> throw scored("the [dis_max] query");
             case Query.ScriptScore s -> throw scored("the [script_score] query");
+            case Query.FunctionScore f -> throw scored("the [function_score] query");
         };
     }
 

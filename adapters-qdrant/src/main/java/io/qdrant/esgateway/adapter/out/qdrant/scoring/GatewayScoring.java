@@ -229,6 +229,11 @@ public final class GatewayScoring {
                 whole[0] = true;
                 collect(s.query(), out, whole);
             }
+            case Query.FunctionScore f -> {
+                whole[0] = true;
+                collect(f.query(), out, whole);
+                f.functions().forEach(fn -> fn.filter().ifPresent(x -> collect(x, out, whole)));
+            }
             case Query.MatchAll m -> {
             }
             case Query.MatchNone m -> {
