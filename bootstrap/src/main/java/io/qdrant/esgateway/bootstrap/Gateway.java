@@ -147,7 +147,7 @@ final class Gateway implements AutoCloseable {
             io.qdrant.esgateway.application.service.SecurityService service =
                     new io.qdrant.esgateway.application.service.SecurityService(catalog, Clock.systemUTC(),
                             new SecureRandom(), config.security().cacheTtl(), 10_000, System::nanoTime,
-                            new FileRealm(config.security().configDir().orElse(config.dataDir().resolve("config")),
+                            new FileRealm(config.configDir(),
                                     java.time.Duration.ofSeconds(1), System::nanoTime));
             service.bootstrapElastic(config.security().elasticPassword()).ifPresent(password -> System.out.println(
                     "qeg: security is on; the password of the built-in superuser elastic is shown this once (only its"

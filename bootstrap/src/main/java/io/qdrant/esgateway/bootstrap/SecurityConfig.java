@@ -12,14 +12,12 @@ import java.util.Optional;
  * The security and TLS settings, validated: whether authentication is on, the {@code elastic} password to bootstrap
  * with, which operations endpoints stay open, and the HTTPS listener's key material and client-certificate policy.
  * Listening on a non-loopback address with security off is refused unless anonymous access is explicitly allowed.
- * {@code configDir}: where the file realm's {@code users} and {@code users_roles} are (empty: the data directory's
- * {@code config}).
  * {@link #toString()} shows no secret.
  */
 record SecurityConfig(boolean enabled, Optional<String> elasticPassword, boolean healthOpen, boolean metricsOpen,
                       Duration cacheTtl, Optional<Path> tlsCertificate, Optional<Path> tlsKey,
                       Optional<Path> tlsKeystore, Optional<String> tlsKeystorePassword, String tlsClientAuth,
-                      Optional<Path> tlsClientCa, Optional<Path> configDir) {
+                      Optional<Path> tlsClientCa) {
 
     boolean tls() {
         return tlsCertificate.isPresent() || tlsKeystore.isPresent();
@@ -68,8 +66,7 @@ record SecurityConfig(boolean enabled, Optional<String> elasticPassword, boolean
                     + Setting.TLS_CLIENT_CA.env());
         }
         return new SecurityConfig(enabled, password, healthOpen, metricsOpen, ttl, cert, key, keystore,
-                Optional.of(v.get(Setting.TLS_KEYSTORE_PASSWORD)).filter(p -> !p.isEmpty()), clientAuth, clientCa,
-                Optional.of(v.get(Setting.CONFIG_DIR).trim()).filter(p -> !p.isEmpty()).map(Path::of));
+                Optional.of(v.get(Setting.TLS_KEYSTORE_PASSWORD)).filter(p -> !p.isEmpty()), clientAuth, clientCa);
     }
 
     private static boolean bool(Setting s, Map<Setting, String> v, Map<Setting, String> from) {

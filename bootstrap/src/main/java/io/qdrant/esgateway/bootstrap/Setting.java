@@ -12,8 +12,8 @@ enum Setting {
     PORT("port", "--port", "QEG_PORT", "9200", "port to listen on (0 = any free port)"),
     DATA_DIR("data-dir", "--data", "QEG_DATA_DIR", "./data", "directory of the SQLite catalog and the Lucene indices"),
     CONFIG_DIR("config-dir", "--config-dir", "QEG_CONFIG_DIR", "",
-            "directory of the analysis files (synonyms_path, stopwords_path, …), as Elasticsearch's config directory"
-                    + " (empty: config next to the data directory)"),
+            "directory of the analysis files (synonyms_path, stopwords_path, …) and of the file realm's users and"
+                    + " users_roles, as Elasticsearch's config directory (empty: config next to the data directory)"),
     BACKEND("backend", "--backend", "QEG_BACKEND", "lucene", "document backend: lucene or qdrant"),
     CATALOG("catalog", "--catalog", "QEG_CATALOG", "sqlite",
             "catalog backend: sqlite (one process) or redis (Valkey/Redis, shared by replicas)"),
@@ -71,9 +71,6 @@ enum Setting {
             "with security on, /healthz and /readyz are open or authenticated"),
     METRICS_ACCESS("metrics-access", null, "QEG_METRICS_ACCESS", "authenticated",
             "with security on, /metrics is open or authenticated (cluster privilege monitor)"),
-    CONFIG_DIR("config-dir", "--config-dir", "QEG_CONFIG_DIR", "",
-            "directory of the file realm's users and users_roles files, as Elasticsearch's config directory (empty:"
-                    + " <data-dir>/config); read at start and again when they change"),
     AUTH_CACHE_TTL("auth-cache-ttl", null, "QEG_AUTH_CACHE_TTL", "60s",
             "how long a verified credential is remembered (a keyed hash of it) before its hash is checked again"),
     TLS_CERTIFICATE("tls-certificate", null, "QEG_TLS_CERTIFICATE", "",
