@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestFactory;
 class ScenarioBackendsTest {
     /** The scenarios run on both backends. */
     private static final Set<String> ON_BOTH = Set.of("mapping-parameters", "index-templates", "routing-required",
-            "keyword-normalizer", "keyword-normalizer-custom", "similarity");
+            "keyword-normalizer", "keyword-normalizer-custom", "similarity", "query-analyzer");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;
