@@ -173,20 +173,32 @@ public sealed interface Query {
     record BoostedField(String field, float boost) {
     }
 
+    /** A match on several fields; the text is analysed per field, or with the query's {@code analyzer}. */
     record MultiMatch(List<BoostedField> fields, String text, MultiMatchType type, Operator operator,
                       MinimumShouldMatch minimumShouldMatch, Optional<Float> tieBreaker, Optional<Fuzziness> fuzziness,
-                      int slop, boolean lenient, float boost) implements Query {
+                      int slop, boolean lenient, float boost, Optional<String> analyzer) implements Query {
         public MultiMatch {
             fields = List.copyOf(fields);
+        }
+
+        /** With each field's own search analyzer. */
+        public MultiMatch(List<BoostedField> fields, String text, MultiMatchType type, Operator operator,
+                          MinimumShouldMatch minimumShouldMatch, Optional<Float> tieBreaker,
+                          Optional<Fuzziness> fuzziness, int slop, boolean lenient, float boost) {
+            this(fields, text, type, operator, minimumShouldMatch, tieBreaker, fuzziness, slop, lenient, boost,
+                    Optional.empty());
         }
     }
 
     /**
      * {@code query_string} and {@code simple_query_string}: the text as given, and its query tree, parsed once when
-     * the query is built ({@code parsed}; {@code QueryStringParser.parse} gives it with the boost).
+     * the query is built ({@code parsed}; {@code QueryStringParser.parse} gives it with the boost). The query's
+     * {@code analyzer} analyses every term in place of the fields' search analyzers, and its {@code quote_analyzer}
+     * (else the {@code analyzer}) the quoted phrases in place of their search-quote analyzers.
      */
     record QueryString(String query, List<BoostedField> fields, Operator defaultOperator, boolean simple,
-                       boolean lenient, boolean analyzeWildcard, float boost, ParsedQueryString parsed)
+                       boolean lenient, boolean analyzeWildcard, float boost, ParsedQueryString parsed,
+                       Optional<String> analyzer, Optional<String> quoteAnalyzer)
             implements Query {
         public QueryString {
             fields = List.copyOf(fields);
@@ -195,8 +207,16 @@ public sealed interface Query {
 
         public QueryString(String query, List<BoostedField> fields, Operator defaultOperator, boolean simple,
                            boolean lenient, boolean analyzeWildcard, float boost) {
+            this(query, fields, defaultOperator, simple, lenient, analyzeWildcard, boost, Optional.empty(),
+                    Optional.empty());
+        }
+
+        public QueryString(String query, List<BoostedField> fields, Operator defaultOperator, boolean simple,
+                           boolean lenient, boolean analyzeWildcard, float boost, Optional<String> analyzer,
+                           Optional<String> quoteAnalyzer) {
             this(query, fields, defaultOperator, simple, lenient, analyzeWildcard, boost,
-                    QueryStringParser.parseOnce(query, List.copyOf(fields), defaultOperator, simple));
+                    QueryStringParser.parseOnce(query, List.copyOf(fields), defaultOperator, simple, analyzer,
+                            quoteAnalyzer), analyzer, quoteAnalyzer);
         }
     }
 

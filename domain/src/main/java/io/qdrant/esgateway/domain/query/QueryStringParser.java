@@ -25,13 +25,18 @@ public final class QueryStringParser {
     private final boolean simple;
     private final List<BoostedField> defaultFields;
     private final Operator defaultOperator;
+    private final Optional<String> analyzer;
+    private final Optional<String> quoteAnalyzer;
     private int pos;
 
-    private QueryStringParser(String input, List<BoostedField> fields, Operator defaultOperator, boolean simple) {
+    private QueryStringParser(String input, List<BoostedField> fields, Operator defaultOperator, boolean simple,
+                              Optional<String> analyzer, Optional<String> quoteAnalyzer) {
         this.input = input;
         this.simple = simple;
         this.defaultFields = fields.isEmpty() ? List.of(new BoostedField("*", 1f)) : fields;
         this.defaultOperator = defaultOperator;
+        this.analyzer = analyzer;
+        this.quoteAnalyzer = quoteAnalyzer.or(() -> analyzer);
     }
 
     /**
@@ -40,8 +45,8 @@ public final class QueryStringParser {
      * a tree that matches nothing.
      */
     static ParsedQueryString parseOnce(String input, List<BoostedField> fields, Operator defaultOperator,
-                                       boolean simple) {
-        QueryStringParser p = new QueryStringParser(input, fields, defaultOperator, simple);
+                                       boolean simple, Optional<String> analyzer, Optional<String> quoteAnalyzer) {
+        QueryStringParser p = new QueryStringParser(input, fields, defaultOperator, simple, analyzer, quoteAnalyzer);
         try {
             return new ParsedQueryString(p.parseQuery(false, Optional.empty()), null, false);
         } catch (GatewayException e) {
@@ -249,7 +254,8 @@ public final class QueryStringParser {
         }
         int phraseSlop = slop;
         String phraseText = text.toString();
-        return onFields(field, f -> new Query.MatchPhrase(f, phraseText, phraseSlop, Query.ZeroTermsQuery.NONE, 1f));
+        return onFields(field, f -> new Query.MatchPhrase(f, phraseText, phraseSlop, Query.ZeroTermsQuery.NONE, 1f,
+                quoteAnalyzer));
     }
 
     private Query range(Optional<String> field) {
@@ -334,7 +340,7 @@ public final class QueryStringParser {
             return onFields(field, f -> new Query.Wildcard(f, text, false, 1f));
         }
         return onFields(field, f -> new Query.Match(f, text, Operator.OR, MinimumShouldMatch.UNSPECIFIED,
-                Optional.empty(), 0, 50, true, Query.ZeroTermsQuery.NONE, 1f));
+                Optional.empty(), 0, 50, true, Query.ZeroTermsQuery.NONE, 1f, analyzer));
     }
 
     private Query onFields(Optional<String> field, java.util.function.Function<String, Query> leaf) {

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Full-text queries: analysed with the field's search analyzer; {@code match}, {@code match_phrase} and
- * {@code match_phrase_prefix} take a query-time {@code analyzer} (resolved against the index when translated).
+ * Full-text queries: analysed with the field's search analyzer; each takes a query-time {@code analyzer}
+ * ({@code query_string} also a {@code quote_analyzer}), resolved against the index when translated.
  */
 final class FullTextQueries {
     private FullTextQueries() {
@@ -91,13 +91,14 @@ final class FullTextQueries {
         Optional<Fuzziness> fuzziness = o.take("fuzziness").map(v -> Fuzziness.parse(v, "multi_match"));
         int slop = o.intValue("slop").orElse(0);
         boolean lenient = o.bool("lenient").orElse(false);
-        analyzer(o);
+        Optional<String> analyzer = o.string("analyzer");
         zeroTerms(o);
         o.intValue("prefix_length");
         o.intValue("max_expansions");
         float boost = o.boost();
         o.done();
-        return new Query.MultiMatch(fields, text, type, operator, msm, tie, fuzziness, slop, lenient, boost);
+        return new Query.MultiMatch(fields, text, type, operator, msm, tie, fuzziness, slop, lenient, boost,
+                analyzer);
     }
 
     static Query queryString(JsonValue body, boolean simple) {
@@ -111,7 +112,8 @@ final class FullTextQueries {
                 .orElse(Query.Operator.OR);
         boolean lenient = o.bool("lenient").orElse(false);
         boolean analyzeWildcard = o.bool("analyze_wildcard").orElse(false);
-        analyzer(o);
+        Optional<String> analyzer = o.string("analyzer");
+        Optional<String> quoteAnalyzer = simple ? Optional.empty() : o.string("quote_analyzer");
         if (simple) {
             o.string("flags").filter(fl -> !fl.equals("ALL")).ifPresent(fl -> {
                 throw GatewayException.unsupported("[simple_query_string] [flags: " + fl + "]");
@@ -123,7 +125,8 @@ final class FullTextQueries {
         }
         float boost = o.boost();
         o.done();
-        return new Query.QueryString(query, fields(fieldNames), operator, simple, lenient, analyzeWildcard, boost);
+        return new Query.QueryString(query, fields(fieldNames), operator, simple, lenient, analyzeWildcard, boost,
+                analyzer, quoteAnalyzer);
     }
 
     private static String queryText(DslObject o) {
@@ -151,13 +154,6 @@ final class FullTextQueries {
             case "all" -> Query.ZeroTermsQuery.ALL;
             default -> throw DslObject.parsing("Unsupported zero_terms_query value [" + z + "]");
         }).orElse(Query.ZeroTermsQuery.NONE);
-    }
-
-    /** {@code multi_match} and the query strings: only the standard analyzer may be named (others are refused). */
-    private static void analyzer(DslObject o) {
-        o.string("analyzer").filter(a -> !a.equals("standard")).ifPresent(a -> {
-            throw GatewayException.unsupported("[" + o.type() + "] [analyzer: " + a + "] (only [standard])");
-        });
     }
 
     /** {@code title^3}, {@code *_name}: a field (pattern) with its boost. */

@@ -223,8 +223,14 @@ class QueryDslTest {
                     .contains("english");
             assertThat(((Query.MatchPhrase) q("{'match_phrase':{'t':{'query':'x','analyzer':'simple'}}}"))
                     .analyzer()).contains("simple");
-            assertThat(failure("{'multi_match':{'query':'x','fields':['t'],'analyzer':'english'}}").kind())
-                    .isEqualTo(ErrorKind.UNSUPPORTED);
+            assertThat(((Query.MultiMatch) q("{'multi_match':{'query':'x','fields':['t'],'analyzer':'english'}}"))
+                    .analyzer()).contains("english");
+            Query.QueryString qs = (Query.QueryString) q("{'query_string':{'query':'a \\\"b c\\\"',"
+                    + "'default_field':'t','analyzer':'whitespace','quote_analyzer':'stop'}}");
+            assertThat(qs.analyzer()).contains("whitespace");
+            assertThat(qs.quoteAnalyzer()).contains("stop");
+            assertThat(qs.parsed().tree().toString()).contains("analyzer=Optional[whitespace]")
+                    .contains("analyzer=Optional[stop]");
             assertThat(failure("{'match':{'t':{'query':'x','operator':'xor'}}}").kind())
                     .isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
         }

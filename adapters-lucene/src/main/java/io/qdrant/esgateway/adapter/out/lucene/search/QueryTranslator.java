@@ -177,7 +177,13 @@ public final class QueryTranslator {
             }
             case Query.MultiMatch m -> multiMatch(m);
             // the boost is applied once, below (the parser would wrap the tree in it too)
-            case Query.QueryString s -> with(lenient || s.lenient(), true).translate(QueryStringParser.unboosted(s));
+            case Query.QueryString s -> {
+                String name = s.simple() ? "simple_query_string" : "query_string";
+                analysedWith(name, s.analyzer());
+                s.quoteAnalyzer().ifPresent(a -> analyzers.find(a).orElseThrow(() -> illegal("[" + name
+                        + "] quote_analyzer [" + a + "] not found")));
+                yield with(lenient || s.lenient(), true).translate(QueryStringParser.unboosted(s));
+            }
             case Query.Knn k -> knn(k);
             case Query.ScriptScore s -> {
                 // the script's score times the boost, then min_score on the boosted score (as Elasticsearch)
@@ -914,7 +920,8 @@ public final class QueryTranslator {
         for (Query.BoostedField bf : fields) {
             boolean pattern = bf.field().contains("*");
             List<String> names = pattern ? searchableFields(bf.field()) : List.of(bf.field());
-            QueryTranslator t = with(lenient || m.lenient() || pattern, normalize);
+            QueryTranslator t = analysedWith("multi_match", m.analyzer()).with(lenient || m.lenient() || pattern,
+                    normalize);
             for (String f : names) {
                 org.apache.lucene.search.Query q = t.guarded(() -> switch (m.type()) {
                     case PHRASE -> t.phrase(f, m.text(), m.slop(), Query.ZeroTermsQuery.NONE, t.lenient);

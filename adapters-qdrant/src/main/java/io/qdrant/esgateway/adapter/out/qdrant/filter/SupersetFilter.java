@@ -270,7 +270,8 @@ public final class SupersetFilter {
         boolean all = m.type() == Query.MultiMatchType.PHRASE || m.operator() == Query.Operator.AND;
         List<Translated> each = new ArrayList<>();
         for (Query.BoostedField f : m.fields()) {
-            each.add(text(f.field(), m.text(), all, Query.ZeroTermsQuery.NONE));
+            each.add(text(f.field(), m.text(), all, Query.ZeroTermsQuery.NONE, m.analyzer(),
+                    m.type() == Query.MultiMatchType.PHRASE));
         }
         return FilterTranslator.or(each);
     }
