@@ -353,7 +353,9 @@ public final class QueryStringParser {
             perField.add(f.boost() == 1f ? q : new Query.Bool(List.of(q), List.of(), List.of(), List.of(),
                     MinimumShouldMatch.UNSPECIFIED, f.boost()));
         }
-        return perField.size() == 1 ? perField.get(0) : new Query.DisMax(perField, 0f, 1f);
+        // query_string takes the best field (tie_breaker 0); simple_query_string adds the fields' scores, as
+        // Elasticsearch's dis_max with tie_breaker 1
+        return perField.size() == 1 ? perField.get(0) : new Query.DisMax(perField, simple ? 1f : 0f, 1f);
     }
 
     private String readTermText() {
