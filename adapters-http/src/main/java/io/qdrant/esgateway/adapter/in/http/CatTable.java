@@ -22,10 +22,15 @@ final class CatTable<R> {
 
     /**
      * A column: its name, its short aliases, whether it sorts as a number, whether its cells are right-aligned in text
-     * (Elasticsearch aligns only some numeric columns right), and how to read it.
+     * (Elasticsearch aligns only some numeric columns right), how to read it, and what {@code s} sorts it by (its
+     * value unless said: a byte size shown as {@code 1.2kb} sorts by its bytes).
      */
     record Column<R>(String name, List<String> aliases, boolean numeric, boolean right, String description,
-                     Function<R, String> value) {
+                     Function<R, String> value, Function<R, String> sortValue) {
+        Column(String name, List<String> aliases, boolean numeric, boolean right, String description,
+               Function<R, String> value) {
+            this(name, aliases, numeric, right, description, value, value);
+        }
     }
 
     private record Selected<R>(Column<R> column, String display) {
@@ -117,8 +122,8 @@ final class CatTable<R> {
             Column<R> c = column(parts[0]).orElseThrow(() -> GatewayException.illegalArgument(
                     "Unable to sort by unknown sort key `" + parts[0] + "`"));
             Comparator<R> one = c.numeric()
-                    ? Comparator.comparingDouble(r -> number(c.value().apply(r)))
-                    : Comparator.comparing(r -> c.value().apply(r));
+                    ? Comparator.comparingDouble(r -> number(c.sortValue().apply(r)))
+                    : Comparator.comparing(r -> c.sortValue().apply(r));
             if (parts.length > 1 && parts[1].equals("desc")) {
                 one = one.reversed();
             }
