@@ -218,6 +218,49 @@ class SecurityHttpTest {
         assertThat(admin.delete("/logs-a/_doc/c1?refresh=true").status()).isEqualTo(200);
     }
 
+    @ParameterizedTest
+    @MethodSource("backends")
+    void aWriteThatWouldCreateAnIndexNeedsAutoCreateAsElasticsearch(String backend) {
+        EsClient admin = elastic(backend);
+        admin.put("/_security/role/logs_writer", json("{'indices':[{'names':['logs-*'],'privileges':['write']}]}"));
+        admin.put("/_security/role/logs_maker", json("{'indices':[{'names':['logs-*'],'privileges':['write',"
+                + "'create_index']}]}"));
+        admin.put("/_security/user/wendy", json("{'password':'wendy-pass','roles':['logs_writer']}"));
+        admin.put("/_security/user/mark", json("{'password':'mark-pass','roles':['logs_maker']}"));
+        EsClient wendy = both.client(backend).as("wendy", "wendy-pass");
+        EsClient mark = both.client(backend).as("mark", "mark-pass");
+        String missing = "logs-new-" + backend;
+
+        EsClient.Reply refused = wendy.put("/" + missing + "/_doc/1", json("{'n':1}"));
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(403);
+        assertThat(refused.errorReason()).startsWith("action [indices:admin/auto_create] is unauthorized for user"
+                + " [wendy] with effective roles [logs_writer] on indices [" + missing + "], this action is granted by"
+                + " the index privileges [").contains("create_index");
+        assertThat(admin.get("/" + missing).status()).as("nothing created").isEqualTo(404);
+        assertThat(wendy.put("/logs-a/_doc/w1?refresh=true", json("{'n':1}")).status()).isEqualTo(201);
+
+        EsClient.Reply bulk = wendy.send("POST", "/_bulk?refresh=true",
+                "{\"index\":{\"_index\":\"logs-a\",\"_id\":\"w2\"}}\n{\"n\":2}\n"
+                        + "{\"index\":{\"_index\":\"" + missing + "\",\"_id\":\"w3\"}}\n{\"n\":3}\n"
+                        + "{\"create\":{\"_index\":\"" + missing + "\",\"_id\":\"w4\"}}\n{\"n\":4}\n",
+                "application/x-ndjson");
+        assertThat(bulk.status()).as(bulk.toString()).isEqualTo(200);
+        JsonNode items = bulk.json().path("items");
+        assertThat(items.at("/0/index/status").asInt()).isEqualTo(201);
+        assertThat(items.at("/1/index/status").asInt()).isEqualTo(403);
+        assertThat(items.at("/1/index/error/reason").asText()).startsWith("action [indices:admin/auto_create]");
+        assertThat(items.at("/2/create/status").asInt()).isEqualTo(403);
+        assertThat(admin.get("/" + missing).status()).as("nothing created by the bulk").isEqualTo(404);
+
+        assertThat(mark.put("/" + missing + "/_doc/1?refresh=true", json("{'n':1}")).status())
+                .as("create_index grants it").isEqualTo(201);
+        assertThat(wendy.put("/" + missing + "/_doc/2", json("{'n':2}")).status()).as("the index exists now")
+                .isEqualTo(201);
+        assertThat(admin.delete("/" + missing).status()).isEqualTo(200);
+        assertThat(admin.delete("/logs-a/_doc/w1?refresh=true").status()).isEqualTo(200);
+        assertThat(admin.delete("/logs-a/_doc/w2?refresh=true").status()).isEqualTo(200);
+    }
+
     private static String bcrypt(String password) {
         return io.qdrant.esgateway.domain.security.PasswordHashes.bcrypt(password.toCharArray(), new byte[16]);
     }

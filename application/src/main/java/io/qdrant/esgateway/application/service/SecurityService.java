@@ -58,6 +58,8 @@ public final class SecurityService implements SecurityOperations {
     private static final String INVALID_CREDENTIALS =
             "unable to authenticate with provided credentials and anonymous access is not allowed for this request";
 
+    private static final String AUTO_CREATE = "indices:admin/auto_create";
+
     private final Catalog catalog;
     private final InstantSource clock;
     private final SecureRandom random;
@@ -366,6 +368,18 @@ public final class SecurityService implements SecurityOperations {
         List<String> out = new ArrayList<>(names);
         out.addAll(exclusions);
         return String.join(",", out);
+    }
+
+    @Override
+    public GatewayException autoCreateDenial(Authentication who, String index) {
+        if (who.permission().allowsIndex(AUTO_CREATE, index)) {
+            return null;
+        }
+        CatalogView view = catalog.view();
+        if (view.index(index).isPresent() || view.isAlias(index)) {
+            return null;
+        }
+        return forbidden(who, AUTO_CREATE, List.of(index), Privileges.indexGranting(AUTO_CREATE), "index");
     }
 
     @Override

@@ -127,6 +127,12 @@ final class AccessControl {
             expression = "_all";
         }
         String narrowed = security.authorizeIndices(who, action, expression);
+        if (route.api().equals("index") || route.api().equals("create")) {
+            GatewayException denied = security.autoCreateDenial(who, expression);
+            if (denied != null) {
+                throw denied;
+            }
+        }
         String alias = pathParams.get("name");
         if (alias != null && (route.api().equals("indices.put_alias") || route.api().equals("indices.delete_alias"))) {
             security.authorizeIndices(who, action, alias);

@@ -54,7 +54,12 @@ final class ItemAccess {
             case "delete" -> "indices:data/write/delete";
             default -> "indices:data/write/index:op_type/index";
         };
-        return who.permission().allowsIndex(action, index) ? null : Denials.index(who, action, List.of(index));
+        if (!who.permission().allowsIndex(action, index)) {
+            return Denials.index(who, action, List.of(index));
+        }
+        // an index or create item on a missing index creates it: that needs indices:admin/auto_create too
+        return (type.equals("index") || type.equals("create")) && SECURITY.isBound()
+                ? SECURITY.get().autoCreateDenial(who, index) : null;
     }
 
     /** The 403 of an mget item on {@code index}, or null when it may be read. */

@@ -30,6 +30,14 @@ public interface SecurityOperations {
     String authorizeIndices(Authentication who, String action, String expression);
 
     /**
+     * The 403 for a write by {@code who} that would create {@code index} because no index or alias of that name
+     * exists (Elasticsearch's {@code indices:admin/auto_create}, granted by {@code create_index},
+     * {@code auto_configure}, {@code manage} and {@code all}), or null when the name exists or {@code who} may create
+     * it.
+     */
+    io.qdrant.esgateway.domain.error.GatewayException autoCreateDenial(Authentication who, String index);
+
+    /**
      * Throws 403 unless {@code who} may run each action on each of its index expressions; a wildcard is allowed only
      * when every name it matches is (expressions inside a request body, which are not narrowed).
      */
