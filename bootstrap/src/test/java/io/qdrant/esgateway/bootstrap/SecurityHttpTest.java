@@ -236,13 +236,18 @@ class SecurityHttpTest {
         assertThat(refused.errorReason()).startsWith("action [indices:admin/auto_create] is unauthorized for user"
                 + " [wendy] with effective roles [logs_writer] on indices [" + missing + "], this action is granted by"
                 + " the index privileges [").contains("create_index");
+        EsClient.Reply upsert = wendy.post("/" + missing + "/_update/1", json("{'doc':{'n':1},'doc_as_upsert':true}"));
+        assertThat(upsert.status()).as(upsert.toString()).isEqualTo(403);
+        assertThat(upsert.errorReason()).startsWith("action [indices:admin/auto_create]");
         assertThat(admin.get("/" + missing).status()).as("nothing created").isEqualTo(404);
         assertThat(wendy.put("/logs-a/_doc/w1?refresh=true", json("{'n':1}")).status()).isEqualTo(201);
 
         EsClient.Reply bulk = wendy.send("POST", "/_bulk?refresh=true",
                 "{\"index\":{\"_index\":\"logs-a\",\"_id\":\"w2\"}}\n{\"n\":2}\n"
                         + "{\"index\":{\"_index\":\"" + missing + "\",\"_id\":\"w3\"}}\n{\"n\":3}\n"
-                        + "{\"create\":{\"_index\":\"" + missing + "\",\"_id\":\"w4\"}}\n{\"n\":4}\n",
+                        + "{\"create\":{\"_index\":\"" + missing + "\",\"_id\":\"w4\"}}\n{\"n\":4}\n"
+                        + "{\"update\":{\"_index\":\"" + missing + "\",\"_id\":\"w5\"}}\n"
+                        + "{\"doc\":{\"n\":5},\"doc_as_upsert\":true}\n",
                 "application/x-ndjson");
         assertThat(bulk.status()).as(bulk.toString()).isEqualTo(200);
         JsonNode items = bulk.json().path("items");
@@ -250,6 +255,7 @@ class SecurityHttpTest {
         assertThat(items.at("/1/index/status").asInt()).isEqualTo(403);
         assertThat(items.at("/1/index/error/reason").asText()).startsWith("action [indices:admin/auto_create]");
         assertThat(items.at("/2/create/status").asInt()).isEqualTo(403);
+        assertThat(items.at("/3/update/status").asInt()).isEqualTo(403);
         assertThat(admin.get("/" + missing).status()).as("nothing created by the bulk").isEqualTo(404);
 
         assertThat(mark.put("/" + missing + "/_doc/1?refresh=true", json("{'n':1}")).status())

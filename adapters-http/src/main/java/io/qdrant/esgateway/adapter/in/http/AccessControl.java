@@ -127,7 +127,7 @@ final class AccessControl {
             expression = "_all";
         }
         String narrowed = security.authorizeIndices(who, action, expression);
-        if (route.api().equals("index") || route.api().equals("create")) {
+        if (route.api().equals("index") || route.api().equals("create") || route.api().equals("update")) {
             GatewayException denied = security.autoCreateDenial(who, expression);
             if (denied != null) {
                 throw denied;

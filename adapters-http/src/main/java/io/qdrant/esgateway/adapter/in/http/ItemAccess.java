@@ -57,8 +57,8 @@ final class ItemAccess {
         if (!who.permission().allowsIndex(action, index)) {
             return Denials.index(who, action, List.of(index));
         }
-        // an index or create item on a missing index creates it: that needs indices:admin/auto_create too
-        return (type.equals("index") || type.equals("create")) && SECURITY.isBound()
+        // a write other than a delete on a missing index creates it: that needs indices:admin/auto_create too
+        return !type.equals("delete") && SECURITY.isBound()
                 ? SECURITY.get().autoCreateDenial(who, index) : null;
     }
 
