@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  */
 public final class SearchDeadline {
     private static final ThreadLocal<SearchDeadline> CURRENT = new ThreadLocal<>();
-    private static volatile LongSupplier clock = System::nanoTime;
+    /** A test's clock, replacing the caller's while set ({@link #clock}). */
+    private static volatile LongSupplier clock;
 
     private final LongSupplier nanos;
     private final long start;
@@ -34,14 +35,15 @@ public final class SearchDeadline {
     }
 
     /**
-     * Runs {@code work} with the deadline {@code timeout} from now bound to this thread (none when empty); whether it
-     * was reached is {@link #timedOutHere} while {@code work} runs.
+     * Runs {@code work} with the deadline {@code timeout} from now on {@code nanos} (the caller's monotonic clock)
+     * bound to this thread (none when empty); whether it was reached is {@link #timedOutHere} while {@code work} runs.
      */
-    public static <T> T within(Optional<Duration> timeout, Supplier<T> work) {
+    public static <T> T within(Optional<Duration> timeout, LongSupplier nanos, Supplier<T> work) {
         if (timeout.isEmpty()) {
             return work.get();
         }
-        return bound(new SearchDeadline(clock, timeout.get()), work);
+        LongSupplier replaced = clock;
+        return bound(new SearchDeadline(replaced != null ? replaced : nanos, timeout.get()), work);
     }
 
     /** Runs {@code work} with {@code deadline} bound to this thread (restoring what was bound before). */

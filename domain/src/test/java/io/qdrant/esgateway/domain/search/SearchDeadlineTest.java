@@ -40,7 +40,7 @@ class SearchDeadlineTest {
         assertThat(SearchDeadline.passed()).isFalse();
         try (AutoCloseable clock = SearchDeadline.clock(now::get);
              ExecutorService threads = Executors.newSingleThreadExecutor()) {
-            boolean answer = SearchDeadline.within(Optional.of(Duration.ofMillis(5)), () -> {
+            boolean answer = SearchDeadline.within(Optional.of(Duration.ofMillis(5)), () -> -1L, () -> {
                 assertThat(SearchDeadline.passed()).isFalse();
                 now.set(Duration.ofMillis(6).toNanos());
                 Callable<Boolean> beside = SearchDeadline.carried(SearchDeadline::passed);
@@ -55,7 +55,7 @@ class SearchDeadlineTest {
             assertThat(answer).isTrue();
             assertThat(SearchDeadline.current()).isEmpty();
             assertThat(SearchDeadline.timedOutHere()).isFalse();
-            assertThat(SearchDeadline.within(Optional.empty(), SearchDeadline::passed)).isFalse();
+            assertThat(SearchDeadline.within(Optional.empty(), () -> -1L, SearchDeadline::passed)).isFalse();
         }
     }
 }

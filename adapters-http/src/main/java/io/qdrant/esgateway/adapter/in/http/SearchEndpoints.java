@@ -152,7 +152,7 @@ final class SearchEndpoints {
             }
             pit.get().keepAlive().ifPresent(k -> ContextOwners.opened(pit.get().id(), k));
             JsonValue rendered = io.qdrant.esgateway.domain.search.SearchDeadline.within(timeout(pit.get().body(),
-                    params), () -> render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
+                    params), System::nanoTime, () -> render(io.qdrant.esgateway.application.port.in.PointInTimeOperations
                     .withTiebreaker(parsed), pit.get().body(), pits.search(pit.get().id(), pit.get().keepAlive(), parsed),
                     request.flag("rest_total_hits_as_int", false), start, Optional.empty(),
                     HitMetadata.of(pit.get().body(), params), request.flag("typed_keys", false)));
@@ -197,7 +197,7 @@ final class SearchEndpoints {
         Optional<java.time.Duration> timeout = timeout(body, params);
         if (!cached || timeout.isPresent()) {
             // an answer that may be cut short by its timeout is never cached
-            return io.qdrant.esgateway.domain.search.SearchDeadline.within(timeout, () -> render(parsed, body,
+            return io.qdrant.esgateway.domain.search.SearchDeadline.within(timeout, System::nanoTime, () -> render(parsed, body,
                     search.search(target, parsed, options), totalAsInt, start, Optional.empty(), metadata, typedKeys));
         }
         Map<String, String> key = new LinkedHashMap<>(params);
