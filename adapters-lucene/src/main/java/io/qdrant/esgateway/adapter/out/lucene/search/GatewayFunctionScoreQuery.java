@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.FilterScorer;
 import org.apache.lucene.search.FilterWeight;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -137,14 +138,14 @@ final class GatewayFunctionScoreQuery extends Query {
         }
     }
 
-    private final class FunctionScorer extends Scorer {
-        private final Scorer inner;
+    /** The inner query's matches (Lucene's {@link FilterScorer} keeps its iteration), scored by the functions. */
+    private final class FunctionScorer extends FilterScorer {
         private final ScriptScoreQuery.LeafDocReader doc;
         private final FilterMatch[] matches;
         private final boolean subScores;
 
         FunctionScorer(Scorer inner, ScriptScoreQuery.LeafDocReader doc, FilterMatch[] matches, boolean subScores) {
-            this.inner = inner;
+            super(inner);
             this.doc = doc;
             this.matches = matches;
             this.subScores = subScores;
@@ -152,25 +153,10 @@ final class GatewayFunctionScoreQuery extends Query {
 
         @Override
         public float score() throws IOException {
-            int id = inner.docID();
+            int id = in.docID();
             doc.doc = id;
-            float sub = subScores ? inner.score() : 0f;
+            float sub = subScores ? in.score() : 0f;
             return functions.score(doc, sub, i -> matches[i].matches(id), doc.docId());
-        }
-
-        @Override
-        public int docID() {
-            return inner.docID();
-        }
-
-        @Override
-        public DocIdSetIterator iterator() {
-            return inner.iterator();
-        }
-
-        @Override
-        public TwoPhaseIterator twoPhaseIterator() {
-            return inner.twoPhaseIterator();
         }
 
         @Override
