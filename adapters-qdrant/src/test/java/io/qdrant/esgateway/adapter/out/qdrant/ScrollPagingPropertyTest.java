@@ -236,6 +236,39 @@ class ScrollPagingPropertyTest {
         });
     }
 
+    /**
+     * On Qdrant a scroll in index order ({@code _doc}, or by a constant score then {@code _doc}) continues each page
+     * from the last point it returned: one Qdrant scroll call per page of 100, not a scan of every match per page.
+     */
+    @TestFactory
+    Stream<DynamicTest> qdrantScrollInIndexOrderContinuesFromTheLastPoint() {
+        Backend b = backend(qdrantStore, Optional.empty());
+        corpus(b, "walk", new Random(11), 1000);
+        return Stream.of("\"sort\":[\"_doc\"],", "\"query\":{\"range\":{\"n\":{\"gte\":0}}},", "")
+                .map(body -> DynamicTest.dynamicTest(body.isEmpty() ? "match_all by score" : body, () -> {
+                    SearchResult expected = b.search().search("walk", SearchRequestParser.parse(Optional.of(
+                            Json.parse("{" + body + "\"size\":1000}")), Map.of()),
+                            CatalogView.Options.STRICT_EXPAND_OPEN);
+                    int before = fake.requests("POST", "/points/scroll").size();
+                    Page p = b.scroll().open("walk", SearchRequestParser.parse(Optional.of(Json.parse(
+                            "{" + body + "\"size\":100}")), Map.of()), Duration.ofMinutes(1),
+                            CatalogView.Options.STRICT_EXPAND_OPEN);
+                    List<Hit> got = new ArrayList<>(p.result().hits());
+                    int pages = 1;
+                    while (!p.result().hits().isEmpty()) {
+                        p = b.scroll().next(p.scrollId().orElseThrow(), Optional.of(Duration.ofMinutes(1)));
+                        got.addAll(p.result().hits());
+                        assertThat(++pages).isLessThan(50);
+                    }
+                    assertThat(keys(got)).isEqualTo(keys(expected.hits()));
+                    assertThat(expected.hits()).hasSizeGreaterThan(500);
+                    int calls = fake.requests("POST", "/points/scroll").size() - before;
+                    // each page reads its own hits (a scan of every match per page would be 4 calls a page)
+                    assertThat(calls).as("Qdrant scroll calls for %d pages", pages).isLessThanOrEqualTo(2 * pages);
+                    b.scroll().clearAll();
+                }));
+    }
+
     @TestFactory
     Stream<DynamicTest> twentyConcurrentAbandonedContextsAreFreedAfterTheirKeepAlive() {
         return Stream.of("lucene", "qdrant").map(name -> DynamicTest.dynamicTest(name, () -> {

@@ -137,6 +137,14 @@ public final class QdrantLayout {
     }
 
     /**
+     * The lowest point id whose {@link #position} is {@code position} or more: a scroll {@code offset} (inclusive)
+     * that starts at the first point at or after that position in id order. {@code position} is 0 or more.
+     */
+    public static String firstAt(long position) {
+        return new UUID(position << 1, 0L).toString();
+    }
+
+    /**
      * One payload-path segment: bare when it is only letters, digits, {@code _} and {@code -}; otherwise
      * double-quoted (guide §11.2: {@code @timestamp}, dots, spaces, brackets).
      */

@@ -183,8 +183,17 @@ public final class CollectionReads {
      */
     public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                        Predicate<JsonNode> sink) {
+        scroll(index, matches, include, limit, null, sink);
+    }
+
+    /**
+     * {@link #scroll(IndexMetadata, Translated, List, int, Predicate)} from the point id {@code from} on (inclusive;
+     * it need not exist: the scroll starts at the first point id not below it), or from the first point when null.
+     */
+    public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit, String from,
+                       Predicate<JsonNode> sink) {
         String collection = calls.collection(index);
-        JsonNode offset = null;
+        JsonNode offset = from == null ? null : com.fasterxml.jackson.databind.node.TextNode.valueOf(from);
         int seen = 0;
         ObjectNode filter = filter(matches);
         while (seen < limit) {

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -94,6 +95,8 @@ public final class FilterSearches {
         // every match scores the same, so relevance order is index order
         boolean indexOrder = request.searchAfter().isEmpty()
                 && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
+        OptionalLong start = request.searchAfter().isEmpty() ? OptionalLong.empty()
+                : indexOrderStart(request.sort(), sort, sort.parseAfter(request.searchAfter().get()), score);
         Optional<IndexHits.Total> total = Optional.empty();
         boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         if (topN <= 0 || matches instanceof FilterTranslator.Never) {
@@ -111,7 +114,8 @@ public final class FilterSearches {
                 beside)) : BesideRead.start(() -> reads.count(index, matches));
         List<Hit> hits;
         try {
-            hits = page(index, request, topN, matches, score, sort, indexOrder, primary, beside);
+            hits = start.isPresent() ? continuation(index, request, topN, matches, score, sort, start.getAsLong())
+                    : page(index, request, topN, matches, score, sort, indexOrder, primary, beside);
         } catch (RuntimeException e) {
             throw count == null ? e : count.settle(e);
         }
@@ -160,6 +164,67 @@ public final class FilterSearches {
                 hits.addAll(sortedHits(index, request, topN, matches, score, sort));
             }
         }
+        return hits;
+    }
+
+    /**
+     * Where a page in index order continues after its {@code search_after} ({@code after}, parsed): its sort keys
+     * are {@code _score} (every match scores {@code score}) and at most one {@code _doc} ascending, last — a scroll's
+     * or a point in time's next page. Empty when the sort is another; else the first position in point-id order
+     * the page starts at ({@link QdrantLayout#position}), or -1 when no match comes after.
+     */
+    static OptionalLong indexOrderStart(List<SortSpec> specs, GatewaySort sort, Object[] after, float score) {
+        int n = specs.size();
+        if (n == 0) {
+            return OptionalLong.empty();
+        }
+        for (int i = 0; i < n; i++) {
+            SortSpec spec = specs.get(i);
+            boolean lastDoc = i == n - 1 && spec instanceof SortSpec.Doc d && d.order() == SortSpec.Order.ASC;
+            if (!(spec instanceof SortSpec.Score) && !lastDoc) {
+                return OptionalLong.empty();
+            }
+        }
+        boolean byDoc = specs.get(n - 1) instanceof SortSpec.Doc;
+        Object[] first = new Object[n];
+        Object[] last = new Object[n];
+        for (int i = 0; i < n; i++) {
+            boolean doc = byDoc && i == n - 1;
+            first[i] = doc ? (Object) 0L : (Object) score;
+            last[i] = doc ? (Object) Long.MAX_VALUE : (Object) score;
+        }
+        if (sort.isAfter(new GatewaySort.Key(first, 0L), after)) {
+            return OptionalLong.of(0L); // the scores decide: every match comes after
+        }
+        if (!byDoc || !sort.isAfter(new GatewaySort.Key(last, Long.MAX_VALUE), after)) {
+            return OptionalLong.of(-1L); // none does
+        }
+        // the scores tie: the matches after the search_after's position
+        return OptionalLong.of((Long) after[n - 1] + 1);
+    }
+
+    /** A page in index order from position {@code start} on ({@link #indexOrderStart}; -1: none). */
+    private List<Hit> continuation(IndexMetadata index, SearchRequest request, int topN, Translated matches,
+                                   float score, GatewaySort sort, long start) {
+        List<Hit> hits = new ArrayList<>();
+        if (start < 0) {
+            return hits;
+        }
+        BiFunction<String, JsonObject, Map<String, List<String>>> highlights = reads.highlighter(index, request);
+        int keys = request.sort().size();
+        boolean byDoc = request.sort().get(keys - 1) instanceof SortSpec.Doc;
+        reads.scroll(index, matches, CollectionReads.STORED, topN, start == 0 ? null : QdrantLayout.firstAt(start),
+                record -> {
+                    StoredDocument d = CollectionReads.stored(index, record.path("payload"));
+                    long position = QdrantLayout.position(record.path("id").asText());
+                    Object[] values = new Object[keys];
+                    for (int i = 0; i < keys; i++) {
+                        values[i] = byDoc && i == keys - 1 ? (Object) position : (Object) score;
+                    }
+                    hits.add(new Hit(index.name(), d.id(), score, sort.render(new GatewaySort.Key(values, position)),
+                            d.source(), d.version(), highlights.apply(d.id(), d.source())));
+                    return true;
+                });
         return hits;
     }
 
