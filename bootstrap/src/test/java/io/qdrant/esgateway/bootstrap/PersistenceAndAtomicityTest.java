@@ -32,6 +32,27 @@ class PersistenceAndAtomicityTest {
     }
 
     @Test
+    void externalVersionsSurviveARestart(@TempDir Path data) {
+        try (RunningGateway first = RunningGateway.start(data)) {
+            assertThat(first.client.put("/ext/_doc/1?version=9007199254740993&version_type=external",
+                    json("{'n':1}")).status()).isEqualTo(201);
+            assertThat(first.client.put("/ext/_doc/2?version=40&version_type=external", json("{'n':2}")).status())
+                    .isEqualTo(201);
+        }
+        try (RunningGateway second = RunningGateway.start(data)) {
+            assertThat(second.client.get("/ext/_doc/1").json().path("_version").asLong())
+                    .isEqualTo(9007199254740993L);
+            EsClient.Reply lower = second.client.put("/ext/_doc/2?version=40&version_type=external",
+                    json("{'n':3}"));
+            assertThat(lower.status()).isEqualTo(409);
+            assertThat(lower.errorReason())
+                    .isEqualTo("[2]: version conflict, current version [40] is higher or equal to the one provided [40]");
+            assertThat(second.client.put("/ext/_doc/2", json("{'n':3}")).json().path("_version").asLong())
+                    .isEqualTo(41);
+        }
+    }
+
+    @Test
     void whenTheBackendCannotCreateStorageNoCatalogEntryRemains(@TempDir Path data) throws Exception {
         try (RunningGateway gw = RunningGateway.start(data)) {
             assertThat(gw.client.put("/works").status()).isEqualTo(200);

@@ -37,6 +37,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -200,31 +201,52 @@ public final class DocumentService implements DocumentOperations {
             return state.getOrDefault(id, Optional.empty());
         }
 
-        /** The version the next write of {@code id} gets: after the live document, or after its tombstone. */
-        long nextVersion(String id) {
+        /** The version of {@code id}: of the live document, or of its tombstone; empty when there is neither. */
+        OptionalLong currentVersion(String id) {
             Optional<StoredDocument> doc = current(id);
             if (doc.isPresent()) {
-                return doc.get().version().version() + 1;
+                return OptionalLong.of(doc.get().version().version());
             }
             Long justDeleted = deleted.get(id);
             if (justDeleted != null) {
-                return justDeleted + 1;
+                return OptionalLong.of(justDeleted);
             }
             Tombstone t = tombstones.getOrDefault(index.uuid(), Map.of()).get(id);
-            return t != null && t.expires().isAfter(clock.instant()) ? t.version() + 1 : 1;
+            return t != null && t.expires().isAfter(clock.instant()) ? OptionalLong.of(t.version())
+                    : OptionalLong.empty();
+        }
+
+        /** The version the next write of {@code id} gets: after the live document, or after its tombstone. */
+        long nextVersion(String id) {
+            return currentVersion(id).orElse(0) + 1;
+        }
+
+        /** Throws the conflict of {@code condition}'s {@code version} with the current version of {@code id}. */
+        void checkVersion(String id, Versioning.Condition condition) {
+            Versioning.checkVersion(index, id, currentVersion(id), current(id).isEmpty(), condition);
         }
 
         DocumentVersion next(String id) {
             return new DocumentVersion(nextVersion(id), ++seqNo, DocumentVersion.PRIMARY_TERM);
         }
 
+        /** The version a write under {@code condition} gets: the given one when external, else the next. */
+        DocumentVersion next(String id, Versioning.Condition condition) {
+            return condition.external()
+                    ? new DocumentVersion(condition.version(), ++seqNo, DocumentVersion.PRIMARY_TERM) : next(id);
+        }
+
         StoredDocument put(String id, JsonObject source) {
+            return put(id, source, Versioning.Condition.NONE);
+        }
+
+        StoredDocument put(String id, JsonObject source, Versioning.Condition condition) {
             ParsedDocument parsed = DocumentParser.parse(mappings, source, id);
             parsed.updatedMappings().ifPresent(m -> {
                 mappings = m;
                 mappingsChanged = true;
             });
-            IndexableDocument doc = new IndexableDocument(id, next(id), source, parsed.values());
+            IndexableDocument doc = new IndexableDocument(id, next(id, condition), source, parsed.values());
             // the plan holds the store's state of every touched id, updated by each planned write: an id it has no
             // live document for has none in the store when this write is applied either (writes apply in order)
             writes.add(new DocumentWrite.Upsert(doc, current(id).isEmpty()));
@@ -234,7 +256,11 @@ public final class DocumentService implements DocumentOperations {
         }
 
         DocumentVersion delete(String id) {
-            DocumentVersion version = next(id);
+            return delete(id, Versioning.Condition.NONE);
+        }
+
+        DocumentVersion delete(String id, Versioning.Condition condition) {
+            DocumentVersion version = next(id, condition);
             writes.add(new DocumentWrite.Delete(id));
             state.put(id, Optional.empty());
             deleted.put(id, version.version());
@@ -361,16 +387,18 @@ public final class DocumentService implements DocumentOperations {
                     Versioning.checkAbsent(index, id, current);
                 }
                 Versioning.check(index, id, current, c.condition());
+                plan.checkVersion(id, c.condition());
                 if (!(c.source() instanceof JsonObject source)) {
                     throw new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse, document is empty");
                 }
-                StoredDocument doc = plan.put(id, source);
+                StoredDocument doc = plan.put(id, source, c.condition());
                 yield new Written(index.name(), id, current.isPresent() ? Result.UPDATED : Result.CREATED,
                         doc.version(), Optional.empty());
             }
             case WriteCommand.Delete c -> {
                 Versioning.check(index, id, current, c.condition());
-                DocumentVersion v = plan.delete(id);
+                plan.checkVersion(id, c.condition());
+                DocumentVersion v = plan.delete(id, c.condition());
                 yield new Written(index.name(), id, current.isPresent() ? Result.DELETED : Result.NOT_FOUND, v,
                         Optional.empty());
             }
@@ -478,6 +506,15 @@ public final class DocumentService implements DocumentOperations {
         IndexMetadata index = resolveSingle(catalog.view(), target);
         RoutingRequired.check(index, routing, id);
         return get(index, id);
+    }
+
+    @Override
+    public GetResult get(String target, String id, Optional<String> routing, long version) {
+        IndexMetadata index = resolveSingle(catalog.view(), target);
+        RoutingRequired.check(index, routing, id);
+        GetResult result = get(index, id);
+        result.document().ifPresent(d -> Versioning.checkRead(index, id, d.version().version(), version));
+        return result;
     }
 
     private GetResult get(IndexMetadata index, String id) {

@@ -12,7 +12,9 @@ import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
 import io.qdrant.esgateway.application.port.out.InMemoryDocumentStore;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
+import io.qdrant.esgateway.domain.document.Versioning.VersionType;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CreateIndexRequest;
@@ -152,6 +154,45 @@ class DocumentServiceTest {
         service.write(delete("i", "1"));
         now = now.plus(DocumentService.GC_DELETES).plusSeconds(1);
         assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(1);
+    }
+
+    private static WriteCommand external(String id, long version, VersionType type) {
+        return new WriteCommand.Index("i", Optional.of(id), doc("{'n':1}"), false,
+                Condition.NONE.withVersion(version, type), false);
+    }
+
+    @Test
+    void anExternalVersionIsTakenWhenHigherThanTheCurrentOneOrItsTombstones() {
+        createIndex("i", "{}");
+        assertThat(service.write(external("1", 5, VersionType.EXTERNAL)).version().version()).isEqualTo(5);
+        assertThatThrownBy(() -> service.write(external("1", 5, VersionType.EXTERNAL)))
+                .hasMessage("[1]: version conflict, current version [5] is higher or equal to the one provided [5]");
+        assertThat(service.write(external("1", 5, VersionType.EXTERNAL_GTE)).result()).isEqualTo(Result.UPDATED);
+        assertThatThrownBy(() -> service.write(external("1", 4, VersionType.EXTERNAL_GTE)))
+                .hasMessage("[1]: version conflict, current version [5] is higher than the one provided [4]");
+        assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(6);
+        Written deleted = service.write(new WriteCommand.Delete("i", "1",
+                Condition.NONE.withVersion(20, VersionType.EXTERNAL), false));
+        assertThat(deleted.result()).isEqualTo(Result.DELETED);
+        assertThat(deleted.version().version()).isEqualTo(20);
+        assertThatThrownBy(() -> service.write(external("1", 20, VersionType.EXTERNAL)))
+                .hasMessageContaining("current version [20]");
+        assertThat(service.write(external("1", 21, VersionType.EXTERNAL)).result()).isEqualTo(Result.CREATED);
+        assertThat(service.get("i", "1").document().orElseThrow().version().version()).isEqualTo(21);
+        assertThat(store.maxSeqNo(catalog.view().index("i").orElseThrow())).isEqualTo(4);
+    }
+
+    @Test
+    void versionMinusFourCreatesOnlyAndAGetChecksItsVersion() {
+        createIndex("i", "{}");
+        assertThat(service.write(external("1", Versioning.MATCH_DELETED, VersionType.INTERNAL)).result())
+                .isEqualTo(Result.CREATED);
+        assertThatThrownBy(() -> service.write(external("1", Versioning.MATCH_DELETED, VersionType.INTERNAL)))
+                .hasMessage("[1]: version conflict, document already exists (current version [1])");
+        assertThat(service.get("i", "1", Optional.empty(), 1).document()).isPresent();
+        assertThatThrownBy(() -> service.get("i", "1", Optional.empty(), 2))
+                .hasMessage("[1]: version conflict, current version [1] is different than the one provided [2]");
+        assertThat(service.get("i", "2", Optional.empty(), 2).document()).isEmpty();
     }
 
     @Test

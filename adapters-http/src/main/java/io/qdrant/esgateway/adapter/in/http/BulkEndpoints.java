@@ -9,7 +9,9 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.UpdateBody;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
+import io.qdrant.esgateway.domain.document.Versioning.VersionType;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
@@ -38,8 +40,8 @@ final class BulkEndpoints {
     private static final String PARAMS = "refresh,routing,timeout,wait_for_active_shards,require_alias,pipeline,"
             + "_source,_source_includes,_source_excludes";
     private static final Set<String> METADATA = Set.of("_index", "_id", "routing", "if_seq_no", "if_primary_term",
-            "require_alias", "retry_on_conflict", "_source");
-    private static final Set<String> UNSUPPORTED_METADATA = Set.of("version", "version_type", "pipeline",
+            "require_alias", "retry_on_conflict", "_source", "version", "version_type");
+    private static final Set<String> UNSUPPORTED_METADATA = Set.of("pipeline",
             "dynamic_templates", "require_data_stream", "list_executed_pipelines");
 
     private final DocumentOperations documents;
@@ -143,7 +145,9 @@ final class BulkEndpoints {
             boolean itemRequireAlias = meta.has("require_alias")
                     ? JsonReads.bool(meta.get("require_alias")).orElse(false) : requireAlias;
             Condition condition = new Condition(longMeta(meta, "if_seq_no", lineNumber),
-                    longMeta(meta, "if_primary_term", lineNumber));
+                    longMeta(meta, "if_primary_term", lineNumber)).withVersion(version(meta, lineNumber),
+                    meta.has("version_type") ? VersionType.parse(text(meta, "version_type", lineNumber))
+                            : VersionType.INTERNAL);
             Optional<String> routing = meta.has("routing") ? Optional.of(text(meta, "routing", lineNumber))
                     : defaultRouting;
             if (index == null) {
@@ -151,6 +155,14 @@ final class BulkEndpoints {
             }
             if (id == null && (type.equals("delete") || type.equals("update"))) {
                 validation.add("id is missing");
+            }
+            if (type.equals("update")) {
+                if (condition.version() != Versioning.MATCH_ANY || condition.external()) {
+                    throw GatewayException.illegalArgument("Update requests do not support versioning. Please use"
+                            + " `if_seq_no` and `if_primary_term` instead");
+                }
+            } else {
+                validation.addAll(condition.problems(type.equals("create"), id != null || type.equals("delete")));
             }
             if (type.equals("delete")) {
                 items.add(new Item(type, new WriteCommand.Delete(String.valueOf(index), String.valueOf(id), condition,
@@ -294,6 +306,23 @@ final class BulkEndpoints {
         }
         return JsonReads.text(v).orElseThrow(() -> GatewayException.illegalArgument("Malformed action/metadata line ["
                 + lineNumber + "], expected a simple value for field [" + key + "] but found [" + v.tokenName() + "]"));
+    }
+
+    /** An item's {@code version}: a number (a fraction is cut, as Elasticsearch reads it) or its string form. */
+    private static long version(JsonObject meta, int lineNumber) {
+        if (!meta.has("version")) {
+            return Versioning.MATCH_ANY;
+        }
+        JsonValue v = meta.get("version");
+        if (v instanceof JsonValue.JsonNumber n) {
+            return n.value().longValue();
+        }
+        String text = text(meta, "version", lineNumber);
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw GatewayException.illegalArgument("For input string: \"" + text + "\"");
+        }
     }
 
     private static OptionalLong longMeta(JsonObject meta, String key, int lineNumber) {

@@ -8,9 +8,12 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.Written;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.UpdateBody;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
+import io.qdrant.esgateway.domain.document.Versioning.VersionType;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -29,6 +32,9 @@ final class DocumentEndpoints {
             + "wait_for_active_shards,version,version_type,pipeline,require_alias,op_type";
     private static final String READ_PARAMS = "_source,_source_includes,_source_excludes,stored_fields,preference,"
             + "realtime,refresh,routing,version,version_type";
+    /** {@code _source} takes no {@code version}, as in Elasticsearch. */
+    private static final String SOURCE_PARAMS = "_source,_source_includes,_source_excludes,stored_fields,preference,"
+            + "realtime,refresh,routing";
 
     private final DocumentOperations documents;
 
@@ -42,14 +48,16 @@ final class DocumentEndpoints {
                 .add(route("PUT,POST", "/{index}/_create/{id}", "create", WRITE_PARAMS, true, this::create))
                 .add(route("GET", "/{index}/_doc/{id}", "get", READ_PARAMS, false, this::get))
                 .add(route("HEAD", "/{index}/_doc/{id}", "exists", READ_PARAMS, false, this::exists))
-                .add(route("GET", "/{index}/_source/{id}", "get_source", READ_PARAMS, false, this::source))
-                .add(route("HEAD", "/{index}/_source/{id}", "exists_source", READ_PARAMS, false, this::sourceExists))
+                .add(route("GET", "/{index}/_source/{id}", "get_source", SOURCE_PARAMS, false, this::source))
+                .add(route("HEAD", "/{index}/_source/{id}", "exists_source", SOURCE_PARAMS, false,
+                        this::sourceExists))
                 .add(route("DELETE", "/{index}/_doc/{id}", "delete",
                         "if_seq_no,if_primary_term,refresh,routing,timeout,wait_for_active_shards,version,version_type",
                         false, this::delete))
                 .add(route("POST", "/{index}/_update/{id}", "update",
                         "if_seq_no,if_primary_term,lang,refresh,require_alias,retry_on_conflict,routing,timeout,"
-                                + "wait_for_active_shards,_source,_source_includes,_source_excludes", true,
+                                + "wait_for_active_shards,_source,_source_includes,_source_excludes,version,"
+                                + "version_type", true,
                         this::update));
     }
 
@@ -60,8 +68,10 @@ final class DocumentEndpoints {
             default -> throw GatewayException.illegalArgument("opType must be 'create' or 'index', found: ["
                     + request.param("op_type").get() + "]");
         };
-        return write(request, new WriteCommand.Index(request.pathParam("index"), request.optionalPathParam("id"),
-                request.requiredBody(), createOnly, condition(request), request.flag("require_alias", false)));
+        Optional<String> id = request.optionalPathParam("id");
+        // an index request without an id is a create (of a generated id), as in Elasticsearch
+        return write(request, new WriteCommand.Index(request.pathParam("index"), id, request.requiredBody(),
+                createOnly, versioned(request, createOnly || id.isEmpty()), request.flag("require_alias", false)));
     }
 
     private EsResponse create(EsRequest request) {
@@ -70,15 +80,18 @@ final class DocumentEndpoints {
                     + "]");
         }
         return write(request, new WriteCommand.Index(request.pathParam("index"), Optional.of(request.pathParam("id")),
-                request.requiredBody(), true, condition(request), request.flag("require_alias", false)));
+                request.requiredBody(), true, versioned(request, true), request.flag("require_alias", false)));
     }
 
     private EsResponse delete(EsRequest request) {
         return write(request, new WriteCommand.Delete(request.pathParam("index"), request.pathParam("id"),
-                condition(request), false));
+                versioned(request, false), false));
     }
 
     private EsResponse update(EsRequest request) {
+        if (request.param("version").isPresent() || request.param("version_type").isPresent()) {
+            throw GatewayException.validationFailed(List.of(INTERNAL_VERSIONING));
+        }
         UpdateBody body = UpdateBody.parse(request.requiredBody());
         Optional<SourceFilter> fetch = body.source();
         SourceFilter fromParams = sourceFilter(request);
@@ -106,14 +119,14 @@ final class DocumentEndpoints {
     private EsResponse get(EsRequest request) {
         noStoredFields(request);
         GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"),
-                request.param("routing"));
+                request.param("routing"), readVersion(request));
         return EsResponse.json(result.document().isPresent() ? 200 : 404,
                 DocumentResponses.got(result, sourceFilter(request)));
     }
 
     private EsResponse exists(EsRequest request) {
         return EsResponse.empty(documents.get(request.pathParam("index"), request.pathParam("id"),
-                request.param("routing")).document()
+                request.param("routing"), readVersion(request)).document()
                 .isPresent() ? 200 : 404);
     }
 
@@ -153,10 +166,6 @@ final class DocumentEndpoints {
     }
 
     static void unsupportedWriteParams(EsRequest request) {
-        if (request.param("version").isPresent() || request.param("version_type").isPresent()) {
-            throw GatewayException.unsupported("external versioning ([version], [version_type]); use [if_seq_no] and"
-                    + " [if_primary_term]");
-        }
         if (request.param("pipeline").isPresent()) {
             throw GatewayException.unsupported("ingest pipelines ([pipeline])");
         }
@@ -164,6 +173,31 @@ final class DocumentEndpoints {
 
     static Condition condition(EsRequest request) {
         return new Condition(longParam(request, "if_seq_no"), longParam(request, "if_primary_term"));
+    }
+
+    /** Elasticsearch's refusal of {@code version} on an update (and on internal-versioned writes). */
+    static final String INTERNAL_VERSIONING = "internal versioning can not be used for optimistic concurrency control."
+            + " Please use `if_seq_no` and `if_primary_term` instead";
+
+    /**
+     * The conditions of an index ({@code createOnly}: a create) or delete request: {@code if_seq_no},
+     * {@code if_primary_term}, {@code version} and {@code version_type}, validated as Elasticsearch validates them.
+     */
+    static Condition versioned(EsRequest request, boolean createOnly) {
+        VersionType type = request.param("version_type").map(VersionType::parse).orElse(VersionType.INTERNAL);
+        OptionalLong version = longParam(request, "version");
+        Condition condition = condition(request).withVersion(version.orElse(Versioning.MATCH_ANY), type);
+        List<String> problems = condition.problems(createOnly, true);
+        if (!problems.isEmpty()) {
+            throw GatewayException.validationFailed(problems);
+        }
+        return condition;
+    }
+
+    /** A get's {@code version} (any {@code version_type}): the found document must have it. */
+    private static long readVersion(EsRequest request) {
+        request.param("version_type").map(VersionType::parse);
+        return longParam(request, "version").orElse(Versioning.MATCH_ANY);
     }
 
     private static OptionalLong longParam(EsRequest request, String name) {
@@ -175,7 +209,8 @@ final class DocumentEndpoints {
             return OptionalLong.of(Long.parseLong(value.get()));
         } catch (NumberFormatException e) {
             throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Failed to parse long parameter [" + name
-                    + "] with value [" + value.get() + "]", Map.of(), null);
+                    + "] with value [" + value.get() + "]", Map.of(), GatewayException.scriptCause(
+                    "number_format_exception", "For input string: \"" + value.get() + "\""));
         }
     }
 }

@@ -170,7 +170,8 @@ final class ReindexEndpoints {
                 case "version_type" -> {
                     String type = text("dest", "version_type", e.getValue());
                     if (!type.equals("internal")) {
-                        throw GatewayException.unsupported("[version_type=" + type + "] (external versioning)");
+                        throw GatewayException.unsupported("[version_type=" + type + "] in _reindex (keeping the source"
+                                + " documents' versions)");
                     }
                 }
                 case "pipeline" -> throw GatewayException.unsupported("[pipeline] (ingest pipelines)");

@@ -34,6 +34,12 @@ public interface DocumentOperations {
         return get(target, id);
     }
 
+    /**
+     * As {@link #get(String, String, Optional)}, with the request's {@code version}: a found document with another
+     * version is a {@code version_conflict_engine_exception}; {@code Versioning.MATCH_ANY} asks for none.
+     */
+    GetResult get(String target, String id, Optional<String> routing, long version);
+
     /** Many documents, each from its own target; a failing target fails only its item. */
     List<GetOutcome> multiGet(List<GetCommand> commands);
 
