@@ -105,6 +105,14 @@ public final class Corpus {
      * similarity with a {@code flat} index (exact kNN on Elasticsearch), for the script-score-vector workload.
      */
     public static String vectorMapping(boolean cosine) {
+        return vectorMapping(cosine, true);
+    }
+
+    /**
+     * The same; without {@code flat} the cosine field has the engine's default index (the gateway has no {@code flat}
+     * index: its answers to the workload come from the script, which reads the vectors, not from an index).
+     */
+    public static String vectorMapping(boolean cosine, boolean flat) {
         return """
                 {"settings":{"number_of_shards":1,"number_of_replicas":0},
                  "mappings":{"properties":{
@@ -112,7 +120,8 @@ public final class Corpus {
                    "embedding":{"type":"dense_vector","dims":%d,"index":true,"similarity":"l2_norm",
                                 "index_options":{"type":"hnsw"}}%s}}}""".formatted(DIMS, cosine
                 ? ",\n   \"" + COSINE_FIELD + "\":{\"type\":\"dense_vector\",\"dims\":" + DIMS
-                        + ",\"index\":true,\"similarity\":\"cosine\",\"index_options\":{\"type\":\"flat\"}}" : "");
+                        + ",\"index\":true,\"similarity\":\"cosine\"" + (flat ? ",\"index_options\":{\"type\":\"flat\"}" : "")
+                        + "}" : "");
     }
 
     /** The cosine twin of {@code embedding} ({@link #vectorMapping(boolean)}). */

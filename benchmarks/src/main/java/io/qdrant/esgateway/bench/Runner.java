@@ -44,6 +44,8 @@ public final class Runner {
     private BulkBodies vectorBodies;
     /** The vector index also holds the cosine twin field (the script-score-vector workload runs). */
     private final boolean cosineVectors;
+    /** Engines whose cosine vector field gets a {@code flat} index (exact kNN): Elasticsearch's. */
+    private final java.util.Set<String> flatVectorEngines = new java.util.HashSet<>();
     /** workload → why the gateway on the canned Qdrant cannot measure it (refused while recording). */
     private final Map<String, CellFailure> cannedRefused = new HashMap<>();
     /** The measured latencies of the read cells by distinct request, over all trials. */
@@ -67,6 +69,8 @@ public final class Runner {
         Map<String, Object> machine = Machine.facts();
         Instant started = Instant.now();
         List<RunningEngine> engines = startAll();
+        engines.stream().filter(e -> e.spec().kind() == EngineSpec.Kind.ELASTICSEARCH)
+                .forEach(e -> flatVectorEngines.add(e.spec().name()));
         Thread hook = new Thread(() -> engines.forEach(RunningEngine::close), "bench-stop-engines");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -369,7 +373,8 @@ public final class Runner {
         }
         if (options.vectors()) {
             http.send("DELETE", "/" + Corpus.VECTOR_INDEX, null, null);
-            Http.Raw created = http.send("PUT", "/" + Corpus.VECTOR_INDEX, Corpus.vectorMapping(cosineVectors),
+            Http.Raw created = http.send("PUT", "/" + Corpus.VECTOR_INDEX, Corpus.vectorMapping(cosineVectors,
+                    flatVectorEngines.contains(engine)),
                     "application/json");
             if (created.ok()) {
                 bulk(http, true);

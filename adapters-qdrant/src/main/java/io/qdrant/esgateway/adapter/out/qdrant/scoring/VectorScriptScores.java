@@ -11,6 +11,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.filter.SupersetFilter;
 import io.qdrant.esgateway.adapter.out.qdrant.read.CollectionReads;
 import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantKnnSearch;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
+import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.query.Query;
@@ -134,7 +135,13 @@ public final class VectorScriptScores {
                 || !collections.vectorNames(index).contains(shape.field())) {
             return Optional.empty();
         }
-        Translated filter = new FilterTranslator(index, CollectionReads.now()).query(s.query());
+        Translated filter;
+        try {
+            filter = new FilterTranslator(index, CollectionReads.now()).query(s.query());
+        } catch (GatewayException e) {
+            // an inner query the filter path refuses: the exact path gives its answer or its error
+            return Optional.empty();
+        }
         if (filter instanceof FilterTranslator.Never) {
             return Optional.empty();
         }
