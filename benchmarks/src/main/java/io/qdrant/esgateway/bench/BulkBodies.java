@@ -22,12 +22,19 @@ final class BulkBodies {
     private final Corpus corpus;
     private final int batch;
     private final boolean vectors;
+    private final boolean cosine;
     private final List<byte[]> prebuilt;
 
     BulkBodies(Corpus corpus, int batch, boolean vectors) {
+        this(corpus, batch, vectors, false);
+    }
+
+    /** With the vector index's cosine twin field ({@link Corpus#vectorMapping(boolean)}) when {@code cosine}. */
+    BulkBodies(Corpus corpus, int batch, boolean vectors, boolean cosine) {
         this.corpus = corpus;
         this.batch = batch;
         this.vectors = vectors;
+        this.cosine = cosine;
         if (corpus.size() <= PREBUILT_MAX_DOCS) {
             List<byte[]> bodies = new ArrayList<>();
             for (int n = 0; n < corpus.batches(batch); n++) {
@@ -53,7 +60,7 @@ final class BulkBodies {
     }
 
     private byte[] build(int n) {
-        return corpus.bulkBody(n, batch, vectors).getBytes(StandardCharsets.UTF_8);
+        return corpus.bulkBody(n, batch, vectors, cosine).getBytes(StandardCharsets.UTF_8);
     }
 
     /**

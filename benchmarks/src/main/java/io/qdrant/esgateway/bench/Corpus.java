@@ -97,13 +97,35 @@ public final class Corpus {
 
     /** The vector index: float HNSW on both sides (ES 8.15 would otherwise quantize to int8 and rank differently). */
     public static String vectorMapping() {
+        return vectorMapping(false);
+    }
+
+    /**
+     * The vector index, with {@code cosine} also {@link #COSINE_FIELD}: the same vector under the {@code cosine}
+     * similarity with a {@code flat} index (exact kNN on Elasticsearch), for the script-score-vector workload.
+     */
+    public static String vectorMapping(boolean cosine) {
+        return vectorMapping(cosine, true);
+    }
+
+    /**
+     * The same; without {@code flat} the cosine field has the engine's default index (the gateway has no {@code flat}
+     * index: its answers to the workload come from the script, which reads the vectors, not from an index).
+     */
+    public static String vectorMapping(boolean cosine, boolean flat) {
         return """
                 {"settings":{"number_of_shards":1,"number_of_replicas":0},
                  "mappings":{"properties":{
                    "rank":{"type":"integer"},"category":{"type":"keyword"},
                    "embedding":{"type":"dense_vector","dims":%d,"index":true,"similarity":"l2_norm",
-                                "index_options":{"type":"hnsw"}}}}}""".formatted(DIMS);
+                                "index_options":{"type":"hnsw"}}%s}}}""".formatted(DIMS, cosine
+                ? ",\n   \"" + COSINE_FIELD + "\":{\"type\":\"dense_vector\",\"dims\":" + DIMS
+                        + ",\"index\":true,\"similarity\":\"cosine\"" + (flat ? ",\"index_options\":{\"type\":\"flat\"}" : "")
+                        + "}" : "");
     }
+
+    /** The cosine twin of {@code embedding} ({@link #vectorMapping(boolean)}). */
+    public static final String COSINE_FIELD = "embedding_cosine";
 
     /** How many {@code _bulk} bodies of at most {@code batch} documents the corpus makes. */
     public int batches(int batch) {
@@ -115,22 +137,37 @@ public final class Corpus {
      * vector index; made on demand, so a million-document corpus is never held as text all at once.
      */
     public String bulkBody(int n, int batch, boolean vectors) {
+        return bulkBody(n, batch, vectors, false);
+    }
+
+    /** The same, the vector index's documents with {@link #COSINE_FIELD} too when {@code cosine}. */
+    public String bulkBody(int n, int batch, boolean vectors, boolean cosine) {
         StringBuilder sb = new StringBuilder();
         for (Doc doc : docs.subList(n * batch, Math.min(docs.size(), (n + 1) * batch))) {
             sb.append("{\"index\":{\"_index\":\"").append(vectors ? VECTOR_INDEX : INDEX).append("\",\"_id\":\"")
                     .append(doc.id()).append("\"}}\n");
-            sb.append(Json.compact(vectors ? vectorSource(doc) : doc.source())).append('\n');
+            sb.append(Json.compact(vectors ? vectorSource(doc, cosine) : doc.source())).append('\n');
         }
         return sb.toString();
     }
 
     static ObjectNode vectorSource(Doc doc) {
+        return vectorSource(doc, false);
+    }
+
+    static ObjectNode vectorSource(Doc doc, boolean cosine) {
         ObjectNode source = Json.object();
         source.put("rank", doc.rank());
         source.put("category", doc.category());
         ArrayNode v = source.putArray("embedding");
         for (float f : doc.vector()) {
             v.add(f);
+        }
+        if (cosine) {
+            ArrayNode c = source.putArray(COSINE_FIELD);
+            for (float f : doc.vector()) {
+                c.add(f);
+            }
         }
         return source;
     }

@@ -42,6 +42,10 @@ public final class Runner {
     /** The ingest's {@code _bulk} bodies, built once (outside every timed span) when first needed. */
     private BulkBodies mainBodies;
     private BulkBodies vectorBodies;
+    /** The vector index also holds the cosine twin field (the script-score-vector workload runs). */
+    private final boolean cosineVectors;
+    /** Engines whose cosine vector field gets a {@code flat} index (exact kNN): Elasticsearch's. */
+    private final java.util.Set<String> flatVectorEngines = new java.util.HashSet<>();
     /** workload → why the gateway on the canned Qdrant cannot measure it (refused while recording). */
     private final Map<String, CellFailure> cannedRefused = new HashMap<>();
     /** The measured latencies of the read cells by distinct request, over all trials. */
@@ -55,14 +59,18 @@ public final class Runner {
         this.log = log;
         this.corpus = Corpus.generate(options.seed(), options.docs());
         List<Workload> all = Workloads.all(corpus, options.seed(), options.distinct(), options.vectors());
-        this.workloads = options.only().isEmpty() ? all : all.stream()
-                .filter(w -> w.kind() == Workload.Kind.INGEST || options.only().contains(w.name())).toList();
+        // an opt-in workload runs only when named
+        this.workloads = all.stream().filter(w -> w.kind() == Workload.Kind.INGEST || (options.only().isEmpty()
+                ? !Workloads.OPT_IN.contains(w.name()) : options.only().contains(w.name()))).toList();
+        this.cosineVectors = workloads.stream().anyMatch(w -> w.name().equals(Workloads.SCRIPT_SCORE_VECTOR));
     }
 
     public Results run() {
         Map<String, Object> machine = Machine.facts();
         Instant started = Instant.now();
         List<RunningEngine> engines = startAll();
+        engines.stream().filter(e -> e.spec().kind() == EngineSpec.Kind.ELASTICSEARCH)
+                .forEach(e -> flatVectorEngines.add(e.spec().name()));
         Thread hook = new Thread(() -> engines.forEach(RunningEngine::close), "bench-stop-engines");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -184,7 +192,7 @@ public final class Runner {
                 continue;
             }
             List<JsonNode> answers = new ArrayList<>();
-            for (Request request : w.requests()) {
+            for (Request request : w.forReference()) {
                 Http.Raw raw = http.send(request);
                 if (!raw.ok()) {
                     refusedByReference.put(w.name(), "the reference engine (" + reference.spec().name() + ") answered "
@@ -365,7 +373,9 @@ public final class Runner {
         }
         if (options.vectors()) {
             http.send("DELETE", "/" + Corpus.VECTOR_INDEX, null, null);
-            Http.Raw created = http.send("PUT", "/" + Corpus.VECTOR_INDEX, Corpus.vectorMapping(), "application/json");
+            Http.Raw created = http.send("PUT", "/" + Corpus.VECTOR_INDEX, Corpus.vectorMapping(cosineVectors,
+                    flatVectorEngines.contains(engine)),
+                    "application/json");
             if (created.ok()) {
                 bulk(http, true);
                 http.ok("POST", "/" + Corpus.VECTOR_INDEX + "/_refresh", null);
@@ -402,7 +412,7 @@ public final class Runner {
 
     private BulkBodies vectorBodies() {
         if (vectorBodies == null) {
-            vectorBodies = new BulkBodies(corpus, BULK_BATCH, true);
+            vectorBodies = new BulkBodies(corpus, BULK_BATCH, true, cosineVectors);
         }
         return vectorBodies;
     }

@@ -11,8 +11,20 @@ import java.util.List;
  * @param kind     how it is driven
  * @param shape    what is checked in each answer (read workloads)
  * @param requests the fixed request set (read workloads), cycled through by the clients
+ * @param referenceRequests what the reference engine is sent instead, request by request, when it cannot run the
+ *                 request itself but has its own request with the same answer (empty: the same requests)
  */
-public record Workload(String name, String title, Kind kind, Answers.Shape shape, List<Request> requests) {
+public record Workload(String name, String title, Kind kind, Answers.Shape shape, List<Request> requests,
+                       List<Request> referenceRequests) {
+
+    public Workload(String name, String title, Kind kind, Answers.Shape shape, List<Request> requests) {
+        this(name, title, kind, shape, requests, List.of());
+    }
+
+    /** The requests the reference engine answers to give the expected answers. */
+    public List<Request> forReference() {
+        return referenceRequests.isEmpty() ? requests : referenceRequests;
+    }
 
     /** How a workload is driven. */
     public enum Kind {

@@ -38,6 +38,9 @@ public final class Workloads {
                     Answers.Shape.SEARCH_IGNORING_SORT_VALUES, seed, 7, distinct,
                     r -> Request.json("POST", "/" + Corpus.VECTOR_INDEX + "/_search", Json.compact(knn(r)))));
         }
+        if (vectors) {
+            list.add(scriptScoreVector(seed, distinct));
+        }
         list.add(Workload.special("scroll-10k", "scroll the whole index (10,000 documents at the default size) in"
                 + " pages of 1,000, sorted by _doc, then clear it: every document exactly once", Workload.Kind.SCROLL));
         list.add(Workload.special("write-read", "index a document (no refresh), then GET it",
@@ -45,6 +48,50 @@ public final class Workloads {
         list.add(Workload.special("write-refresh-count", "index a document with refresh=true, then _count by filter",
                 Workload.Kind.WRITE_THEN_COUNT));
         return List.copyOf(list);
+    }
+
+    /** The script-score-vector workload's name: opt-in ({@link #OPT_IN}). */
+    static final String SCRIPT_SCORE_VECTOR = "script-score-vector";
+
+    /**
+     * Workloads that run only when named in {@code --workloads}: script-score-vector, whose request (a Painless
+     * script) the Elasticsearch the runner starts cannot run (its Maven artifacts have no Painless), so its reference
+     * answers come from Elasticsearch's own exact request instead.
+     */
+    static final java.util.Set<String> OPT_IN = java.util.Set.of(SCRIPT_SCORE_VECTOR);
+
+    /**
+     * Exact vector retrieval as es-py's {@code ExactRetrievalStrategy} and LangChain send it: a {@code script_score}
+     * with {@code cosineSimilarity(params.query_vector, 'embedding_cosine') + 1.0} over a category filter, top 10.
+     * The reference engine is sent the exact kNN that answers the same: a top-level {@code knn} (k 10) on the same
+     * field, whose {@code flat} index makes it a brute-force search, with the same filter. Neither counts its total
+     * (a kNN search's total is its {@code k}): {@code track_total_hits: false} on both; ids in order are checked.
+     */
+    private static Workload scriptScoreVector(long seed, int distinct) {
+        Random random = new Random(seed * 1_000_003L + 8);
+        List<Request> requests = new ArrayList<>(distinct);
+        List<Request> reference = new ArrayList<>(distinct);
+        String path = "/" + Corpus.VECTOR_INDEX + "/_search";
+        for (int i = 0; i < distinct; i++) {
+            ObjectNode body = scriptScoreVector(random);
+            body.put("track_total_hits", false);
+            requests.add(Request.json("POST", path, Json.compact(body)));
+            ObjectNode scriptScore = (ObjectNode) body.path("query").path("script_score");
+            ObjectNode knnBody = Json.object();
+            ObjectNode knn = knnBody.putObject("knn");
+            knn.put("field", Corpus.COSINE_FIELD);
+            knn.set("query_vector", scriptScore.path("script").path("params").path("query_vector").deepCopy());
+            knn.put("k", 10);
+            knn.put("num_candidates", 10);
+            knn.set("filter", scriptScore.path("query").path("bool").path("filter").path(0).deepCopy());
+            knnBody.put("size", 10);
+            knnBody.put("_source", false);
+            knnBody.put("track_total_hits", false);
+            reference.add(Request.json("POST", path, Json.compact(knnBody)));
+        }
+        return new Workload(SCRIPT_SCORE_VECTOR, "exact kNN by script_score cosineSimilarity + 1.0 (8 dims) over a"
+                + " category filter, top 10 (reference: ES knn on a flat index)", Workload.Kind.READ,
+                Answers.Shape.SEARCH_IGNORING_SORT_VALUES, List.copyOf(requests), List.copyOf(reference));
     }
 
     private static Workload read(String name, String title, Answers.Shape shape, long seed, int salt, int distinct,
@@ -133,7 +180,7 @@ public final class Workloads {
         scriptScore.putObject("query").putObject("bool").putArray("filter").addObject().putObject("term")
                 .put("category", Corpus.category(r.nextInt(Corpus.CATEGORIES)));
         ObjectNode script = scriptScore.putObject("script");
-        script.put("source", "cosineSimilarity(params.query_vector, 'embedding') + 1.0");
+        script.put("source", "cosineSimilarity(params.query_vector, '" + Corpus.COSINE_FIELD + "') + 1.0");
         ArrayNode vector = script.putObject("params").putArray("query_vector");
         for (int d = 0; d < Corpus.DIMS; d++) {
             vector.add((r.nextInt(201) - 100) / 100f);

@@ -42,11 +42,38 @@ class WorkloadsTest {
     void everyWorkloadOfTheIssueIsThere() {
         List<Workload> all = Workloads.all(Corpus.generate(1, 100), 1, 5, true);
         assertThat(all).extracting(Workload::name).containsExactly("bulk-ingest", "get", "sorted-page", "cursor-page",
-                "terms", "filter-counts", "match", "knn", "scroll-10k", "write-read", "write-refresh-count");
+                "terms", "filter-counts", "match", "knn", "script-score-vector", "scroll-10k", "write-read",
+                "write-refresh-count");
         assertThat(all.stream().filter(w -> w.kind() == Workload.Kind.READ)).allSatisfy(w -> {
             assertThat(w.requests()).hasSize(5);
             assertThat(w.requests().stream().distinct().count()).isGreaterThan(1);
         });
-        assertThat(Workloads.all(Corpus.generate(1, 100), 1, 5, false)).extracting(Workload::name).doesNotContain("knn");
+        assertThat(Workloads.all(Corpus.generate(1, 100), 1, 5, false)).extracting(Workload::name)
+                .doesNotContain("knn", "script-score-vector");
+    }
+
+    @Test
+    void theScriptScoreVectorWorkloadIsOptInAndAsksTheReferenceForTheSameExactKnn() {
+        assertThat(Workloads.OPT_IN).containsExactly("script-score-vector");
+        Workload w = Workloads.all(Corpus.generate(1, 100), 1, 5, true).stream()
+                .filter(x -> x.name().equals("script-score-vector")).findFirst().orElseThrow();
+        assertThat(w.forReference()).hasSize(w.requests().size());
+        for (int i = 0; i < w.requests().size(); i++) {
+            com.fasterxml.jackson.databind.JsonNode gateway = Json.parse(w.requests().get(i).body());
+            com.fasterxml.jackson.databind.JsonNode reference = Json.parse(w.forReference().get(i).body());
+            com.fasterxml.jackson.databind.JsonNode scriptScore = gateway.path("query").path("script_score");
+            assertThat(scriptScore.path("script").path("source").asText())
+                    .isEqualTo("cosineSimilarity(params.query_vector, 'embedding_cosine') + 1.0");
+            assertThat(reference.path("knn").path("query_vector"))
+                    .isEqualTo(scriptScore.path("script").path("params").path("query_vector"));
+            assertThat(reference.path("knn").path("filter"))
+                    .isEqualTo(scriptScore.path("query").path("bool").path("filter").path(0));
+            assertThat(reference.path("knn").path("field").asText()).isEqualTo(Corpus.COSINE_FIELD);
+            assertThat(reference.path("knn").path("k").asInt()).isEqualTo(gateway.path("size").asInt());
+            assertThat(gateway.path("track_total_hits").asBoolean(true)).isFalse();
+            assertThat(reference.path("track_total_hits").asBoolean(true)).isFalse();
+        }
+        assertThat(Corpus.vectorMapping(true)).contains("\"embedding_cosine\"", "\"flat\"", "\"cosine\"");
+        assertThat(Corpus.vectorMapping()).doesNotContain("embedding_cosine");
     }
 }

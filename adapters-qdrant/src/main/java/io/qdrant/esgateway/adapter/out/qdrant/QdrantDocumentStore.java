@@ -12,6 +12,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantFacets;
 import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantKnnSearch;
 import io.qdrant.esgateway.adapter.out.qdrant.read.QdrantOrderedPages;
 import io.qdrant.esgateway.adapter.out.qdrant.scoring.GatewayScoring;
+import io.qdrant.esgateway.adapter.out.qdrant.scoring.VectorScriptScores;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.CollectionCalls;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 import io.qdrant.esgateway.adapter.out.qdrant.write.QdrantWrites;
@@ -76,6 +77,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
     /** Full-text matching and per-document scores by the gateway; absent without a scorer (then refused). */
     private final RelevanceScorer scorer;
     private final GatewayScoring scoring;
+    /** The exact-kNN fast path of vector {@code script_score}s; absent without a scorer. */
+    private final VectorScriptScores vectorScripts;
 
     QdrantDocumentStore(QdrantClient http) {
         this(http, null);
@@ -87,6 +90,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     /** With candidates scored {@code scoreBatch} at a time (tests use small batches to cross batch boundaries). */
     QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer, int scoreBatch) {
+        this(http, scorer, scoreBatch, true);
+    }
+
+    /**
+     * With the exact-kNN fast path of vector {@code script_score}s ({@link VectorScriptScores}) on or off (tests
+     * compare the two).
+     */
+    QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer, int scoreBatch, boolean vectorFastPath) {
         this.scorer = scorer;
         this.collections = new QdrantCollections(http, scorer != null);
         this.calls = collections.calls();
@@ -96,6 +107,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         this.knn = new QdrantKnnSearch(reads, collections);
         this.scoring = scorer == null ? null : new GatewayScoring(reads, scorer, scoreBatch);
         this.aggregations = new QdrantAggregations(reads, scoring != null, this);
+        this.vectorScripts = scoring == null || !vectorFastPath ? null
+                : new VectorScriptScores(reads, collections, scoring);
     }
 
     @Override
@@ -172,8 +185,16 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
             if (request.highlight().isPresent() && scorer == null) {
                 throw FilterTranslator.unsupported("[highlight]");
             }
-            return QdrantKnnSearch.applies(request) ? knn.search(index, request, topN)
-                    : scoring.search(index, request, topN);
+            if (QdrantKnnSearch.applies(request)) {
+                return knn.search(index, request, topN);
+            }
+            if (vectorScripts != null) {
+                Optional<IndexHits> fast = vectorScripts.search(index, request, topN);
+                if (fast.isPresent()) {
+                    return fast.get();
+                }
+            }
+            return scoring.search(index, request, topN);
         }
         return filtered.search(index, request, topN);
     }

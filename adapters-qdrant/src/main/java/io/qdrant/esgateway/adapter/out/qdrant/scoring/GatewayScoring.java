@@ -246,6 +246,14 @@ public final class GatewayScoring {
     // ---------------------------------------------------------------- the port's reads
 
     public IndexHits search(IndexMetadata index, SearchRequest request, int topN) {
+        return search(index, request, topN, List.of());
+    }
+
+    /**
+     * {@link #search(IndexMetadata, SearchRequest, int)} over the matches that also match every query of
+     * {@code restrict} (filters: they do not score); the total counts those matches only.
+     */
+    public IndexHits search(IndexMetadata index, SearchRequest request, int topN, List<Query> restrict) {
         GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), CollectionReads.now());
         boolean relevance = request.sort().isEmpty() && request.searchAfter().isEmpty();
         boolean scores = request.needsScores();
@@ -260,7 +268,8 @@ public final class GatewayScoring {
         List<GatewaySort.Key> keys = new ArrayList<>();
         long[] total = {0};
         float[] bestScore = {Float.NaN};
-        List<Query> filters = request.postFilter().map(List::of).orElse(List.of());
+        List<Query> filters = new ArrayList<>(request.postFilter().map(List::of).orElse(List.of()));
+        filters.addAll(restrict);
         matches(index, request, filters, sortFields, scores, m -> {
             total[0]++;
             if (!Float.isNaN(m.score()) && (Float.isNaN(bestScore[0]) || m.score() > bestScore[0])) {
