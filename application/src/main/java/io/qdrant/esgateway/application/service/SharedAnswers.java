@@ -103,9 +103,11 @@ public final class SharedAnswers implements ResponseCaching {
             if (mode == Mode.ON) {
                 return codec.decode(lookup.answer().get());
             }
-        } else {
-            misses.increment();
+            // coordinate: computed, not served; the entry is current under this very ticket, so publishing the
+            // recomputed answer again would only rewrite it (and reset its TTL)
+            return compute.get();
         }
+        misses.increment();
         A answer = compute.get();
         Optional<byte[]> bytes = codec.encode(answer);
         if (bytes.isEmpty()) {

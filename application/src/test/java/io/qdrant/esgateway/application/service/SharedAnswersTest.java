@@ -115,9 +115,55 @@ class SharedAnswersTest {
         coordinate.read("i", OPTIONS, "count", count("i"), LONGS);
         assertThat(computed).hasValue(2);
         assertThat(coordinate.counts().hits()).isEqualTo(1);
-        assertThat(coordinate.counts().published()).isEqualTo(2);
+        assertThat(coordinate.counts().published()).isEqualTo(1);
         on.read("i", OPTIONS, "count", count("i"), LONGS);
         assertThat(computed).hasValue(2);
+    }
+
+    @Test
+    void coordinatePublishesOnlyWhenTheEntryIsMissingOrStale() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.COORDINATE);
+        SharedAnswers b = new SharedAnswers(catalog, shared, Mode.COORDINATE);
+        AtomicInteger publications = new AtomicInteger();
+        SharedResponseCache counting = new SharedResponseCache() {
+            @Override
+            public Lookup lookup(String key, List<String> indices) {
+                return shared.lookup(key, indices);
+            }
+
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                publications.incrementAndGet();
+                return shared.publish(ticket, answer);
+            }
+
+            @Override
+            public void bump(Collection<String> indices) {
+                shared.bump(indices);
+            }
+
+            @Override
+            public void ping() {
+            }
+        };
+        SharedAnswers c = new SharedAnswers(catalog, counting, Mode.COORDINATE);
+        for (int i = 0; i < 10; i++) {
+            c.read("i", OPTIONS, "count", count("i"), LONGS);
+            (i % 2 == 0 ? a : b).read("i", OPTIONS, "count", count("i"), LONGS);
+        }
+        assertThat(computed).hasValue(20);
+        assertThat(publications).hasValue(1);
+        assertThat(a.counts().published() + b.counts().published() + c.counts().published()).isEqualTo(1);
+        assertThat(a.counts().hits() + b.counts().hits() + c.counts().hits()).isEqualTo(19);
+        writer(shared).write(index("i", "1"));
+        c.read("i", OPTIONS, "count", count("i"), LONGS);
+        c.read("i", OPTIONS, "count", count("i"), LONGS);
+        assertThat(publications).hasValue(2);
+        assertThat(c.counts().misses()).isEqualTo(2);
+        SharedAnswers on = new SharedAnswers(catalog, shared, Mode.ON);
+        assertThat(on.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).hasValue(22);
     }
 
     @Test
