@@ -20,6 +20,7 @@ import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.CreateIndexRequest;
+import io.qdrant.esgateway.domain.index.IndexBlocks;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.IndexName;
 import io.qdrant.esgateway.domain.index.Mappings;
@@ -101,7 +102,8 @@ public final class DocumentService implements DocumentOperations {
     }
 
     @Override
-    public List<WriteOutcome> bulk(List<WriteCommand> commands) {
+    public List<WriteOutcome> bulk(List<WriteCommand> given) {
+        List<WriteCommand> commands = new ArrayList<>(given);
         WriteOutcome[] out = new WriteOutcome[commands.size()];
         Map<String, IndexMetadata> targets = new LinkedHashMap<>();
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
@@ -112,6 +114,14 @@ public final class DocumentService implements DocumentOperations {
             WriteCommand command = commands.get(i);
             try {
                 IndexMetadata index = resolveForWrite(view, command);
+                // through an alias with an index_routing, that routing is the item's
+                Optional<String> routing = view.isAlias(command.target())
+                        ? view.indexRouting(command.target(), command.routing()) : command.routing();
+                if (!routing.equals(command.routing())) {
+                    command = WriteCommand.routed(command, routing);
+                    commands.set(i, command);
+                }
+                IndexBlocks.check(index, IndexBlocks.Level.WRITE);
                 RoutingRequired.check(index, command.routing(), idOf(command).orElse(null));
                 if (view.index(index.name()).isEmpty()) {
                     view = catalog.view();
@@ -236,17 +246,17 @@ public final class DocumentService implements DocumentOperations {
                     ? new DocumentVersion(condition.version(), ++seqNo, DocumentVersion.PRIMARY_TERM) : next(id);
         }
 
-        StoredDocument put(String id, JsonObject source) {
-            return put(id, source, Versioning.Condition.NONE);
+        StoredDocument put(String id, JsonObject source, Optional<String> routing) {
+            return put(id, source, routing, Versioning.Condition.NONE);
         }
 
-        StoredDocument put(String id, JsonObject source, Versioning.Condition condition) {
+        StoredDocument put(String id, JsonObject source, Optional<String> routing, Versioning.Condition condition) {
             ParsedDocument parsed = DocumentParser.parse(mappings, source, id);
             parsed.updatedMappings().ifPresent(m -> {
                 mappings = m;
                 mappingsChanged = true;
             });
-            IndexableDocument doc = new IndexableDocument(id, next(id, condition), source, parsed.values());
+            IndexableDocument doc = new IndexableDocument(id, next(id, condition), source, parsed.values(), routing);
             // the plan holds the store's state of every touched id, updated by each planned write: an id it has no
             // live document for has none in the store when this write is applied either (writes apply in order)
             writes.add(new DocumentWrite.Upsert(doc, current(id).isEmpty()));
@@ -391,7 +401,7 @@ public final class DocumentService implements DocumentOperations {
                 if (!(c.source() instanceof JsonObject source)) {
                     throw new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse, document is empty");
                 }
-                StoredDocument doc = plan.put(id, source, c.condition());
+                StoredDocument doc = plan.put(id, source, c.routing(), c.condition());
                 yield new Written(index.name(), id, current.isPresent() ? Result.UPDATED : Result.CREATED,
                         doc.version(), Optional.empty());
             }
@@ -407,7 +417,7 @@ public final class DocumentService implements DocumentOperations {
                 if (current.isEmpty()) {
                     JsonObject source = c.docAsUpsert() && c.doc().isPresent() ? c.doc().get()
                             : c.upsert().orElseThrow(() -> Versioning.documentMissing(index, id));
-                    StoredDocument doc = plan.put(id, source);
+                    StoredDocument doc = plan.put(id, source, c.routing());
                     yield new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c, doc));
                 }
                 // as in Elasticsearch, an update starts from the source as the mapping keeps it
@@ -416,7 +426,7 @@ public final class DocumentService implements DocumentOperations {
                 if (c.detectNoop() && merged.equals(existing.source())) {
                     yield new Written(index.name(), id, Result.NOOP, existing.version(), fetched(c, existing));
                 }
-                StoredDocument doc = plan.put(id, merged);
+                StoredDocument doc = plan.put(id, merged, updatedRouting(c.routing(), existing));
                 yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c, doc));
             }
             case WriteCommand.ScriptedUpdate c -> scriptedUpdate(plan, c, id, current);
@@ -430,7 +440,7 @@ public final class DocumentService implements DocumentOperations {
         Versioning.check(index, id, current, c.condition());
         if (current.isEmpty() && !c.scriptedUpsert()) {
             JsonObject source = c.upsert().orElseThrow(() -> Versioning.documentMissing(index, id));
-            StoredDocument doc = plan.put(id, source);
+            StoredDocument doc = plan.put(id, source, c.routing());
             return new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c.fetch(), doc));
         }
         if (current.isEmpty() && c.upsert().isEmpty()) {
@@ -454,7 +464,7 @@ public final class DocumentService implements DocumentOperations {
             if (outcome.op() == UpdateScripts.Op.NOOP) {
                 return new Written(index.name(), id, Result.NOOP, new DocumentVersion(-1, -2, 0), Optional.empty());
             }
-            StoredDocument doc = plan.put(id, outcome.source());
+            StoredDocument doc = plan.put(id, outcome.source(), c.routing());
             return new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c.fetch(), doc));
         }
         StoredDocument existing = current.get();
@@ -463,10 +473,18 @@ public final class DocumentService implements DocumentOperations {
                     fetched(c.fetch(), existing));
             case DELETE -> new Written(index.name(), id, Result.DELETED, plan.delete(id), Optional.empty());
             case INDEX -> {
-                StoredDocument doc = plan.put(id, outcome.source());
+                StoredDocument doc = plan.put(id, outcome.source(), updatedRouting(c.routing(), existing));
                 yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c.fetch(), doc));
             }
         };
+    }
+
+    /**
+     * The routing an update of an existing document writes it with: the request's, else the one the document
+     * has (Elasticsearch re-indexes the updated document with the routing it read).
+     */
+    private static Optional<String> updatedRouting(Optional<String> requested, StoredDocument existing) {
+        return requested.isPresent() ? requested : existing.routing();
     }
 
     /** A document as its index's {@code _source} mapping shows it. */
@@ -474,7 +492,7 @@ public final class DocumentService implements DocumentOperations {
         if (!index.mappings().root().filtersSource()) {
             return doc;
         }
-        return new StoredDocument(doc.id(), doc.version(), SourceFilter.stored(index.mappings(), doc.source()));
+        return doc.withSource(SourceFilter.stored(index.mappings(), doc.source()));
     }
 
     private static Optional<StoredDocument> fetched(WriteCommand.Update command, StoredDocument doc) {
@@ -483,7 +501,7 @@ public final class DocumentService implements DocumentOperations {
 
     private static Optional<StoredDocument> fetched(Optional<SourceFilter> fetch, StoredDocument doc) {
         return fetch.filter(f -> f.fetch())
-                .map(f -> new StoredDocument(doc.id(), doc.version(), f.apply(doc.source())));
+                .map(f -> doc.withSource(f.apply(doc.source())));
     }
 
     private void recordTombstones(IndexMetadata index, Map<String, Long> deleted) {
@@ -503,8 +521,10 @@ public final class DocumentService implements DocumentOperations {
 
     @Override
     public GetResult get(String target, String id, Optional<String> routing) {
-        IndexMetadata index = resolveSingle(catalog.view(), target);
-        RoutingRequired.check(index, routing, id);
+        CatalogView view = catalog.view();
+        IndexMetadata index = resolveSingle(view, target);
+        IndexBlocks.check(index, IndexBlocks.Level.READ);
+        RoutingRequired.check(index, view.indexRouting(target, routing), id);
         return get(index, id);
     }
 
@@ -518,6 +538,7 @@ public final class DocumentService implements DocumentOperations {
     }
 
     private GetResult get(IndexMetadata index, String id) {
+        IndexBlocks.check(index, IndexBlocks.Level.READ);
         return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id))
                 .map(d -> shown(index, d)));
     }
@@ -532,6 +553,8 @@ public final class DocumentService implements DocumentOperations {
             GetCommand c = commands.get(i);
             try {
                 IndexMetadata index = resolveSingle(view, c.target());
+                IndexBlocks.check(index, IndexBlocks.Level.READ);
+                RoutingRequired.check(index, view.indexRouting(c.target(), c.routing()), c.id());
                 indices.putIfAbsent(index.uuid(), index);
                 groups.computeIfAbsent(index.uuid(), k -> new ArrayList<>()).add(i);
             } catch (GatewayException e) {

@@ -139,6 +139,7 @@ public final class IndexAdministrationService implements IndexAdministration {
     public List<IndexMetadata> delete(String expression, boolean ignoreUnavailable) {
         return locked(() -> {
             List<IndexMetadata> targets = catalog.view().resolveForDelete(expression, ignoreUnavailable);
+            targets.forEach(io.qdrant.esgateway.domain.index.IndexBlocks::checkDelete);
             catalog.deleteIndices(targets.stream().map(IndexMetadata::name).toList());
             targets.forEach(index -> dropQuietly(index, null));
             return targets;
@@ -169,6 +170,8 @@ public final class IndexAdministrationService implements IndexAdministration {
     public List<IndexMetadata> putMapping(String expression, Mappings update) {
         return locked(() -> {
             List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
+            io.qdrant.esgateway.domain.index.IndexBlocks.check(targets,
+                    io.qdrant.esgateway.domain.index.IndexBlocks.Level.METADATA_WRITE);
             List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
             merged.forEach(i -> AnalysisReferences.check(i.mappings(), i.settings()));
             merged.forEach(i -> io.qdrant.esgateway.domain.index.MappingDepth.check(i.mappings()));

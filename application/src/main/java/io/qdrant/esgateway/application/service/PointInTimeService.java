@@ -111,6 +111,8 @@ public final class PointInTimeService implements PointInTimeOperations {
         closeExpired();
         CatalogView view = catalog.view();
         List<IndexMetadata> indices = view.resolve(target, options);
+        io.qdrant.esgateway.domain.index.IndexBlocks.check(indices,
+                io.qdrant.esgateway.domain.index.IndexBlocks.Level.READ);
         Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         if (contexts.size() >= maxOpen) {
             throw new GatewayException(ErrorKind.TOO_MANY_SEARCH_CONTEXTS,
@@ -218,7 +220,7 @@ public final class PointInTimeService implements PointInTimeOperations {
                             sort.get(tiebreak)));
                     sort.set(tiebreak, new ShardDoc(k, position).render(wide));
                 }
-                hits.add(new Hit(h.index(), h.id(), h.score(), sort, h.source(), h.version(), h.highlight()));
+                hits.add(h.with(h.score(), sort, h.highlight()));
             }
             perIndex.add(hits);
             if (result.total().isPresent()) {

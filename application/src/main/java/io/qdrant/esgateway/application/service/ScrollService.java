@@ -160,6 +160,8 @@ public final class ScrollService implements ScrollOperations {
         closeExpired();
         CatalogView view = catalog.view();
         List<IndexMetadata> indices = view.resolve(target, options);
+        io.qdrant.esgateway.domain.index.IndexBlocks.check(indices,
+                io.qdrant.esgateway.domain.index.IndexBlocks.Level.READ);
         Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         if (contexts.size() >= maxOpen) {
             GatewayException limit = new GatewayException(ErrorKind.TOO_MANY_SEARCH_CONTEXTS,
@@ -287,8 +289,7 @@ public final class ScrollService implements ScrollOperations {
                 break;
             }
             Hit h = best.buffer.pollFirst();
-            hits.add(new Hit(h.index(), h.id(), h.score(), h.sort().subList(0, Math.min(userKeys, h.sort().size())),
-                    h.source(), h.version(), h.highlight()));
+            hits.add(h.with(h.score(), h.sort().subList(0, Math.min(userKeys, h.sort().size())), h.highlight()));
         }
         float maxScore = context.maxScore;
         return new SearchResult(context.total, maxScore, hits, indices, context.mappings, aggregations, List.of());

@@ -11,6 +11,7 @@ import io.qdrant.esgateway.domain.aggregation.Partial;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.CatalogView;
+import io.qdrant.esgateway.domain.index.IndexBlocks;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.plan.BackendCapabilities;
@@ -114,6 +115,7 @@ public final class SearchService implements SearchOperations {
         }
         CatalogView view = catalog.view();
         List<IndexMetadata> indices = view.resolve(target, options);
+        IndexBlocks.check(indices, IndexBlocks.Level.READ);
         Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         LongSupplier now = Now.once(clock::millis);
         int window = request.from() + request.size();
@@ -289,7 +291,7 @@ public final class SearchService implements SearchOperations {
         List<Hit> ordered = new ArrayList<>();
         for (Fused f : fused.values()) {
             Hit h = f.hit();
-            ordered.add(new Hit(h.index(), h.id(), rrf.score(f.ranks()), List.of(), h.source(), h.version()));
+            ordered.add(h.with(rrf.score(f.ranks()), List.of(), Map.of()));
         }
         // a stable sort: equal scores keep the order in which the lists first returned them
         ordered.sort(Comparator.comparingDouble((Hit h) -> h.score()).reversed());
@@ -424,6 +426,7 @@ public final class SearchService implements SearchOperations {
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
         CatalogView view = catalog.view();
         List<IndexMetadata> indices = view.resolve(target, options);
+        IndexBlocks.check(indices, IndexBlocks.Level.READ);
         Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         long count = 0;
         List<GatewayException.ShardFailure> failures = new ArrayList<>();

@@ -86,5 +86,9 @@ public enum ErrorKind {
     /** An index or component template cannot be stored as given ({@code invalid_index_template_exception}, 400). */
     INVALID_INDEX_TEMPLATE,
     /** A named index template does not exist where it must ({@code index_template_missing_exception}, 404). */
-    INDEX_TEMPLATE_MISSING
+    INDEX_TEMPLATE_MISSING,
+    /** An index block ({@code index.blocks.*}) refuses the operation: {@code cluster_block_exception} (403). */
+    CLUSTER_BLOCK,
+    /** Only the retryable {@code read_only_allow_delete} block refuses it: {@code cluster_block_exception} (429). */
+    CLUSTER_BLOCK_RETRYABLE
 }

@@ -135,6 +135,7 @@ public final class AliasActions {
             switch (action) {
                 case Action.Add add -> {
                     List<IndexMetadata> targets = resolveAll(current, add.indices());
+                    IndexBlocks.check(targets, IndexBlocks.Level.METADATA_WRITE);
                     for (String alias : add.aliases()) {
                         IndexName.validateAlias(alias);
                         for (IndexMetadata index : targets) {
@@ -144,6 +145,7 @@ public final class AliasActions {
                 }
                 case Action.Remove remove -> {
                     List<IndexMetadata> targets = resolveAll(current, remove.indices());
+                    IndexBlocks.check(targets, IndexBlocks.Level.METADATA_WRITE);
                     boolean any = false;
                     for (IndexMetadata index : targets) {
                         for (AliasMetadata a : current.aliasesOf(index.name())) {

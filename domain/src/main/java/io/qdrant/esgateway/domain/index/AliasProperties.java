@@ -21,7 +21,12 @@ record AliasProperties(Optional<String> indexRouting, Optional<String> searchRou
         this(indexRouting, searchRouting, isWriteIndex, isHidden, Optional.empty());
     }
 
+    /** The alias on {@code index}; refused, as Elasticsearch does, when its index routing has several values. */
     AliasMetadata on(String alias, String index) {
+        if (indexRouting.isPresent() && indexRouting.get().indexOf(',') >= 0) {
+            throw GatewayException.illegalArgument("alias [" + alias
+                    + "] has several index routing values associated with it");
+        }
         return new AliasMetadata(alias, index, indexRouting, searchRouting, isWriteIndex, isHidden, filter);
     }
 

@@ -149,6 +149,35 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
                         + " as a write index"));
     }
 
+    /**
+     * The routing a write or a get by id through {@code target} uses, as Elasticsearch resolves it: the request's
+     * own {@code routing} for an index; through an alias with an {@code index_routing}, that value — refused when
+     * it holds several values, or when the request gives a different one.
+     */
+    public Optional<String> indexRouting(String target, Optional<String> routing) {
+        if (indices.containsKey(target)
+                || aliases.stream().noneMatch(a -> a.alias().equals(target) && a.indexRouting().isPresent())) {
+            return routing;
+        }
+        IndexMetadata write = resolveWriteIndex(target);
+        Optional<String> aliasRouting = aliases.stream()
+                .filter(a -> a.alias().equals(target) && a.index().equals(write.name())).findFirst()
+                .flatMap(AliasMetadata::indexRouting);
+        if (aliasRouting.isEmpty()) {
+            return routing;
+        }
+        String r = aliasRouting.get();
+        if (r.indexOf(',') >= 0) {
+            throw GatewayException.illegalArgument("index/alias [" + target + "] provided with routing value [" + r
+                    + "] that resolved to several routing values, rejecting operation");
+        }
+        if (routing.isPresent() && !routing.get().equals(r)) {
+            throw GatewayException.illegalArgument("Alias [" + target + "] has index routing associated with it [" + r
+                    + "], and was provided with routing value [" + routing.get() + "], rejecting operation");
+        }
+        return aliasRouting;
+    }
+
     /** Rejects an alias set in which an alias has more than one write index, or an alias shadows an index. */
     public static void validateAliases(Map<String, IndexMetadata> indices, List<AliasMetadata> aliases) {
         Map<String, List<String>> writers = new TreeMap<>();

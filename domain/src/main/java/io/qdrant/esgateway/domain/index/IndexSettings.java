@@ -23,9 +23,18 @@ import java.util.regex.Pattern;
  */
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
-                            AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities) {
+                            AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                            IndexBlocks blocks) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+
+    /** Settings without blocks. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, IndexBlocks.NONE);
+    }
 
     /** Settings without similarities of their own. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
@@ -67,7 +76,8 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     /** The settings that {@code PUT _settings} may change on an open index (ES's dynamic index settings). */
     private static final Set<String> DYNAMIC = Set.of("index.number_of_replicas", "index.refresh_interval",
             "index.max_result_window", "index.requests.cache.enable",
-            "index.routing.allocation.include._tier_preference");
+            "index.routing.allocation.include._tier_preference", "index.blocks.read_only",
+            "index.blocks.read_only_allow_delete", "index.blocks.read", "index.blocks.write", "index.blocks.metadata");
 
     /**
      * These settings after {@code PUT /{index}/_settings} with {@code body}: dynamic settings change ({@code null}
@@ -81,6 +91,9 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         }
         Map<String, JsonValue> flat = new LinkedHashMap<>();
         flatten("", object, flat);
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        flat.keySet().forEach(k -> keys.add(k.startsWith("index.") ? k : "index." + k));
+        IndexBlocks.checkSettingsUpdate(index, blocks, keys);
         Map<String, JsonValue> merged = new LinkedHashMap<>();
         toFlatMap().forEach((k, v) -> {
             if (!k.startsWith(AnalysisSettings.PREFIX) && !k.startsWith(Similarities.PREFIX)) { // static: kept below
@@ -114,7 +127,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         IndexSettings updated = parse(new JsonObject(merged));
         return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
                 updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, analysis,
-                updated.tierPreference, similarities);
+                updated.tierPreference, similarities, updated.blocks);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -125,7 +138,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     private static final Pattern TIME_VALUE = Pattern.compile("-1|0|\\d+(nanos|micros|ms|s|m|h|d)");
     /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
     private static final Set<String> KNOWN_UNSUPPORTED_PREFIXES = Set.of(
-            "index.mapping.", "index.sort.", "index.blocks.",
+            "index.mapping.", "index.sort.",
             "index.routing.", "index.lifecycle.", "index.codec", "index.hidden", "index.number_of_routing_shards",
             "index.auto_expand_replicas", "index.max_inner_result_window", "index.max_ngram_diff",
             "index.max_shingle_diff", "index.default_pipeline", "index.final_pipeline", "index.search.",
@@ -147,6 +160,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         Map<String, JsonValue> analysis = new LinkedHashMap<>();
         Map<String, JsonValue> similarity = new LinkedHashMap<>();
         Optional<String> tier = Optional.empty();
+        IndexBlocks blocks = IndexBlocks.NONE;
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
@@ -174,6 +188,9 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                     refresh = Optional.of(text);
                 }
                 case "index.requests.cache.enable" -> requestCache = Optional.of(booleanSetting(value));
+                case "index.blocks.read_only", "index.blocks.read_only_allow_delete", "index.blocks.read",
+                     "index.blocks.write", "index.blocks.metadata" ->
+                        blocks = IndexBlocks.with(blocks, key, booleanSetting(value));
                 case "index.routing.allocation.include._tier_preference" ->
                         tier = Optional.of(JsonReads.text(value).orElseThrow(() -> failedToParse(key, value)));
                 default -> throw rejected(key);
@@ -182,7 +199,8 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         return new IndexSettings(shards, replicas, refresh, window, windowSet, requestCache,
                 analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis),
                 tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)),
-                similarity.isEmpty() ? Similarities.NONE : Similarities.parseFlat(similarity));
+                similarity.isEmpty() ? Similarities.NONE : Similarities.parseFlat(similarity),
+                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks);
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -262,6 +280,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         analysis.toFlatMap(out);
         similarities.toFlatMap(out);
         tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
+        blocks.toFlatMap(out);
         return out;
     }
 

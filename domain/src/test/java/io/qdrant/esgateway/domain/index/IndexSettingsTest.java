@@ -227,7 +227,7 @@ class IndexSettingsTest {
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {"index.codec", "index.hidden", "index.sort.field", "index.blocks.read_only",
+        @ValueSource(strings = {"index.codec", "index.hidden", "index.sort.field", "index.max_regex_length",
                 "index.translog.durability", "index.mapping.total_fields.limit", "index.number_of_routing_shards",
                 "index.knn", "index.mode", "index.default_pipeline"})
         void a_setting_elasticsearch_knows_but_the_gateway_does_not_implement(String key) {
@@ -297,6 +297,47 @@ class IndexSettingsTest {
 
             assertThat(failure(() -> IndexSettings.fromFlatMap(flat)).reason())
                     .isEqualTo("Failed to parse value [0] for setting [index.number_of_shards] must be >= 1");
+        }
+    }
+
+    @Nested
+    class Blocks {
+        @Test
+        void are_kept_as_set_and_rendered_as_strings() {
+            IndexSettings s = parse("{'index': {'blocks': {'write': true, 'read': 'false'}}}");
+
+            assertThat(s.blocks().write()).contains(true);
+            assertThat(s.blocks().read()).contains(false);
+            assertThat(s.toFlatMap()).containsEntry("index.blocks.write", "true")
+                    .containsEntry("index.blocks.read", "false").doesNotContainKey("index.blocks.metadata");
+            assertThat(IndexSettings.fromFlatMap(s.toFlatMap())).isEqualTo(s);
+        }
+
+        @Test
+        void a_value_that_is_not_a_boolean_is_refused_as_elasticsearch_does() {
+            GatewayException e = rejected("{'index.blocks.write': 'maybe'}");
+
+            assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+            assertThat(e.reason()).isEqualTo("Failed to parse value [maybe] as only [true] or [false] are allowed.");
+        }
+
+        @Test
+        void a_read_only_index_refuses_settings_changes_but_those_that_can_lift_a_block() {
+            IndexSettings s = parse("{'index.blocks.read_only': true}");
+
+            GatewayException e = failure(() -> s.update(json("{'index.refresh_interval': '5s'}"), "books", "u"));
+            assertThat(e.kind()).isEqualTo(ErrorKind.CLUSTER_BLOCK);
+            assertThat(e.reason()).isEqualTo("index [books] blocked by: [FORBIDDEN/5/index read-only (api)];");
+            assertThat(s.update(json("{'index.blocks.read_only': false, 'index.refresh_interval': '5s'}"), "books",
+                    "u").blocks().readOnly()).contains(false);
+        }
+
+        @Test
+        void read_only_allow_delete_alone_is_a_retryable_refusal() {
+            IndexSettings s = parse("{'index.blocks.read_only_allow_delete': true}");
+
+            GatewayException e = failure(() -> s.update(json("{'index.refresh_interval': '5s'}"), "books", "u"));
+            assertThat(e.kind()).isEqualTo(ErrorKind.CLUSTER_BLOCK_RETRYABLE);
         }
     }
 }

@@ -40,6 +40,8 @@ final class AliasEndpoints {
                             "timeout,master_timeout", false, this::delete));
         }
         router.add(route("GET", "/_alias", "indices.get_alias", READ_PARAMS, false, this::get))
+                .add(route("GET", "/_aliases", "indices.get_alias", READ_PARAMS, false, this::get))
+                .add(route("HEAD", "/{index}/_alias", "indices.exists_alias", READ_PARAMS, false, this::exists))
                 .add(route("GET", "/_alias/{name}", "indices.get_alias", READ_PARAMS, false, this::get))
                 .add(route("GET", "/{index}/_alias", "indices.get_alias", READ_PARAMS, false, this::get))
                 .add(route("GET", "/{index}/_alias/{name}", "indices.get_alias", READ_PARAMS, false, this::get))
@@ -126,7 +128,9 @@ final class AliasEndpoints {
 
     private EsResponse exists(EsRequest request) {
         Listing listing = list(request);
-        boolean any = listing.indices().stream().anyMatch(i -> !listing.matching(i).isEmpty());
+        // without alias names, as Elasticsearch: found whenever the indices resolve, with or without aliases
+        boolean any = listing.names().isEmpty()
+                || listing.indices().stream().anyMatch(i -> !listing.matching(i).isEmpty());
         // a JSON answer, so HEAD carries Elasticsearch's Content-Type: application/json (the body is not sent)
         return EsResponse.json(any && listing.missing().isEmpty() ? 200 : 404, JsonObjectBuilder.object().build());
     }

@@ -28,11 +28,12 @@ final class DocumentResponses {
         b.put("_shards", JsonObjectBuilder.object().put("total", shards).put("successful", shards).put("failed", 0))
                 .put("_seq_no", w.version().seqNo())
                 .put("_primary_term", w.version().primaryTerm());
-        w.got().ifPresent(doc -> b.put("get", JsonObjectBuilder.object()
-                .put("_seq_no", doc.version().seqNo())
-                .put("_primary_term", doc.version().primaryTerm())
-                .put("found", true)
-                .put("_source", doc.source())));
+        w.got().ifPresent(doc -> {
+            JsonObjectBuilder got = JsonObjectBuilder.object()
+                    .put("_seq_no", doc.version().seqNo())
+                    .put("_primary_term", doc.version().primaryTerm());
+            b.put("get", got.put("found", true).put("_source", doc.source()).build());
+        });
         return b;
     }
 
@@ -53,8 +54,9 @@ final class DocumentResponses {
         StoredDocument doc = result.document().get();
         b.put("_version", doc.version().version())
                 .put("_seq_no", doc.version().seqNo())
-                .put("_primary_term", doc.version().primaryTerm())
-                .put("found", true);
+                .put("_primary_term", doc.version().primaryTerm());
+        doc.routing().ifPresent(r -> b.put("_routing", r));
+        b.put("found", true);
         if (filter.fetch()) {
             b.put("_source", filter.apply(doc.source()));
         }

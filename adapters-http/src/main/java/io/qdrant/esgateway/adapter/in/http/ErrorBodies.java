@@ -37,6 +37,8 @@ final class ErrorBodies {
             case BACKEND_FAILURE -> 502;
             case UNAUTHENTICATED -> 401;
             case FORBIDDEN -> 403;
+            case CLUSTER_BLOCK -> 403;
+            case CLUSTER_BLOCK_RETRYABLE -> 429;
         };
     }
 
@@ -75,6 +77,7 @@ final class ErrorBodies {
             case UNAUTHENTICATED, FORBIDDEN -> "security_exception";
             case INVALID_INDEX_TEMPLATE -> "invalid_index_template_exception";
             case INDEX_TEMPLATE_MISSING -> "index_template_missing_exception";
+            case CLUSTER_BLOCK, CLUSTER_BLOCK_RETRYABLE -> "cluster_block_exception";
         };
     }
 

@@ -260,7 +260,12 @@ final class EsHttpHandler implements Handler {
 
     private void send(ServerRequest req, ServerResponse res, EsResponse response, boolean pretty, boolean head) {
         res.status(Status.create(response.status()));
-        res.header(PRODUCT);
+        if (response.status() == 403) {
+            // Elasticsearch 8.15 sends no product header with a 403 (an index block's refusal, checked against it)
+            res.headers().remove(PRODUCT.headerName());
+        } else {
+            res.header(PRODUCT);
+        }
         if (response.status() == 401) {
             res.header(AccessControl.CHALLENGE);
         }

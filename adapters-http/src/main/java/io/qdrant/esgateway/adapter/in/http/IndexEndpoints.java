@@ -63,6 +63,8 @@ final class IndexEndpoints {
                 .add(route("PUT", "/_settings", "indices.put_settings", PUT_SETTINGS_PARAMS, true, this::putSettings))
                 .add(route("PUT", "/{index}/_settings", "indices.put_settings", PUT_SETTINGS_PARAMS, true,
                         this::putSettings))
+                .add(route("PUT", "/{index}/_block/{block}", "indices.add_block",
+                        INDEX_OPTIONS + ",timeout,master_timeout", false, this::addBlock))
                 .add(route("GET,POST", "/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh))
                 .add(route("GET,POST", "/{index}/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh));
     }
@@ -151,14 +153,31 @@ final class IndexEndpoints {
         return EsResponse.ok(ACKNOWLEDGED);
     }
 
+    /** {@code PUT /{index}/_block/{block}}: sets {@code index.blocks.<block>: true} on every index named. */
+    private EsResponse addBlock(EsRequest request) {
+        Routes.indexOptions(request, false);
+        String setting = io.qdrant.esgateway.domain.index.IndexBlocks.settingOf(request.pathParam("block"));
+        List<IndexMetadata> blocked = admin.putSettings(request.pathParam("index"),
+                JsonObjectBuilder.object().put(setting, true).build());
+        List<JsonValue> indices = new java.util.ArrayList<>();
+        blocked.forEach(i -> indices.add(JsonObjectBuilder.object().put("name", i.name()).put("blocked", true).build()));
+        return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true).put("shards_acknowledged", true)
+                .put("indices", new JsonValue.JsonArray(indices)).build());
+    }
+
     private EsResponse refresh(EsRequest request) {
         int n = admin.refresh(request.optionalPathParam("index").orElse("_all")).size();
         JsonObjectBuilder shards = JsonObjectBuilder.object().put("total", n).put("successful", n).put("failed", 0);
         return EsResponse.ok(JsonObjectBuilder.object().put("_shards", shards).build());
     }
 
+    /** The indices an index-metadata read names; refused on one with a {@code metadata} block. */
     private List<IndexDescription> describe(EsRequest request) {
-        return admin.describe(request.optionalPathParam("index").orElse("_all"), Routes.indexOptions(request, true));
+        List<IndexDescription> described = admin.describe(request.optionalPathParam("index").orElse("_all"),
+                Routes.indexOptions(request, true));
+        described.forEach(d -> io.qdrant.esgateway.domain.index.IndexBlocks.check(d.index(),
+                io.qdrant.esgateway.domain.index.IndexBlocks.Level.METADATA_READ));
+        return described;
     }
 
     private static void noDefaults(EsRequest request) {

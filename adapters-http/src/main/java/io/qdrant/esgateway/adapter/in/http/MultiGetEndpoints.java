@@ -52,7 +52,8 @@ final class MultiGetEndpoints {
                 case "docs" -> {
                     List<JsonValue> docs = array(e.getValue(), "docs");
                     for (int i = 0; i < docs.size(); i++) {
-                        commands.add(doc(docs.get(i), i, index, defaultSource, validation));
+                        commands.add(doc(docs.get(i), i, index, defaultSource, request.param("routing"),
+                                validation));
                     }
                 }
                 case "ids" -> {
@@ -63,7 +64,7 @@ final class MultiGetEndpoints {
                         if (index.isEmpty()) {
                             validation.add("index is missing for doc " + i);
                         }
-                        commands.add(new GetCommand(index.orElse(""), id, defaultSource));
+                        commands.add(new GetCommand(index.orElse(""), id, defaultSource, request.param("routing")));
                     }
                 }
                 default -> throw GatewayException.parse("unknown key [" + e.getKey() + "] for a "
@@ -102,11 +103,13 @@ final class MultiGetEndpoints {
     }
 
     private static GetCommand doc(JsonValue value, int position, Optional<String> defaultIndex,
-                                  SourceFilter defaultSource, List<String> validation) {
+                                  SourceFilter defaultSource, Optional<String> defaultRouting,
+                                  List<String> validation) {
         JsonObject doc = JsonReads.object(value, JsonReads::parseError, "[docs] element");
         String index = defaultIndex.orElse(null);
         String id = null;
         SourceFilter source = defaultSource;
+        Optional<String> routing = defaultRouting;
         for (Map.Entry<String, JsonValue> e : doc.members().entrySet()) {
             switch (e.getKey()) {
                 case "_index" -> index = JsonReads.text(e.getValue()).orElseThrow(
@@ -114,9 +117,8 @@ final class MultiGetEndpoints {
                 case "_id" -> id = JsonReads.text(e.getValue()).orElseThrow(
                         () -> GatewayException.parse("[_id] must be a string"));
                 case "_source" -> source = SourceFilter.fromJson(e.getValue());
-                case "routing" -> {
-                    // one shard per index: routing changes nothing
-                }
+                case "routing" -> routing = Optional.of(JsonReads.text(e.getValue()).orElseGet(
+                        () -> e.getValue().toString()));
                 case "stored_fields" -> throw GatewayException.unsupported("[stored_fields] in _mget");
                 default -> throw GatewayException.parse("unknown key [" + e.getKey() + "] for a "
                         + e.getValue().tokenName() + " in [docs]");
@@ -128,7 +130,7 @@ final class MultiGetEndpoints {
         if (id == null) {
             validation.add("id is missing for doc " + position);
         }
-        return new GetCommand(index == null ? "" : index, id == null ? "" : id, source);
+        return new GetCommand(index == null ? "" : index, id == null ? "" : id, source, routing);
     }
 
     private static List<JsonValue> array(JsonValue value, String field) {

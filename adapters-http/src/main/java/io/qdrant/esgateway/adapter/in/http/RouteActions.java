@@ -86,6 +86,7 @@ final class RouteActions {
         add("indices.put_mapping", "indices:admin/mapping/put", Scope.INDEX);
         add("indices.get_settings", "indices:monitor/settings/get", Scope.INDEX);
         add("indices.put_settings", "indices:admin/settings/update", Scope.INDEX);
+        add("indices.add_block", "indices:admin/block/add", Scope.INDEX);
         add("indices.refresh", "indices:admin/refresh", Scope.INDEX);
         add("indices.analyze", "indices:admin/analyze", Scope.INDEX);
         add("indices.get_alias", "indices:admin/aliases/get", Scope.INDEX);

@@ -255,6 +255,7 @@ final class SearchEndpoints {
                 h.put("_seq_no", hit.version().seqNo()).put("_primary_term", hit.version().primaryTerm());
             }
             h.put("_score", score(hit.score()));
+            hit.routing().ifPresent(r -> h.put("_routing", r));
             if (parsed.rrf().isPresent()) {
                 h.put("_rank", ++rank);
             }

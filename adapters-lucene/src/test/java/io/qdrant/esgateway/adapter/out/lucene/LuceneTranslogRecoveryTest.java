@@ -71,7 +71,10 @@ class LuceneTranslogRecoveryTest {
         return store;
     }
 
-    /** A document with a value of every kind, so that replay must rebuild every field. */
+    /**
+     * A document with a value of every kind, so that replay must rebuild every field; those of even sequence numbers
+     * with a routing value, which replay must keep.
+     */
     private static IndexableDocument doc(String id, long version, long seqNo) {
         JsonObject source = (JsonObject) Json.parse("{\"tag\": \"t" + (seqNo % 3) + "\", \"n\": " + seqNo
                 + ", \"title\": \"quick brown " + id + "\", \"price\": 1.50, \"ok\": true, \"at\": 86400000,"
@@ -80,7 +83,8 @@ class LuceneTranslogRecoveryTest {
                 List.of(new IndexedValue.Keyword("tag", "t" + (seqNo % 3)), new IndexedValue.LongValue("n", seqNo),
                         new IndexedValue.Text("title", "quick brown " + id), new IndexedValue.DoubleValue("price", 1.5),
                         new IndexedValue.BooleanValue("ok", true), new IndexedValue.DateValue("at", 86_400_000L),
-                        new IndexedValue.FloatValue("f", 0.5f), new IndexedValue.Vector("v", new float[] {seqNo, 1, 2})));
+                        new IndexedValue.FloatValue("f", 0.5f), new IndexedValue.Vector("v", new float[] {seqNo, 1, 2})),
+                seqNo % 2 == 0 ? Optional.of("r-" + id) : Optional.empty());
     }
 
     /**
@@ -159,6 +163,9 @@ class LuceneTranslogRecoveryTest {
 
         assertThat(recovered.get(INDEX, ids)).isEqualTo(expected).doesNotContainKey("d3").hasSize(20);
         assertThat(recovered.get(INDEX, List.of("d4")).get("d4").version()).isEqualTo(new DocumentVersion(3, 30, 1));
+        assertThat(expected.get("d4").routing()).contains("r-d4");
+        assertThat(recovered.get(INDEX, List.of("d4")).get("d4").routing()).contains("r-d4");
+        assertThat(recovered.get(INDEX, List.of("d20")).get("d20").routing()).isEmpty();
         assertThat(recovered.maxSeqNo(INDEX)).isEqualTo(32);
         assertThat(new long[] {count(recovered, "t0"), count(recovered, "t1"), count(recovered, "t2")})
                 .isEqualTo(counts);

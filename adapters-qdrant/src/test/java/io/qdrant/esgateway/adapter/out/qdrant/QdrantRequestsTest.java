@@ -137,7 +137,7 @@ class QdrantRequestsTest {
         assertThat(fake.requests.get(0).path()).endsWith("/points");
         assertThat(fake.requests.get(0).body().get("ids")).hasSize(41);
         assertThat(fake.requests.get(0).body().get("with_payload").toString())
-                .isEqualTo("[\"_id\",\"_src\",\"_version\",\"_seq_no\",\"_primary_term\"]");
+                .isEqualTo("[\"_id\",\"_src\",\"_version\",\"_seq_no\",\"_primary_term\",\"_routing\"]");
     }
 
     @Test
@@ -227,7 +227,7 @@ class QdrantRequestsTest {
                 .isEqualTo("{\"key\":\"_f.count\",\"direction\":\"desc\"}");
         assertThat(query.get("limit").asInt()).isEqualTo(21);
         assertThat(query.get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\",\"_src\","
-                + "\"_version\",\"_seq_no\",\"_primary_term\"]");
+                + "\"_version\",\"_seq_no\",\"_primary_term\",\"_routing\"]");
         assertThat(fake.requests("POST", "/points")).isEmpty();
         assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
         assertThat(Json.write(hits.hits().get(0).source())).isEqualTo(Json.write(store.get(index, List.of("d59"))
@@ -338,7 +338,7 @@ class QdrantRequestsTest {
             List<FakeQdrant.Request> queries = other.requests("POST", "/points/query");
             assertThat(queries).isNotEmpty();
             assertThat(queries.get(0).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\","
-                    + "\"_src\",\"_version\",\"_seq_no\",\"_primary_term\"]");
+                    + "\"_src\",\"_version\",\"_seq_no\",\"_primary_term\",\"_routing\"]");
             assertThat(queries.subList(1, queries.size())).allSatisfy(r -> assertThat(
                     r.body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]"));
             // 49 matches: far fewer records than the corpus, even with this data's ties and multi-valued counts

@@ -146,7 +146,11 @@ public interface DocumentOperations {
     record GetResult(String index, String id, Optional<StoredDocument> document) {
     }
 
-    record GetCommand(String target, String id, SourceFilter source) {
+    /** {@code routing}: the item's routing value (its own, else the request's), checked as a get's. */
+    record GetCommand(String target, String id, SourceFilter source, Optional<String> routing) {
+        public GetCommand(String target, String id, SourceFilter source) {
+            this(target, id, source, Optional.empty());
+        }
     }
 
     sealed interface GetOutcome {

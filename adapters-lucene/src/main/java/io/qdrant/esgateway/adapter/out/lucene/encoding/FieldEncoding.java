@@ -46,6 +46,8 @@ public final class FieldEncoding {
     public static final String VERSION = "_version";
     static final String SEQ_NO = "_seq_no";
     static final String PRIMARY_TERM = "_primary_term";
+    /** The routing value the document was written with: stored only, and only when there is one. */
+    public static final String ROUTING = "_routing";
     /**
      * Indexes written before this field was dropped hold one exact term per field path that got at least one value
      * here; no document gets it now ({@code exists} reads doc values, norms or vectors, see the package
@@ -56,7 +58,7 @@ public final class FieldEncoding {
     public static final String TRUE = "T";
     public static final String FALSE = "F";
     /** The stored fields a {@code get} loads. */
-    public static final Set<String> STORED = Set.of(ID, SOURCE, VERSION, SEQ_NO, PRIMARY_TERM);
+    public static final Set<String> STORED = Set.of(ID, SOURCE, VERSION, SEQ_NO, PRIMARY_TERM, ROUTING);
 
     /** A value Lucene would refuse for the document itself (e.g. an immense keyword): the client's fault. */
     public static final class RejectedValue extends IllegalArgumentException {
@@ -84,7 +86,8 @@ public final class FieldEncoding {
      *         dimensions, or given twice
      */
     public static Document encode(Mappings mappings, IndexableDocument document) {
-        return encode(mappings, document.id(), document.version(), sourceBytes(document.source()), document.values());
+        return encode(mappings, document.id(), document.version(), sourceBytes(document.source()), document.values(),
+                document.routing().orElse(null));
     }
 
     /**
@@ -98,7 +101,13 @@ public final class FieldEncoding {
      */
     public static Document encode(Mappings mappings, String id, DocumentVersion version, byte[] source,
                            List<IndexedValue> values) {
-        IndexableField[] fields = new IndexableField[6 + 2 * values.size()];
+        return encode(mappings, id, version, source, values, null);
+    }
+
+    /** As {@link #encode(Mappings, String, DocumentVersion, byte[], List)}, with the routing value (or null). */
+    public static Document encode(Mappings mappings, String id, DocumentVersion version, byte[] source,
+                           List<IndexedValue> values, String routing) {
+        IndexableField[] fields = new IndexableField[7 + 2 * values.size()];
         int n = 0;
         fields[n++] = new StringField(ID, id, Field.Store.YES);
         fields[n++] = new StoredField(SOURCE, source);
@@ -106,6 +115,9 @@ public final class FieldEncoding {
         fields[n++] = new StoredField(SEQ_NO, version.seqNo());
         fields[n++] = new NumericDocValuesField(SEQ_NO, version.seqNo());
         fields[n++] = new StoredField(PRIMARY_TERM, version.primaryTerm());
+        if (routing != null) {
+            fields[n++] = new StoredField(ROUTING, routing);
+        }
 
         Set<String> vectors = null;
         for (IndexedValue value : values) {
@@ -173,11 +185,12 @@ public final class FieldEncoding {
         BytesRef source = stored.getBinaryValue(SOURCE);
         DocumentVersion version = new DocumentVersion(longOf(stored, VERSION), longOf(stored, SEQ_NO),
                 longOf(stored, PRIMARY_TERM));
+        Optional<String> routing = Optional.ofNullable(stored.get(ROUTING));
         if (compact) {
-            return decodeForAnswer(stored.get(ID), version, exactBytes(source));
+            return decodeForAnswer(stored.get(ID), version, exactBytes(source), routing);
         }
         String text = new String(source.bytes, source.offset, source.length, StandardCharsets.UTF_8);
-        return new StoredDocument(stored.get(ID), version, (JsonObject) Json.parse(text));
+        return new StoredDocument(stored.get(ID), version, (JsonObject) Json.parse(text), routing);
     }
 
     /**
@@ -185,8 +198,14 @@ public final class FieldEncoding {
      * version and {@code _source} bytes ({@link #sourceBytes}; not copied, must not change).
      */
     public static StoredDocument decodeForAnswer(String id, DocumentVersion version, byte[] source) {
+        return decodeForAnswer(id, version, source, Optional.empty());
+    }
+
+    /** As {@link #decodeForAnswer(String, DocumentVersion, byte[])}, with the document's routing value. */
+    public static StoredDocument decodeForAnswer(String id, DocumentVersion version, byte[] source,
+                                                 Optional<String> routing) {
         String text = new String(source, StandardCharsets.UTF_8);
-        return new StoredDocument(id, version, (JsonObject) Json.compactObject(text, source));
+        return new StoredDocument(id, version, (JsonObject) Json.compactObject(text, source), routing);
     }
 
     /** The bytes of {@code ref} as an array of their own length (the stored field's own array when it is one). */

@@ -236,7 +236,7 @@ public final class IndexEngine {
                 Term id = new Term(FieldEncoding.ID, op.id());
                 switch (op) {
                     case Translog.Op.Upsert u -> writer.updateDocument(id, FieldEncoding.encode(index.mappings(),
-                            u.id(), u.version(), u.source(), u.values()));
+                            u.id(), u.version(), u.source(), u.values(), u.routing()));
                     case Translog.Op.Delete d -> writer.deleteDocuments(id);
                 }
             }
@@ -357,9 +357,10 @@ public final class IndexEngine {
                         IndexableDocument doc = upsert.document();
                         // one array for the stored field and the log record: neither changes it
                         byte[] source = sources.write(doc.source());
+                        String routing = doc.routing().orElse(null);
                         documents.add(FieldEncoding.encode(index.mappings(), doc.id(), doc.version(), source,
-                                doc.values()));
-                        ops.add(new Translog.Op.Upsert(doc.id(), doc.version(), source, doc.values()));
+                                doc.values(), routing));
+                        ops.add(new Translog.Op.Upsert(doc.id(), doc.version(), source, doc.values(), routing));
                     }
                     case DocumentWrite.Delete delete -> {
                         documents.add(null);

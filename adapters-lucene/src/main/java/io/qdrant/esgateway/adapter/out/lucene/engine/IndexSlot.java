@@ -96,11 +96,11 @@ public final class IndexSlot {
      * several times larger, live data every young collection of the ingest copied again (docs/benchmarks/README.md,
      * "Write path").
      */
-    public record Recent(DocumentVersion version, byte[] source) {
-        static final Recent DELETED = new Recent(null, null);
+    public record Recent(DocumentVersion version, byte[] source, String routing) {
+        static final Recent DELETED = new Recent(null, null, null);
 
         static Recent of(Translog.Op op) {
-            return op instanceof Translog.Op.Upsert u ? new Recent(u.version(), u.source()) : DELETED;
+            return op instanceof Translog.Op.Upsert u ? new Recent(u.version(), u.source(), u.routing()) : DELETED;
         }
     }
 

@@ -56,7 +56,8 @@ public final class RealtimeGet {
                     Recent recent = fromRecent.get(id);
                     StoredDocument document = recent == null ? found.get(id)
                             : recent.source() == null ? null
-                            : FieldEncoding.decodeForAnswer(id, recent.version(), recent.source());
+                            : FieldEncoding.decodeForAnswer(id, recent.version(), recent.source(),
+                                    java.util.Optional.ofNullable(recent.routing()));
                     if (document != null) {
                         ordered.put(id, document);
                     }

@@ -226,7 +226,7 @@ public final class LuceneSearch {
             }
             hits.add(new Hit(index.name(), document.id(), score, sortValues, document.source(),
                     document.version(), highlighter == null ? java.util.Map.of()
-                    : highlighter.lazily(document.id(), document.source())));
+                    : highlighter.lazily(document.id(), document.source()), document.routing()));
         }
         return new IndexHits(total, hits, bestScore != null ? bestScore : maxScore);
     }
@@ -299,7 +299,7 @@ public final class LuceneSearch {
             }
             hits.add(new Hit(index.name(), document.id(), ref.score(), ref.sort(), document.source(),
                     document.version(), highlighter == null ? java.util.Map.of()
-                    : highlighter.lazily(document.id(), document.source())));
+                    : highlighter.lazily(document.id(), document.source()), document.routing()));
         }
         return hits;
     }

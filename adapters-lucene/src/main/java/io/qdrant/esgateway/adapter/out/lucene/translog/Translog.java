@@ -31,6 +31,7 @@ import org.apache.lucene.util.IOUtils;
  * file names). A file starts with an 8-byte header ({@link #MAGIC}, {@link #FORMAT}); then one record per batch:
  * {@code int length, int crc32c(payload), payload}, the payload being {@code int count}, the operations, then
  * {@code long maxSeqNo} (last, so that the operations can be encoded before the sequence number is known; an upsert: id, version triple, the exact {@code _source} bytes Lucene stores and the indexed values;
+ * an upsert of a document written with a routing value: its own kind, with the routing after the id;
  * a delete: its id), all big-endian, strings as {@code int length + UTF-8}. A Lucene commit records in its user data
  * the generation that writes after it go to; older generations are deleted once that commit is durable.
  *
@@ -55,6 +56,7 @@ public final class Translog implements AutoCloseable {
     private static final Pattern FILE_NAME = Pattern.compile("translog-(\\d+)\\.tlog");
     private static final byte UPSERT = 1;
     private static final byte DELETE = 2;
+    private static final byte UPSERT_ROUTED = 3;
 
     /** How the log makes a file durable; tests pass one that fails or parks on purpose. */
     @FunctionalInterface
@@ -68,9 +70,15 @@ public final class Translog implements AutoCloseable {
     public sealed interface Op {
         String id();
 
-        record Upsert(String id, DocumentVersion version, byte[] source, List<IndexedValue> values) implements Op {
+        /** {@code routing}: the document's routing value, or null when it was written without one. */
+        record Upsert(String id, DocumentVersion version, byte[] source, List<IndexedValue> values, String routing)
+                implements Op {
             public Upsert {
                 values = List.copyOf(values);
+            }
+
+            public Upsert(String id, DocumentVersion version, byte[] source, List<IndexedValue> values) {
+                this(id, version, source, values, null);
             }
         }
 
@@ -240,6 +248,7 @@ public final class Translog implements AutoCloseable {
         int estimate = 64;
         for (Op op : batchOps) {
             estimate += op instanceof Op.Upsert u ? 96 + u.id().length() + u.source().length + estimate(u.values())
+                    + (u.routing() == null ? 0 : 4 + u.routing().length())
                     : 32 + op.id().length();
         }
         TranslogRecordWriter out = new TranslogRecordWriter(estimate);
@@ -247,8 +256,11 @@ public final class Translog implements AutoCloseable {
         for (Op op : batchOps) {
             switch (op) {
                 case Op.Upsert u -> {
-                    out.writeByte(UPSERT);
+                    out.writeByte(u.routing() == null ? UPSERT : UPSERT_ROUTED);
                     out.writeString(u.id());
+                    if (u.routing() != null) {
+                        out.writeString(u.routing());
+                    }
                     out.writeLong(u.version().version());
                     out.writeLong(u.version().seqNo());
                     out.writeLong(u.version().primaryTerm());
@@ -355,8 +367,9 @@ public final class Translog implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 byte kind = in.readByte();
                 switch (kind) {
-                    case UPSERT -> {
+                    case UPSERT, UPSERT_ROUTED -> {
                         String id = readString(in);
+                        String routing = kind == UPSERT_ROUTED ? readString(in) : null;
                         DocumentVersion version = new DocumentVersion(in.readLong(), in.readLong(), in.readLong());
                         byte[] source = in.readNBytes(in.readInt());
                         int values = in.readInt();
@@ -364,7 +377,7 @@ public final class Translog implements AutoCloseable {
                         for (int v = 0; v < values; v++) {
                             list.add(readValue(in, file));
                         }
-                        ops.add(new Op.Upsert(id, version, source, list));
+                        ops.add(new Op.Upsert(id, version, source, list, routing));
                     }
                     case DELETE -> ops.add(new Op.Delete(readString(in)));
                     default -> throw new CorruptIndexException("unknown translog operation " + kind, file.toString());

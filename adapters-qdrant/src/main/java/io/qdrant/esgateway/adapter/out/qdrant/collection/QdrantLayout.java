@@ -38,6 +38,8 @@ public final class QdrantLayout {
     public static final String VERSION = "_version";
     public static final String SEQ_NO = "_seq_no";
     public static final String PRIMARY_TERM = "_primary_term";
+    /** The routing value a document was written with; absent when it had none. */
+    public static final String ROUTING = "_routing";
     public static final String FIELDS = "_f";
     public static final String MAX_SEQ_NO = "_qeg_max_seq_no";
     /** The metadata point: the nil UUID, which no version-5 id can be. */
@@ -48,6 +50,12 @@ public final class QdrantLayout {
     private static final MessageDigest SHA1 = sha1();
 
     private QdrantLayout() {
+    }
+
+    /** The {@link #ROUTING} of a point's payload: empty when the document was written without one. */
+    public static java.util.Optional<String> routing(com.fasterxml.jackson.databind.JsonNode payload) {
+        com.fasterxml.jackson.databind.JsonNode r = payload.get(ROUTING);
+        return r != null && r.isTextual() ? java.util.Optional.of(r.asText()) : java.util.Optional.empty();
     }
 
     /** The collection of a concrete index with the default prefix. */

@@ -40,9 +40,9 @@ import java.util.function.Predicate;
 public final class CollectionReads {
     /** Points scrolled per call. */
     static final int PAGE = 256;
-    /** The payload keys of a stored document: id, exact source and version triple. */
+    /** The payload keys of a stored document: id, exact source, version triple and routing. */
     public static final List<String> STORED = List.of(QdrantLayout.ID, QdrantLayout.SOURCE_TEXT,
-            QdrantLayout.VERSION, QdrantLayout.SEQ_NO, QdrantLayout.PRIMARY_TERM);
+            QdrantLayout.VERSION, QdrantLayout.SEQ_NO, QdrantLayout.PRIMARY_TERM, QdrantLayout.ROUTING);
 
     private final CollectionCalls calls;
     /** Highlights fetched hits; null: highlighting is refused with a 400. */
@@ -128,7 +128,7 @@ public final class CollectionReads {
         }
         return new StoredDocument(id.asText(), new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
                 payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1)),
-                (JsonObject) Json.compactObject(text.asText()));
+                (JsonObject) Json.compactObject(text.asText()), QdrantLayout.routing(payload));
     }
 
     /** The fetch phase: the documents of {@code refs} as hits, highlighted when the request asks. */
@@ -162,7 +162,7 @@ public final class CollectionReads {
             StoredDocument d = found.get(ref.id());
             if (d != null) {
                 hits.add(new Hit(index.name(), d.id(), ref.score(), ref.sort(), d.source(), d.version(),
-                        highlights.apply(d.id(), d.source())));
+                        highlights.apply(d.id(), d.source()), d.routing()));
             }
         }
         return hits;

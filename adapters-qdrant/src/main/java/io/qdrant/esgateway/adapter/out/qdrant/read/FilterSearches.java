@@ -139,7 +139,7 @@ public final class FilterSearches {
             reads.scroll(index, matches, CollectionReads.STORED, topN, record -> {
                 StoredDocument d = CollectionReads.stored(index, record.path("payload"));
                 hits.add(new Hit(index.name(), d.id(), score, request.sort().stream().map(s -> floatValue(score))
-                        .toList(), d.source(), d.version(), highlights.apply(d.id(), d.source())));
+                        .toList(), d.source(), d.version(), highlights.apply(d.id(), d.source()), d.routing()));
                 return true;
             });
         } else {

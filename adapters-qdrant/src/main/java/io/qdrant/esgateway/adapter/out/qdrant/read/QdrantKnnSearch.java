@@ -55,7 +55,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
  */
 public final class QdrantKnnSearch {
     private static final List<String> VERSIONED = List.of(QdrantLayout.ID, QdrantLayout.VERSION, QdrantLayout.SEQ_NO,
-            QdrantLayout.PRIMARY_TERM);
+            QdrantLayout.PRIMARY_TERM, QdrantLayout.ROUTING);
 
     private final CollectionReads store;
     private final QdrantCollections collections;
@@ -366,7 +366,8 @@ public final class QdrantKnnSearch {
                     : JsonObject.of();
             DocumentVersion version = new DocumentVersion(payload.path(QdrantLayout.VERSION).asLong(),
                     payload.path(QdrantLayout.SEQ_NO).asLong(), payload.path(QdrantLayout.PRIMARY_TERM).asLong(1));
-            hits.add(new Hit(index.name(), r.id(), scored ? r.score() : Float.NaN, r.sort(), src, version));
+            hits.add(new Hit(index.name(), r.id(), scored ? r.score() : Float.NaN, r.sort(), src, version, Map.of(),
+                    QdrantLayout.routing(payload)));
         }
         return hits;
     }

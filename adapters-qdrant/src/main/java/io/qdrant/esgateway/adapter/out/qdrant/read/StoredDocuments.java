@@ -83,6 +83,7 @@ public final class StoredDocuments {
         private long version;
         private long seqNo;
         private long primaryTerm = 1;
+        private String routing;
 
         /**
          * Reads the payload member {@code key} whose first token {@code token} the parser is on, when it is one of
@@ -95,6 +96,7 @@ public final class StoredDocuments {
                 case QdrantLayout.VERSION -> version = asLong(parser, token, 0);
                 case QdrantLayout.SEQ_NO -> seqNo = asLong(parser, token, 0);
                 case QdrantLayout.PRIMARY_TERM -> primaryTerm = asLong(parser, token, 1);
+                case QdrantLayout.ROUTING -> routing = token == JsonToken.VALUE_STRING ? parser.getText() : null;
                 default -> {
                     // not a stored field
                 }
@@ -104,7 +106,8 @@ public final class StoredDocuments {
         /** The document, or {@code null} when the payload had no textual {@code _id} or {@code _src}. */
         StoredDocument document() {
             return id == null || text == null ? null : new StoredDocument(id,
-                    new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.compactObject(text));
+                    new DocumentVersion(version, seqNo, primaryTerm), (JsonObject) Json.compactObject(text),
+                    java.util.Optional.ofNullable(routing));
         }
     }
 

@@ -123,6 +123,7 @@ public final class QdrantWrites {
         payload.put(QdrantLayout.VERSION, document.version().version());
         payload.put(QdrantLayout.SEQ_NO, document.version().seqNo());
         payload.put(QdrantLayout.PRIMARY_TERM, document.version().primaryTerm());
+        document.routing().ifPresent(r -> payload.put(QdrantLayout.ROUTING, r));
         ObjectNode fields = payload.putObject(QdrantLayout.FIELDS);
         for (IndexedValue value : document.values()) {
             switch (value) {
