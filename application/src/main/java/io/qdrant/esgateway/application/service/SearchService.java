@@ -19,6 +19,7 @@ import io.qdrant.esgateway.domain.plan.ExecutionPath;
 import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.AliasFilters;
+import io.qdrant.esgateway.domain.search.QueryAnalyzers;
 import io.qdrant.esgateway.domain.search.SearchableFields;
 import io.qdrant.esgateway.domain.search.StoredScriptRefs;
 import io.qdrant.esgateway.domain.search.Hit;
@@ -150,6 +151,13 @@ public final class SearchService implements SearchOperations {
             SearchRequest filtered = aliasFilter == null ? request : AliasFilters.restrict(request, aliasFilter);
             if (aliasFilter != null) {
                 onIndex.put(index.uuid(), filtered);
+            }
+            try {
+                filtered.query().ifPresent(q -> QueryAnalyzers.check(q, index));
+                filtered.postFilter().ifPresent(q -> QueryAnalyzers.check(q, index));
+            } catch (GatewayException e) {
+                failures.add(new GatewayException.ShardFailure(index.name(), e));
+                continue;
             }
             if (SearchableFields.applies(index.mappings())
                     || filtered.query().map(SearchableFields::checksFunctions).orElse(false)) {
@@ -430,6 +438,12 @@ public final class SearchService implements SearchOperations {
         for (IndexMetadata index : indices) {
             Query aliasFilter = aliasFilters.get(index.name());
             Optional<Query> own = aliasFilter == null ? query : AliasFilters.restrict(query, aliasFilter);
+            try {
+                own.ifPresent(q -> QueryAnalyzers.check(q, index));
+            } catch (GatewayException e) {
+                failures.add(new GatewayException.ShardFailure(index.name(), e));
+                continue;
+            }
             if (SearchableFields.applies(index.mappings()) || own.map(SearchableFields::checksFunctions).orElse(false)) {
                 try {
                     own = own.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));
