@@ -969,6 +969,7 @@ public final class QueryTranslator {
             return new MatchNoDocsQuery();
         }
         Token last = tokens.get(tokens.size() - 1);
+        refuseIndexedPrefixes(field, (TextField) mapping.get(), slop, tokens, last.position());
         List<Term> expansions = expand(field, last.term(), maxExpansions);
         if (expansions.isEmpty()) {
             return new MatchNoDocsQuery();
@@ -979,6 +980,29 @@ public final class QueryTranslator {
         }
         b.add(expansions.toArray(new Term[0]), last.position());
         return b.build();
+    }
+
+    /**
+     * Elasticsearch answers a phrase prefix on a field with {@code index_prefixes} (no slop, every last-position term
+     * within {@code min_chars}..{@code max_chars}) from the field of indexed prefixes, which scores otherwise (a
+     * synonym query over the prefix terms, or span queries); the gateway has no such field and refuses rather than
+     * answer with other scores.
+     */
+    private static void refuseIndexedPrefixes(String field, TextField mapping, int slop, List<Token> tokens,
+                                              int lastPosition) {
+        if (slop > 0 || mapping.text().indexPrefixes().isEmpty()) {
+            return;
+        }
+        io.qdrant.esgateway.domain.index.TextOptions.IndexPrefixes prefixes = mapping.text().indexPrefixes().get();
+        for (Token t : tokens) {
+            int length = t.term().length();
+            if (t.position() == lastPosition && (length < prefixes.minChars() || length > prefixes.maxChars())) {
+                return;
+            }
+        }
+        throw GatewayException.unsupported("[match_phrase_prefix] on field [" + field + "] with [index_prefixes] whose"
+                + " last term has " + prefixes.minChars() + " to " + prefixes.maxChars() + " characters (Elasticsearch"
+                + " scores it from the indexed prefixes)");
     }
 
     /** Up to {@code max} indexed terms of the field starting with {@code prefix}, as ES's phrase prefix expands. */
