@@ -159,7 +159,7 @@ public final class ScrollService implements ScrollOperations {
         }
         closeExpired();
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         if (contexts.size() >= maxOpen) {
             GatewayException limit = new GatewayException(ErrorKind.TOO_MANY_SEARCH_CONTEXTS,

@@ -114,7 +114,7 @@ public final class SearchService implements SearchOperations {
             return fuse(target, request, request.rrf().get(), options);
         }
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         LongSupplier now = Now.once(clock::millis);
         int window = request.from() + request.size();
@@ -431,7 +431,7 @@ public final class SearchService implements SearchOperations {
     @Override
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         long count = 0;
         List<GatewayException.ShardFailure> failures = new ArrayList<>();

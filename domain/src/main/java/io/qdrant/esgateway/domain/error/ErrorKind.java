@@ -86,5 +86,7 @@ public enum ErrorKind {
     /** An index or component template cannot be stored as given ({@code invalid_index_template_exception}, 400). */
     INVALID_INDEX_TEMPLATE,
     /** A named index template does not exist where it must ({@code index_template_missing_exception}, 404). */
-    INDEX_TEMPLATE_MISSING
+    INDEX_TEMPLATE_MISSING,
+    /** A read or write of a closed index ({@code index_closed_exception}, 400). */
+    INDEX_CLOSED
 }
