@@ -36,7 +36,8 @@ class ScenarioBackendsTest {
             "keyword-normalizer", "keyword-normalizer-custom", "analysis-highlight", "analysis-files",
             "similarity", "filtered-aliases",
             "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks",
-            "external-versioning");
+            "external-versioning", "analysis-empty-clauses", "analysis-text-params",
+            "index-close-open", "analysis-synonym-graph");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

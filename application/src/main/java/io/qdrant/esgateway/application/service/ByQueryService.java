@@ -88,7 +88,7 @@ public final class ByQueryService implements ByQueryOperations {
     private ByQueryResult run(String target, ByQueryRequest request, CatalogView.Options options, boolean delete,
                               TaskControl control) {
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);
         // a script that does not compile fails the request before any write, as in Elasticsearch
         Optional<PainlessScript> script = delete ? Optional.empty()

@@ -48,7 +48,8 @@ public final class ClusterStatusService implements ClusterStatus {
         for (IndexMetadata index : indices) {
             DocumentStore.StoreStats stats = store.stats(index);
             rows.add(new IndexSummary(index.name(), index.uuid(), Status.GREEN, index.settings().numberOfShards(),
-                    index.settings().numberOfReplicas(), stats.docCount(), stats.deletedDocs(), stats.sizeInBytes()));
+                    index.settings().numberOfReplicas(), stats.docCount(), stats.deletedDocs(), stats.sizeInBytes(),
+                    index.closed()));
         }
         return rows;
     }

@@ -575,8 +575,16 @@ public final class DocumentService implements DocumentOperations {
         return List.of(out);
     }
 
-    /** Reads by id need exactly one index: the index itself, or an alias with a single index. */
+    /** Reads by id need exactly one open index: the index itself, or an alias with a single index. */
     private static IndexMetadata resolveSingle(CatalogView view, String target) {
+        IndexMetadata index = resolveSingleIndex(view, target);
+        if (index.closed()) {
+            throw GatewayException.indexClosed(index.name(), index.uuid());
+        }
+        return index;
+    }
+
+    private static IndexMetadata resolveSingleIndex(CatalogView view, String target) {
         Optional<IndexMetadata> index = view.index(target);
         if (index.isPresent()) {
             return index.get();

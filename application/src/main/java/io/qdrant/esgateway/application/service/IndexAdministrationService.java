@@ -201,6 +201,14 @@ public final class IndexAdministrationService implements IndexAdministration {
             // every index's new settings first, so one refusal changes nothing
             List<IndexMetadata> updated = targets.stream()
                     .map(i -> i.withSettings(i.settings().update(body, i.name(), i.uuid()))).toList();
+            for (int i = 0; i < updated.size(); i++) {
+                IndexMetadata index = updated.get(i);
+                if (!index.settings().analysis().equals(targets.get(i).settings().analysis())) {
+                    // a closed index's new analysis settings: checked as at creation, and against its mapping
+                    analysis.validate(index.settings().analysis());
+                    AnalysisReferences.check(index.mappings(), index.settings());
+                }
+            }
             for (IndexMetadata index : updated) {
                 catalog.updateSettings(index.name(), index.settings());
             }
@@ -210,7 +218,45 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<IndexMetadata> refresh(String expression) {
-        return catalog.view().resolve(expression, CatalogView.Options.STRICT_EXPAND_OPEN);
+        return catalog.view().resolveOpen(expression, CatalogView.Options.STRICT_EXPAND_OPEN);
+    }
+
+    @Override
+    public List<IndexMetadata> close(String expression, CatalogView.Options options) {
+        return locked(() -> {
+            List<IndexMetadata> closed = new ArrayList<>();
+            for (IndexMetadata index : namedOnly(expression, options)) {
+                if (!index.closed()) {
+                    catalog.updateSettings(index.name(), index.settings().withClosed(true));
+                    closed.add(index);
+                }
+            }
+            return closed;
+        });
+    }
+
+    @Override
+    public List<IndexMetadata> open(String expression, CatalogView.Options options) {
+        return locked(() -> {
+            List<IndexMetadata> opened = new ArrayList<>();
+            for (IndexMetadata index : namedOnly(expression, options)) {
+                if (index.closed()) {
+                    catalog.updateSettings(index.name(), index.settings().withClosed(false));
+                    opened.add(index);
+                }
+            }
+            return opened;
+        });
+    }
+
+    /** The indices of a close or open: names and aliases only, as Elasticsearch's destructive_requires_name. */
+    private List<IndexMetadata> namedOnly(String expression, CatalogView.Options options) {
+        for (String part : expression.split(",")) {
+            if (part.equals("_all") || io.qdrant.esgateway.domain.index.IndexName.isWildcard(part)) {
+                throw GatewayException.illegalArgument("Wildcard expressions or all indices are not allowed");
+            }
+        }
+        return catalog.view().resolve(expression, options);
     }
 
     @Override

@@ -110,7 +110,7 @@ public final class PointInTimeService implements PointInTimeOperations {
     public String open(String target, Duration keepAlive, CatalogView.Options options) {
         closeExpired();
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         io.qdrant.esgateway.domain.index.IndexBlocks.check(indices,
                 io.qdrant.esgateway.domain.index.IndexBlocks.Level.READ);
         Map<String, io.qdrant.esgateway.domain.query.Query> aliasFilters = AliasFilters.of(view, target);

@@ -50,7 +50,7 @@ public final class ReindexService implements ReindexOperations {
     @Override
     public ReindexResult reindex(ReindexRequest request, TaskControl control) {
         CatalogView view = catalog.view();
-        List<IndexMetadata> sources = view.resolve(request.source(), request.options());
+        List<IndexMetadata> sources = view.resolveOpen(request.source(), request.options());
         Optional<IndexMetadata> destIndex = view.index(request.dest()).or(() -> view.isAlias(request.dest())
                 ? Optional.of(view.resolveWriteIndex(request.dest())) : Optional.empty());
         if (destIndex.isPresent() && sources.stream().anyMatch(s -> s.name().equals(destIndex.get().name()))) {

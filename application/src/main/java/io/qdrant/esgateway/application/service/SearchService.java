@@ -20,6 +20,7 @@ import io.qdrant.esgateway.domain.plan.ExecutionPath;
 import io.qdrant.esgateway.domain.plan.ExecutionPlan;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.search.AliasFilters;
+import io.qdrant.esgateway.domain.search.QueryAnalyzers;
 import io.qdrant.esgateway.domain.search.SearchableFields;
 import io.qdrant.esgateway.domain.search.StoredScriptRefs;
 import io.qdrant.esgateway.domain.search.Hit;
@@ -114,7 +115,7 @@ public final class SearchService implements SearchOperations {
             return fuse(target, request, request.rrf().get(), options);
         }
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         IndexBlocks.check(indices, IndexBlocks.Level.READ);
         Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         LongSupplier now = Now.once(clock::millis);
@@ -152,6 +153,13 @@ public final class SearchService implements SearchOperations {
             SearchRequest filtered = aliasFilter == null ? request : AliasFilters.restrict(request, aliasFilter);
             if (aliasFilter != null) {
                 onIndex.put(index.uuid(), filtered);
+            }
+            try {
+                filtered.query().ifPresent(q -> QueryAnalyzers.check(q, index));
+                filtered.postFilter().ifPresent(q -> QueryAnalyzers.check(q, index));
+            } catch (GatewayException e) {
+                failures.add(new GatewayException.ShardFailure(index.name(), e));
+                continue;
             }
             if (SearchableFields.applies(index.mappings())
                     || filtered.query().map(SearchableFields::checksFunctions).orElse(false)) {
@@ -425,7 +433,7 @@ public final class SearchService implements SearchOperations {
     @Override
     public CountResult count(String target, Optional<Query> query, CatalogView.Options options) {
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(target, options);
+        List<IndexMetadata> indices = view.resolveOpen(target, options);
         IndexBlocks.check(indices, IndexBlocks.Level.READ);
         Map<String, Query> aliasFilters = AliasFilters.of(view, target);
         long count = 0;
@@ -433,6 +441,12 @@ public final class SearchService implements SearchOperations {
         for (IndexMetadata index : indices) {
             Query aliasFilter = aliasFilters.get(index.name());
             Optional<Query> own = aliasFilter == null ? query : AliasFilters.restrict(query, aliasFilter);
+            try {
+                own.ifPresent(q -> QueryAnalyzers.check(q, index));
+            } catch (GatewayException e) {
+                failures.add(new GatewayException.ShardFailure(index.name(), e));
+                continue;
+            }
             if (SearchableFields.applies(index.mappings()) || own.map(SearchableFields::checksFunctions).orElse(false)) {
                 try {
                     own = own.map(q -> SearchableFields.rewrite(q, index.mappings(), index.name(), index.uuid()));

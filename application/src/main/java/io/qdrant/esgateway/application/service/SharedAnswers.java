@@ -79,7 +79,7 @@ public final class SharedAnswers implements ResponseCaching {
             CatalogView view;
             try {
                 view = catalog.view();
-                indices = view.resolve(target, options);
+                indices = view.resolveOpen(target, options);
             } catch (GatewayException e) {
                 // the read fails the same way when it runs: its error is its answer, never cached
                 uncacheable.increment();
@@ -140,7 +140,7 @@ public final class SharedAnswers implements ResponseCaching {
         }
         List<IndexMetadata> indices;
         try {
-            indices = pinned.get().view().resolve(target, options);
+            indices = pinned.get().view().resolveOpen(target, options);
         } catch (GatewayException e) {
             return null;
         }

@@ -90,5 +90,7 @@ public enum ErrorKind {
     /** An index block ({@code index.blocks.*}) refuses the operation: {@code cluster_block_exception} (403). */
     CLUSTER_BLOCK,
     /** Only the retryable {@code read_only_allow_delete} block refuses it: {@code cluster_block_exception} (429). */
-    CLUSTER_BLOCK_RETRYABLE
+    CLUSTER_BLOCK_RETRYABLE,
+    /** A read or write of a closed index ({@code index_closed_exception}, 400). */
+    INDEX_CLOSED
 }

@@ -121,6 +121,14 @@ public final class GatewayException extends RuntimeException {
         return getCause() instanceof GatewayException g ? g : null;
     }
 
+    /** Elasticsearch's {@code index_closed_exception} for a read or write of a closed index. */
+    public static GatewayException indexClosed(String name, String uuid) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("index_uuid", uuid);
+        meta.put("index", name);
+        return new GatewayException(ErrorKind.INDEX_CLOSED, "closed", meta, null);
+    }
+
     public static GatewayException indexNotFound(String name) {
         Map<String, String> meta = new LinkedHashMap<>();
         meta.put("resource.type", "index_or_alias");

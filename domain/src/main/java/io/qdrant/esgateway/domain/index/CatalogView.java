@@ -82,6 +82,43 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
         return out;
     }
 
+    /**
+     * As {@link #resolve} for a read or write of documents, which a closed index refuses: an index the expression
+     * names (or reaches through an alias) that is closed is Elasticsearch's {@code index_closed_exception} (skipped
+     * with {@code ignore_unavailable}); wildcards and {@code _all} leave closed indices out.
+     */
+    public List<IndexMetadata> resolveOpen(String expression, Options options) {
+        List<IndexMetadata> all = resolve(expression, options);
+        if (all.stream().noneMatch(IndexMetadata::closed)) {
+            return all;
+        }
+        Set<String> named = new TreeSet<>();
+        if (expression != null && !expression.isEmpty()) {
+            for (String part : expression.split(",")) {
+                if (part.isEmpty() || part.startsWith("-") || part.equals("_all") || IndexName.isWildcard(part)) {
+                    continue;
+                }
+                if (indices.containsKey(part)) {
+                    named.add(part);
+                } else {
+                    aliases.stream().filter(a -> a.alias().equals(part)).forEach(a -> named.add(a.index()));
+                }
+            }
+        }
+        List<IndexMetadata> out = new ArrayList<>();
+        for (IndexMetadata index : all) {
+            if (!index.closed()) {
+                out.add(index);
+            } else if (named.contains(index.name()) && !options.ignoreUnavailable()) {
+                throw GatewayException.indexClosed(index.name(), index.uuid());
+            }
+        }
+        if (out.isEmpty() && !options.allowNoIndices()) {
+            throw GatewayException.indexNotFound(expression == null || expression.isEmpty() ? "_all" : expression);
+        }
+        return out;
+    }
+
     private Set<String> matching(String pattern) {
         Set<String> out = new LinkedHashSet<>();
         indices.keySet().stream().filter(n -> IndexName.matches(pattern, n)).forEach(out::add);
@@ -131,6 +168,14 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
      * index unless that says {@code is_write_index: false}, else the one marked {@code true}).
      */
     public IndexMetadata resolveWriteIndex(String name) {
+        IndexMetadata index = writeIndexOf(name);
+        if (index.closed()) {
+            throw GatewayException.indexClosed(index.name(), index.uuid());
+        }
+        return index;
+    }
+
+    private IndexMetadata writeIndexOf(String name) {
         IndexMetadata index = indices.get(name);
         if (index != null) {
             return index;

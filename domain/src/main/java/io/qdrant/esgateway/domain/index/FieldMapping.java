@@ -31,10 +31,18 @@ public sealed interface FieldMapping {
      * {@code default}); the search analyzers default to the index analyzer.
      */
     record TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields, Optional<String> searchAnalyzer,
-                     Optional<String> searchQuoteAnalyzer, FieldOptions options, Optional<String> similarity)
+                     Optional<String> searchQuoteAnalyzer, FieldOptions options, Optional<String> similarity,
+                     TextOptions text)
             implements FieldMapping {
         public TextField {
             fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields));
+        }
+
+        /** A text field without {@code position_increment_gap}, {@code index_prefixes} or {@code index_phrases}. */
+        public TextField(Optional<String> analyzer, SortedMap<String, FieldMapping> fields,
+                         Optional<String> searchAnalyzer, Optional<String> searchQuoteAnalyzer, FieldOptions options,
+                         Optional<String> similarity) {
+            this(analyzer, fields, searchAnalyzer, searchQuoteAnalyzer, options, similarity, TextOptions.DEFAULT);
         }
 
         /** A text field with the index's default similarity. */
@@ -71,6 +79,7 @@ public sealed interface FieldMapping {
             searchAnalyzer.ifPresent(a -> b.put("search_analyzer", a));
             searchQuoteAnalyzer.ifPresent(a -> b.put("search_quote_analyzer", a));
             similarity.ifPresent(a -> b.put("similarity", a));
+            text.render(b);
             options.render(b);
             if (!fields.isEmpty()) {
                 b.put("fields", render(fields));

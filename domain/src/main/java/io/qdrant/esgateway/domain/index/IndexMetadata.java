@@ -18,6 +18,11 @@ public record IndexMetadata(String name, String uuid, Instant creationDate, Inde
     /** The {@code index.routing.allocation.include._tier_preference} Elasticsearch 8.15 sets on every new index. */
     public static final String TIER_PREFERENCE = "data_content";
 
+    /** Whether the index is closed ({@code POST /{index}/_close}): no reads or writes of its documents. */
+    public boolean closed() {
+        return settings.closed();
+    }
+
     public IndexMetadata withSettings(IndexSettings newSettings) {
         return new IndexMetadata(name, uuid, creationDate, newSettings, mappings);
     }

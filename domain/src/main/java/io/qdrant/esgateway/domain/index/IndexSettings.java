@@ -24,16 +24,46 @@ import java.util.regex.Pattern;
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
                             AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
-                            IndexBlocks blocks) {
+                            IndexBlocks blocks, boolean closed) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+    /**
+     * The private setting Elasticsearch shows on a closed index ({@code POST /{index}/_close}); the gateway keeps the
+     * closed state in it, so it persists with the other settings.
+     */
+    public static final String VERIFIED_BEFORE_CLOSE = "index.verified_before_close";
 
-    /** Settings without blocks. */
+    /** The settings of an open index without blocks. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                          int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
                          AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities) {
         this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
-                analysis, tierPreference, similarities, IndexBlocks.NONE);
+                analysis, tierPreference, similarities, IndexBlocks.NONE, false);
+    }
+
+    /** The settings of an open index. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                         IndexBlocks blocks) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, blocks, false);
+    }
+
+    /** Without blocks, open ({@code false}) or closed. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                         boolean closed) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, IndexBlocks.NONE, closed);
+    }
+
+    /** These settings with the index closed ({@code true}) or open. */
+    public IndexSettings withClosed(boolean closed) {
+        return closed == this.closed ? this : new IndexSettings(numberOfShards, numberOfReplicas, refreshInterval,
+                maxResultWindow, maxResultWindowSet, requestCache, analysis, tierPreference, similarities, blocks,
+                closed);
     }
 
     /** Settings without similarities of their own. */
@@ -96,18 +126,43 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         IndexBlocks.checkSettingsUpdate(index, blocks, keys);
         Map<String, JsonValue> merged = new LinkedHashMap<>();
         toFlatMap().forEach((k, v) -> {
-            if (!k.startsWith(AnalysisSettings.PREFIX) && !k.startsWith(Similarities.PREFIX)) { // static: kept below
+            if (!k.startsWith(AnalysisSettings.PREFIX) && !k.startsWith(Similarities.PREFIX)
+                    && !k.equals(VERIFIED_BEFORE_CLOSE)) { // static: kept below
                 merged.put(k, new JsonValue.JsonString(v));
             }
         });
+        // a closed index takes new analysis and similarity definitions (merged into its own, null removing one)
+        Map<String, JsonValue> analysisFlat = new LinkedHashMap<>();
+        Map<String, JsonValue> similarityFlat = new LinkedHashMap<>();
+        Map<String, String> current = new LinkedHashMap<>();
+        analysis.toFlatMap(current);
+        similarities.toFlatMap(current);
+        current.forEach((k, v) -> (k.startsWith(AnalysisSettings.PREFIX) ? analysisFlat : similarityFlat)
+                .put(k, new JsonValue.JsonString(v)));
+        boolean staticChanged = false;
         tierPreference.ifPresent(t -> merged.put("index.routing.allocation.include._tier_preference",
                 new JsonValue.JsonString(t)));
         java.util.List<String> statics = new java.util.ArrayList<>();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             if (!DYNAMIC.contains(key)) {
-                if (key.equals("index.number_of_shards") || key.equals("index.version.created")
-                        || key.startsWith(AnalysisSettings.PREFIX) || key.startsWith(Similarities.PREFIX)) {
+                boolean definition = key.startsWith(AnalysisSettings.PREFIX) || key.startsWith(Similarities.PREFIX);
+                if (closed && definition) {
+                    Map<String, JsonValue> into = key.startsWith(AnalysisSettings.PREFIX) ? analysisFlat
+                            : similarityFlat;
+                    String base = key;
+                    into.keySet().removeIf(k -> k.equals(base) || k.startsWith(base + "."));
+                    if (!(e.getValue() instanceof JsonValue.JsonNull)) {
+                        into.put(key, e.getValue());
+                    }
+                    staticChanged = true;
+                    continue;
+                }
+                if (closed && key.equals("index.number_of_shards")) {
+                    // sic: Elasticsearch puts the index's name where its message means "index"
+                    throw GatewayException.illegalArgument("final " + index + " setting [" + key + "], not updateable");
+                }
+                if (key.equals("index.number_of_shards") || key.equals("index.version.created") || definition) {
                     statics.add(key);
                     continue;
                 }
@@ -125,9 +180,13 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                     + " Alternatively, close the indices, apply the settings changes, and reopen the indices");
         }
         IndexSettings updated = parse(new JsonObject(merged));
+        AnalysisSettings newAnalysis = !staticChanged ? analysis : analysisFlat.isEmpty() ? AnalysisSettings.NONE
+                : AnalysisSettings.parseFlat(analysisFlat);
+        Similarities newSimilarities = !staticChanged ? similarities : similarityFlat.isEmpty() ? Similarities.NONE
+                : Similarities.parseFlat(similarityFlat);
         return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
-                updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, analysis,
-                updated.tierPreference, similarities, updated.blocks);
+                updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, newAnalysis,
+                updated.tierPreference, newSimilarities, updated.blocks, closed);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -145,7 +204,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
             "index.translog.", "index.merge.", "index.store.", "index.query.", "index.max_terms_count",
             "index.max_regex_length", "index.highlight.", "index.knn", "index.mode");
     private static final Set<String> PRIVATE = Set.of("index.uuid", "index.creation_date", "index.version.created",
-            "index.provided_name");
+            "index.provided_name", VERIFIED_BEFORE_CLOSE);
 
     public static IndexSettings parse(JsonValue settings) {
         JsonObject object = JsonReads.object(settings, JsonReads::parseError, "[settings]");
@@ -281,13 +340,20 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         similarities.toFlatMap(out);
         tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
         blocks.toFlatMap(out);
+        if (closed) {
+            out.put(VERIFIED_BEFORE_CLOSE, "true");
+        }
         return out;
     }
 
     /** Reads back what {@link #toFlatMap()} wrote. */
     public static IndexSettings fromFlatMap(Map<String, String> flat) {
         Map<String, JsonValue> members = new LinkedHashMap<>();
-        flat.forEach((k, v) -> members.put(k, new JsonValue.JsonString(v)));
-        return parse(new JsonObject(members));
+        flat.forEach((k, v) -> {
+            if (!k.equals(VERIFIED_BEFORE_CLOSE)) {
+                members.put(k, new JsonValue.JsonString(v));
+            }
+        });
+        return parse(new JsonObject(members)).withClosed("true".equals(flat.get(VERIFIED_BEFORE_CLOSE)));
     }
 }

@@ -205,8 +205,9 @@ final class MappingParser {
                 TextField text = AnalysisReferences.textField(name, p.string("analyzer"), p.string("search_analyzer"),
                         p.string("search_quote_analyzer"), p.multiFields());
                 Optional<String> similarity = p.string("similarity");
+                TextOptions textOptions = p.textOptions();
                 yield new TextField(text.analyzer(), text.fields(), text.searchAnalyzer(), text.searchQuoteAnalyzer(),
-                        p.options(false, false, false, null), similarity);
+                        p.options(false, false, false, null), similarity, textOptions);
             }
             case "keyword" -> {
                 Optional<Integer> ignoreAbove = p.positiveInt("ignore_above");
@@ -363,6 +364,55 @@ final class MappingParser {
 
         Optional<Boolean> bool(String key) {
             return take(key).map(v -> FieldOptionParser.bool(field, key, v));
+        }
+
+        /** {@code position_increment_gap} and {@code index_prefixes}, with ES's checks. */
+        TextOptions textOptions() {
+            Optional<Integer> gap = positiveInt("position_increment_gap");
+            Optional<TextOptions.IndexPrefixes> prefixes = take("index_prefixes").filter(v ->
+                    !(v instanceof JsonValue.JsonNull)).map(this::indexPrefixes);
+            TextOptions out = new TextOptions(gap, prefixes);
+            return out.equals(TextOptions.DEFAULT) ? TextOptions.DEFAULT : out;
+        }
+
+        private TextOptions.IndexPrefixes indexPrefixes(JsonValue v) {
+            if (!(v instanceof JsonObject o)) {
+                throw GatewayException.mappingFailed("Expected map for property [index_prefixes] on field [" + field
+                        + "] but got a " + v.tokenName());
+            }
+            int min = TextOptions.IndexPrefixes.DEFAULT_MIN_CHARS;
+            int max = TextOptions.IndexPrefixes.DEFAULT_MAX_CHARS;
+            List<String> unknown = new ArrayList<>();
+            for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+                if (!e.getKey().equals("min_chars") && !e.getKey().equals("max_chars")) {
+                    unknown.add(e.getKey() + " : " + javaText(e.getValue()));
+                }
+            }
+            if (!unknown.isEmpty()) {
+                throw GatewayException.mappingFailed("Mapping definition for [" + field
+                        + "] has unsupported parameters:  [" + String.join("] [", unknown) + "]");
+            }
+            for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
+                long n = JsonReads.integer(e.getValue()).orElseThrow(() -> GatewayException.mappingFailed(
+                        "Failed to parse value [" + JsonReads.text(e.getValue()).orElse(e.getValue().tokenName())
+                                + "] as only integers are allowed for [" + e.getKey() + "] on field [" + field + "]"));
+                switch (e.getKey()) {
+                    case "min_chars" -> min = (int) n;
+                    case "max_chars" -> max = (int) n;
+                    default -> throw new IllegalStateException("checked above");
+                }
+            }
+            if (min < 1) {
+                throw GatewayException.mappingIllegal("min_chars [" + min + "] must be greater than zero");
+            }
+            if (max >= 20) {
+                throw GatewayException.mappingIllegal("max_chars [" + max + "] must be less than 20");
+            }
+            if (min > max) {
+                throw GatewayException.mappingIllegal("min_chars [" + min + "] must be less than max_chars [" + max
+                        + "]");
+            }
+            return new TextOptions.IndexPrefixes(min, max);
         }
 
         /**

@@ -94,10 +94,14 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
                 TextField b = (TextField) incoming;
                 requireSame(path, "analyzer", a.analyzer().orElse("default"), b.analyzer().orElse("default"));
                 requireSame(path, "similarity", a.similarity(), b.similarity());
+                requireSame(path, "position_increment_gap", a.text().positionIncrementGap(),
+                        b.text().positionIncrementGap());
+                requireSame(path, "index_prefixes", a.text().indexPrefixes().map(Mappings::showPrefixes),
+                        b.text().indexPrefixes().map(Mappings::showPrefixes));
                 // search analyzers may change, as in Elasticsearch
                 yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()),
                         b.searchAnalyzer(), b.searchQuoteAnalyzer(), mergeOptions(path, a.options(), b.options()),
-                        a.similarity());
+                        a.similarity(), a.text());
             }
             case KeywordField a -> {
                 KeywordField b = (KeywordField) incoming;
@@ -142,6 +146,10 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
                 incoming.nullValue().map(io.qdrant.esgateway.domain.json.Json::write));
         return new FieldOptions(current.index(), current.docValues(), current.store(), current.nullValue(),
                 incoming.copyTo(), incoming.coerce(), incoming.ignoreMalformed());
+    }
+
+    private static String showPrefixes(TextOptions.IndexPrefixes p) {
+        return "{ min_chars=" + p.minChars() + ", max_chars=" + p.maxChars() + " }";
     }
 
     private static void requireSame(String path, String parameter, Object current, Object incoming) {

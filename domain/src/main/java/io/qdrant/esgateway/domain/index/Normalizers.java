@@ -42,7 +42,7 @@ final class Normalizers {
                     bind(k.fields(), analysis), k.options(), k.normalizer().map(n -> n.bind(analysis)),
                     k.similarity());
             case FieldMapping.TextField t -> new FieldMapping.TextField(t.analyzer(), bind(t.fields(), analysis),
-                    t.searchAnalyzer(), t.searchQuoteAnalyzer(), t.options(), t.similarity());
+                    t.searchAnalyzer(), t.searchQuoteAnalyzer(), t.options(), t.similarity(), t.text());
             case FieldMapping.ObjectField o -> new FieldMapping.ObjectField(o.dynamic(), bind(o.properties(), analysis));
             default -> f;
         }));

@@ -176,9 +176,19 @@ public sealed interface Query {
     /** A match on several fields; the text is analysed per field, or with the query's {@code analyzer}. */
     record MultiMatch(List<BoostedField> fields, String text, MultiMatchType type, Operator operator,
                       MinimumShouldMatch minimumShouldMatch, Optional<Float> tieBreaker, Optional<Fuzziness> fuzziness,
-                      int slop, boolean lenient, float boost, Optional<String> analyzer) implements Query {
+                      int slop, boolean lenient, float boost, Optional<String> analyzer,
+                      ZeroTermsQuery zeroTermsQuery) implements Query {
         public MultiMatch {
             fields = List.copyOf(fields);
+        }
+
+        /** With {@code zero_terms_query: none}. */
+        public MultiMatch(List<BoostedField> fields, String text, MultiMatchType type, Operator operator,
+                          MinimumShouldMatch minimumShouldMatch, Optional<Float> tieBreaker,
+                          Optional<Fuzziness> fuzziness, int slop, boolean lenient, float boost,
+                          Optional<String> analyzer) {
+            this(fields, text, type, operator, minimumShouldMatch, tieBreaker, fuzziness, slop, lenient, boost,
+                    analyzer, ZeroTermsQuery.NONE);
         }
 
         /** With each field's own search analyzer. */

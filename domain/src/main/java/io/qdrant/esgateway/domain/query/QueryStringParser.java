@@ -72,6 +72,13 @@ public final class QueryStringParser {
         return q.parsed().tree();
     }
 
+    /**
+     * The {@code match_all} a purely negative query string matches the rest of (this very instance, so that a search
+     * can tell it from a {@code *:*} the text names: when every negated clause analyses to nothing, Elasticsearch
+     * drops them and the query matches nothing).
+     */
+    public static final Query.MatchAll NEGATED_BASE = new Query.MatchAll(1f);
+
     private enum Occur { MUST, SHOULD, MUST_NOT }
 
     private record Clause(Occur occur, Query query) {
@@ -158,7 +165,7 @@ public final class QueryStringParser {
         }
         if (must.isEmpty() && should.isEmpty()) {
             // a purely negative query matches everything else, as in Elasticsearch
-            must.add(new Query.MatchAll(1f));
+            must.add(NEGATED_BASE);
         }
         return new Query.Bool(must, List.of(), should, mustNot, MinimumShouldMatch.UNSPECIFIED, 1f);
     }

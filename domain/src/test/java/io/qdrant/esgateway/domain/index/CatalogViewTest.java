@@ -294,4 +294,34 @@ class CatalogViewTest {
                     .isEqualTo("Invalid alias name [b]: an index or data stream exists with the same name as the alias");
         }
     }
+
+    @org.junit.jupiter.api.Nested
+    class ClosedIndices {
+        private final CatalogView view = catalog(List.of(index("logs-1"), index("logs-2",
+                IndexSettings.DEFAULTS.withClosed(true)), index("users")), alias("logs", "logs-1"),
+                alias("logs", "logs-2"), alias("old-logs", "logs-2", true));
+
+        @Test
+        void wildcardsAndAllLeaveClosedIndicesOut() {
+            assertThat(names(view.resolveOpen("logs-*", DEFAULT))).containsExactly("logs-1");
+            assertThat(names(view.resolveOpen("_all", DEFAULT))).containsExactly("logs-1", "users");
+            assertThat(names(view.resolve("logs-*", DEFAULT))).containsExactly("logs-1", "logs-2");
+        }
+
+        @Test
+        void aClosedIndexNamedOrReachedThroughAnAliasIsIndexClosed() {
+            GatewayException e = failure(ErrorKind.INDEX_CLOSED, () -> view.resolveOpen("users,logs-2", DEFAULT));
+            assertThat(e.reason()).isEqualTo("closed");
+            assertThat(e.metadata()).containsEntry("index", "logs-2").containsEntry("index_uuid", "logs-2-uuid");
+            failure(ErrorKind.INDEX_CLOSED, () -> view.resolveOpen("logs", DEFAULT));
+            assertThat(names(view.resolveOpen("users,logs-2", LENIENT))).containsExactly("users");
+        }
+
+        @Test
+        void writesToAClosedIndexAreIndexClosed() {
+            failure(ErrorKind.INDEX_CLOSED, () -> view.resolveWriteIndex("logs-2"));
+            failure(ErrorKind.INDEX_CLOSED, () -> view.resolveWriteIndex("old-logs"));
+            assertThat(view.resolveWriteIndex("users").name()).isEqualTo("users");
+        }
+    }
 }

@@ -52,4 +52,31 @@ class IndexSettingsUpdateTest {
                 .reason()).startsWith("unknown setting [index.uuid]");
         failure(ErrorKind.ILLEGAL_ARGUMENT, () -> IndexSettings.parse(json("{'index':{'version':{'created':'1'}}}")));
     }
+
+    @Test
+    void a_closed_index_takes_analysis_definitions_merged_into_its_own() {
+        IndexSettings withAnalysis = IndexSettings.parse(json("{'analysis':{'analyzer':{'a':{'type':'custom',"
+                + "'tokenizer':'standard','filter':['lowercase']}}}}"));
+        failure(ErrorKind.ILLEGAL_ARGUMENT, () -> withAnalysis.update(json("{'analysis':{'analyzer':{'b':"
+                + "{'type':'standard'}}}}"), "a", "u"));
+        IndexSettings closed = withAnalysis.withClosed(true);
+        IndexSettings updated = closed.update(json("{'analysis':{'analyzer':{'b':{'type':'standard'},"
+                + "'a':{'filter':['lowercase','stop']}}}}"), "a", "u");
+        assertThat(updated.closed()).isTrue();
+        assertThat(updated.analysis().analyzers()).containsOnlyKeys("a", "b");
+        assertThat(updated.analysis().analyzers().get("a").list("filter")).containsExactly("lowercase", "stop");
+        assertThat(updated.analysis().analyzers().get("a").string("tokenizer")).contains("standard");
+        assertThat(failure(ErrorKind.ILLEGAL_ARGUMENT, () -> closed.update(json("{'number_of_shards':3}"), "a", "u"))
+                .reason()).isEqualTo("final a setting [index.number_of_shards], not updateable");
+    }
+
+    @Test
+    void the_closed_state_persists_with_the_settings_and_cannot_be_set() {
+        IndexSettings closed = current.withClosed(true);
+        assertThat(closed.toFlatMap()).containsEntry("index.verified_before_close", "true");
+        assertThat(IndexSettings.fromFlatMap(closed.toFlatMap())).isEqualTo(closed);
+        assertThat(IndexSettings.fromFlatMap(current.toFlatMap()).closed()).isFalse();
+        assertThat(closed.update(json("{'number_of_replicas':2}"), "a", "u").closed()).isTrue();
+        failure(ErrorKind.ILLEGAL_ARGUMENT, () -> IndexSettings.parse(json("{'index.verified_before_close':true}")));
+    }
 }

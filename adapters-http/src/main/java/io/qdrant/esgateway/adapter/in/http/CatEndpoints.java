@@ -47,7 +47,8 @@ final class CatEndpoints {
     private static final CatTable<Cell> TABLE = new CatTable<>(List.of(
             new CatTable.Column<>("health", List.of("h"), false, false, "current health status",
                     c -> c.row().health().esName()),
-            new CatTable.Column<>("status", List.of("s"), false, false, "open/close status", c -> "open"),
+            new CatTable.Column<>("status", List.of("s"), false, false, "open/close status",
+                    c -> c.row().closed() ? "close" : "open"),
             new CatTable.Column<>("index", List.of("i", "idx"), false, false, "index name", c -> c.row().name()),
             new CatTable.Column<>("uuid", List.of("id", "uuid"), false, false, "index uuid", c -> c.row().uuid()),
             number("pri", List.of("p", "shards.primary", "shardsPrimary"), "number of primary shards",

@@ -25,7 +25,7 @@ final class ErrorBodies {
             case TOO_MANY_SEARCH_CONTEXTS -> 500;
             case REJECTED_EXECUTION -> 429;
             case DOCUMENT_PARSING, STRICT_DYNAMIC_MAPPING, QUERY_SHARD, ROUTING_MISSING -> 400;
-            case INVALID_INDEX_TEMPLATE -> 400;
+            case INVALID_INDEX_TEMPLATE, INDEX_CLOSED -> 400;
             case INDEX_TEMPLATE_MISSING -> 404;
             case RESOURCE_ALREADY_EXISTS, INVALID_INDEX_NAME, INVALID_ALIAS_NAME, ACTION_REQUEST_VALIDATION,
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
@@ -78,6 +78,7 @@ final class ErrorBodies {
             case INVALID_INDEX_TEMPLATE -> "invalid_index_template_exception";
             case INDEX_TEMPLATE_MISSING -> "index_template_missing_exception";
             case CLUSTER_BLOCK, CLUSTER_BLOCK_RETRYABLE -> "cluster_block_exception";
+            case INDEX_CLOSED -> "index_closed_exception";
         };
     }
 

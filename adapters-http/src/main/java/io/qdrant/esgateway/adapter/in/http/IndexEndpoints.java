@@ -66,7 +66,11 @@ final class IndexEndpoints {
                 .add(route("PUT", "/{index}/_block/{block}", "indices.add_block",
                         INDEX_OPTIONS + ",timeout,master_timeout", false, this::addBlock))
                 .add(route("GET,POST", "/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh))
-                .add(route("GET,POST", "/{index}/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh));
+                .add(route("GET,POST", "/{index}/_refresh", "indices.refresh", INDEX_OPTIONS, false, this::refresh))
+                .add(route("POST", "/{index}/_close", "indices.close", INDEX_OPTIONS
+                        + ",timeout,master_timeout,wait_for_active_shards", false, this::close))
+                .add(route("POST", "/{index}/_open", "indices.open", INDEX_OPTIONS
+                        + ",timeout,master_timeout,wait_for_active_shards", false, this::open));
     }
 
     private EsResponse create(EsRequest request) {
@@ -169,6 +173,21 @@ final class IndexEndpoints {
         int n = admin.refresh(request.optionalPathParam("index").orElse("_all")).size();
         JsonObjectBuilder shards = JsonObjectBuilder.object().put("total", n).put("successful", n).put("failed", 0);
         return EsResponse.ok(JsonObjectBuilder.object().put("_shards", shards).build());
+    }
+
+    private EsResponse close(EsRequest request) {
+        List<IndexMetadata> closed = admin.close(request.pathParam("index"), Routes.indexOptions(request, false));
+        JsonObjectBuilder indices = JsonObjectBuilder.object();
+        closed.forEach(i -> indices.put(i.name(), JsonObjectBuilder.object().put("closed", true)));
+        // Elasticsearch acknowledges no shards when every index was closed already
+        return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true)
+                .put("shards_acknowledged", !closed.isEmpty()).put("indices", indices).build());
+    }
+
+    private EsResponse open(EsRequest request) {
+        admin.open(request.pathParam("index"), Routes.indexOptions(request, true));
+        return EsResponse.ok(JsonObjectBuilder.object().put("acknowledged", true).put("shards_acknowledged", true)
+                .build());
     }
 
     /** The indices an index-metadata read names; refused on one with a {@code metadata} block. */

@@ -88,6 +88,8 @@ final class RouteActions {
         add("indices.put_settings", "indices:admin/settings/update", Scope.INDEX);
         add("indices.add_block", "indices:admin/block/add", Scope.INDEX);
         add("indices.refresh", "indices:admin/refresh", Scope.INDEX);
+        add("indices.close", "indices:admin/close", Scope.INDEX);
+        add("indices.open", "indices:admin/open", Scope.INDEX);
         add("indices.analyze", "indices:admin/analyze", Scope.INDEX);
         add("indices.get_alias", "indices:admin/aliases/get", Scope.INDEX);
         add("indices.exists_alias", "indices:admin/aliases/get", Scope.INDEX);

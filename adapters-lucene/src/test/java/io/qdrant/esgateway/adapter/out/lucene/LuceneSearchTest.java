@@ -652,4 +652,54 @@ class LuceneSearchTest {
                     .isEqualTo(io.qdrant.esgateway.domain.error.ErrorKind.UNSUPPORTED);
         }
     }
+
+    @Nested
+    class IndexPrefixes {
+        @BeforeEach
+        void corpus() {
+            create("""
+                    {"properties":{"p":{"type":"text","index_prefixes":{"min_chars":2,"max_chars":4}},
+                                   "q":{"type":"text"}}}""");
+            docs("1", "{\"p\":\"quick brown fox\",\"q\":\"quick brown fox\"}",
+                    "2", "{\"p\":\"quiet brook\",\"q\":\"quiet brook\"}");
+        }
+
+        @Test
+        void prefixQueriesAnswerAsWithoutIndexedPrefixes() {
+            assertThat(query("{\"prefix\":{\"p\":\"qui\"}}")).containsExactlyInAnyOrder("1", "2");
+            assertThat(query("{\"match_phrase_prefix\":{\"p\":{\"query\":\"quick bro\",\"slop\":1}}}"))
+                    .as("with a slop Elasticsearch does not read the indexed prefixes").containsExactly("1");
+            assertThat(query("{\"match_phrase_prefix\":{\"p\":\"quick brown\"}}"))
+                    .as("a last term longer than max_chars").containsExactly("1");
+            assertThat(query("{\"match_phrase_prefix\":{\"q\":\"quick bro\"}}")).containsExactly("1");
+        }
+
+        @Test
+        void aPhrasePrefixElasticsearchScoresFromTheIndexedPrefixesIsRefused() {
+            GatewayException e = failure(() -> query("{\"match_phrase_prefix\":{\"p\":\"quick bro\"}}"));
+            assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+            assertThat(e.reason()).contains("[match_phrase_prefix] on field [p] with [index_prefixes]");
+            assertThat(failure(() -> query("{\"multi_match\":{\"query\":\"qu\",\"type\":\"phrase_prefix\","
+                    + "\"fields\":[\"p\",\"q\"]}}")).kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+        }
+    }
+
+    @Nested
+    class PositionIncrementGap {
+        @Test
+        void theFieldsGapSeparatesTheValuesOfAnArray() {
+            create("""
+                    {"properties":{"none":{"type":"text","position_increment_gap":0},
+                                   "ten":{"type":"text","position_increment_gap":10},
+                                   "plain":{"type":"text"}}}""");
+            docs("1", "{\"none\":[\"a b\",\"c d\"],\"ten\":[\"a b\",\"c d\"],\"plain\":[\"a b\",\"c d\"]}");
+            assertThat(query("{\"match_phrase\":{\"none\":\"b c\"}}")).containsExactly("1");
+            assertThat(query("{\"match_phrase\":{\"plain\":{\"query\":\"b c\",\"slop\":99}}}")).isEmpty();
+            assertThat(query("{\"match_phrase\":{\"plain\":{\"query\":\"b c\",\"slop\":100}}}"))
+                    .containsExactly("1");
+            assertThat(query("{\"match_phrase\":{\"ten\":{\"query\":\"b c\",\"slop\":9}}}")).isEmpty();
+            assertThat(query("{\"match_phrase\":{\"ten\":{\"query\":\"b c\",\"slop\":10}}}"))
+                    .containsExactly("1");
+        }
+    }
 }

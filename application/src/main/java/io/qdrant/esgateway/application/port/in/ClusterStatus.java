@@ -31,7 +31,12 @@ public interface ClusterStatus {
     }
 
     record IndexSummary(String name, String uuid, Status health, int primaries, int replicas, long docsCount,
-                        long docsDeleted, long storeSizeBytes) {
+                        long docsDeleted, long storeSizeBytes, boolean closed) {
+        /** An open index's row. */
+        public IndexSummary(String name, String uuid, Status health, int primaries, int replicas, long docsCount,
+                            long docsDeleted, long storeSizeBytes) {
+            this(name, uuid, health, primaries, replicas, docsCount, docsDeleted, storeSizeBytes, false);
+        }
     }
 
     /**

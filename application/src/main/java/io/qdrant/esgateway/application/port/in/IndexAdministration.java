@@ -44,6 +44,16 @@ public interface IndexAdministration {
 
     List<IndexMetadata> refresh(String expression);
 
+    /**
+     * {@code POST /{index}/_close}: the named indices (no wildcards or {@code _all}, as Elasticsearch's
+     * {@code action.destructive_requires_name}) refuse reads and writes of their documents until opened again;
+     * returns those that were open.
+     */
+    List<IndexMetadata> close(String expression, io.qdrant.esgateway.domain.index.CatalogView.Options options);
+
+    /** {@code POST /{index}/_open}: the named indices take reads and writes again; returns those that were closed. */
+    List<IndexMetadata> open(String expression, io.qdrant.esgateway.domain.index.CatalogView.Options options);
+
     /** Applies a batch of alias actions atomically (validated as a whole first). */
     void updateAliases(List<AliasActions.Action> actions);
 

@@ -92,13 +92,13 @@ final class FullTextQueries {
         int slop = o.intValue("slop").orElse(0);
         boolean lenient = o.bool("lenient").orElse(false);
         Optional<String> analyzer = o.string("analyzer");
-        zeroTerms(o);
+        Query.ZeroTermsQuery zero = zeroTerms(o);
         o.intValue("prefix_length");
         o.intValue("max_expansions");
         float boost = o.boost();
         o.done();
         return new Query.MultiMatch(fields, text, type, operator, msm, tie, fuzziness, slop, lenient, boost,
-                analyzer);
+                analyzer, zero);
     }
 
     static Query queryString(JsonValue body, boolean simple) {

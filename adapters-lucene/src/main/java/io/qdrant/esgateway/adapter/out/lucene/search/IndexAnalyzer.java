@@ -2,6 +2,7 @@ package io.qdrant.esgateway.adapter.out.lucene.search;
 
 import io.qdrant.esgateway.adapter.out.lucene.analysis.AnalysisBuilder;
 import io.qdrant.esgateway.adapter.out.lucene.analysis.IndexAnalyzers;
+import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
 import org.apache.lucene.analysis.Analyzer;
@@ -10,8 +11,9 @@ import org.apache.lucene.analysis.DelegatingAnalyzerWrapper;
 /**
  * The analyzer text fields are indexed with: each field's index analyzer ({@link IndexAnalyzers}; the standard
  * analyzer unless the mapping or the index's analysis settings say otherwise), with Elasticsearch's
- * {@code position_increment_gap} of 100 between the values of a multi-valued field, so that a phrase never matches
- * across two values of an array. The writer's owner points it at the index's current mapping before each batch
+ * {@code position_increment_gap} of 100 between the values of a multi-valued field (the field's
+ * {@code position_increment_gap}, else its custom analyzer's), so that a phrase matches across two values of an
+ * array only within a larger slop. The writer's owner points it at the index's current mapping before each batch
  * ({@link #use}); the analyzers themselves are built once per index.
  */
 public final class IndexAnalyzer extends DelegatingAnalyzerWrapper {
@@ -52,7 +54,11 @@ public final class IndexAnalyzer extends DelegatingAnalyzerWrapper {
 
     @Override
     public int getPositionIncrementGap(String fieldName) {
-        // the field's analyzer's own: 100 unless a custom analyzer sets position_increment_gap
+        // the text field's position_increment_gap, else its analyzer's own: 100 unless a custom analyzer sets one
+        if (mappings.field(fieldName).orElse(null) instanceof FieldMapping.TextField t
+                && t.text().positionIncrementGap().isPresent()) {
+            return t.text().positionIncrementGap().get();
+        }
         return getWrappedAnalyzer(fieldName).getPositionIncrementGap(fieldName);
     }
 }

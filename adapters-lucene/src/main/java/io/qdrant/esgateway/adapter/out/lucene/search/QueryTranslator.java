@@ -40,6 +40,7 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionLengthAttribute;
 import org.apache.lucene.document.DoublePoint;
 import org.apache.lucene.document.FloatPoint;
 import org.apache.lucene.document.LongPoint;
@@ -87,7 +88,9 @@ import io.qdrant.esgateway.adapter.out.lucene.encoding.HalfFloats;
  * {@code now} once. {@code lenient} turns per-field type errors into "no match" (the {@code lenient} flag, and fields
  * expanded from patterns such as {@code *}); {@code normalize} lowercases the patterns of multi-term queries on text
  * fields, as Elasticsearch's {@code query_string} does through the analyzer's normalizer (the DSL's
- * {@code prefix}/{@code wildcard}/{@code regexp}/{@code fuzzy} queries do not).
+ * {@code prefix}/{@code wildcard}/{@code regexp}/{@code fuzzy} queries do not), and drops the clauses of a query
+ * string whose text analyses to nothing (stopwords), as Elasticsearch's query string parsers do: {@code +quick +the}
+ * is {@code quick}, and a query string of nothing else matches nothing.
  */
 public final class QueryTranslator {
     private static final int DEFAULT_DETERMINIZE_LIMIT = 10_000;
@@ -683,6 +686,12 @@ public final class QueryTranslator {
         if (b.must().isEmpty() && b.filter().isEmpty() && b.should().isEmpty() && b.mustNot().isEmpty()) {
             return new MatchAllDocsQuery();
         }
+        if (normalize) {
+            Query.Bool kept = withoutEmptyClauses(b);
+            if (kept != b) {
+                return kept == null ? new MatchNoDocsQuery("no terms left after analysis") : bool(kept);
+            }
+        }
         BooleanQuery.Builder builder = new BooleanQuery.Builder();
         b.must().forEach(q -> builder.add(translate(q), Occur.MUST));
         b.filter().forEach(q -> builder.add(translate(q), Occur.FILTER));
@@ -700,24 +709,101 @@ public final class QueryTranslator {
         return builder.build();
     }
 
+    // ---------------------------------------------------------------- query strings
+
+    /**
+     * A query string's boolean clause without its clauses that analyse to nothing ({@code b} itself when there are
+     * none), or null when no clause but the {@code match_all} of a purely negative query string is left.
+     */
+    private Query.Bool withoutEmptyClauses(Query.Bool b) {
+        List<Query> must = kept(b.must());
+        List<Query> filter = kept(b.filter());
+        List<Query> should = kept(b.should());
+        List<Query> mustNot = kept(b.mustNot());
+        if (must.size() == b.must().size() && filter.size() == b.filter().size() && should.size() == b.should().size()
+                && mustNot.size() == b.mustNot().size()) {
+            return b;
+        }
+        if (must.size() == 1 && must.get(0) == QueryStringParser.NEGATED_BASE && mustNot.isEmpty()) {
+            must = List.of();
+        }
+        if (must.isEmpty() && filter.isEmpty() && should.isEmpty() && mustNot.isEmpty()) {
+            return null;
+        }
+        return new Query.Bool(must, filter, should, mustNot, b.minimumShouldMatch(), b.boost());
+    }
+
+    private List<Query> kept(List<Query> clauses) {
+        List<Query> out = new ArrayList<>(clauses.size());
+        for (Query q : clauses) {
+            if (!analysesToNothing(q)) {
+                out.add(q);
+            }
+        }
+        return out.size() == clauses.size() ? clauses : out;
+    }
+
+    /**
+     * Whether a query string's clause analyses to nothing on every field it searches: a term or phrase on text fields
+     * whose (search or query) analyzer leaves no token, or a group, boost or multi-field clause of only such clauses.
+     */
+    private boolean analysesToNothing(Query q) {
+        return switch (q) {
+            case Query.Match m -> m.fuzziness().isEmpty() && noTokens(m.field(), m.text(), false, m.analyzer());
+            case Query.MatchPhrase m -> noTokens(m.field(), m.text(), true, m.analyzer());
+            case Query.DisMax d -> !d.queries().isEmpty() && d.queries().stream().allMatch(this::analysesToNothing);
+            case Query.Bool b -> {
+                List<Query> all = new ArrayList<>(b.must());
+                all.addAll(b.filter());
+                all.addAll(b.should());
+                all.addAll(b.mustNot());
+                all.removeIf(c -> c == QueryStringParser.NEGATED_BASE);
+                yield !all.isEmpty() && all.stream().allMatch(this::analysesToNothing);
+            }
+            default -> false;
+        };
+    }
+
+    /** Whether {@code text} analyses to no token on the text field (every text field a pattern names). */
+    private boolean noTokens(String field, String text, boolean quote, Optional<String> analyzer) {
+        List<String> fields = field.contains("*") ? searchableFields(field) : List.of(field);
+        if (fields.isEmpty()) {
+            return false;
+        }
+        QueryTranslator t = analysedWith("query_string", analyzer);
+        for (String f : fields) {
+            if (!(mapping(f).orElse(null) instanceof TextField) || !t.analyze(f, text, quote).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     // ---------------------------------------------------------------- full text
 
-    private record Token(String term, int position) {
+    /** A token of a query's text; a {@code length} above 1 spans positions (a multi-word synonym: a graph). */
+    private record Token(String term, int position, int length) {
+    }
+
+    /** The analyzer of a full-text query on a field: its own, else the field's search (or search-quote) analyzer. */
+    private Analyzer searchAnalyzer(String field, boolean quote) {
+        return override != null ? override : quote ? analyzers.searchQuoteAnalyzer(mappings, field)
+                : analyzers.searchAnalyzer(mappings, field);
     }
 
     /** The tokens of a full-text query's text: the field's search analyzer ({@code quote}: its search-quote one). */
     private List<Token> analyze(String field, String text, boolean quote) {
-        Analyzer analyzer = override != null ? override : quote ? analyzers.searchQuoteAnalyzer(mappings, field)
-                : analyzers.searchAnalyzer(mappings, field);
+        Analyzer analyzer = searchAnalyzer(field, quote);
         List<Token> tokens = new ArrayList<>();
         try (TokenStream stream = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
             PositionIncrementAttribute inc = stream.addAttribute(PositionIncrementAttribute.class);
+            PositionLengthAttribute length = stream.addAttribute(PositionLengthAttribute.class);
             stream.reset();
             int position = -1;
             while (stream.incrementToken()) {
                 position += inc.getPositionIncrement();
-                tokens.add(new Token(term.toString(), position));
+                tokens.add(new Token(term.toString(), position, length.getPositionLength()));
             }
             stream.end();
         } catch (IOException e) {
@@ -766,6 +852,9 @@ public final class QueryTranslator {
         if (tokens.isEmpty()) {
             return zeroTerms(zero);
         }
+        if (fuzziness.isEmpty() && isGraph(tokens)) {
+            return GraphQueries.bool(searchAnalyzer(field, false), field, text, operator == Query.Operator.AND, msm);
+        }
         List<org.apache.lucene.search.Query> clauses = new ArrayList<>();
         for (List<Token> group : samePosition(tokens)) {
             if (group.size() == 1) {
@@ -812,6 +901,9 @@ public final class QueryTranslator {
         if (tokens.isEmpty()) {
             return zeroTerms(zero);
         }
+        if (isGraph(tokens)) {
+            return GraphQueries.phrase(searchAnalyzer(field, true), field, text, slop);
+        }
         if (tokens.size() == 1) {
             return new TermQuery(new Term(field, tokens.get(0).term()));
         }
@@ -833,6 +925,16 @@ public final class QueryTranslator {
         PhraseQuery.Builder b = new PhraseQuery.Builder().setSlop(slop);
         tokens.forEach(t -> b.add(new Term(field, t.term()), t.position()));
         return b.build();
+    }
+
+    /** Whether a token spans several positions (multi-word synonyms of a {@code synonym_graph} filter). */
+    private static boolean isGraph(List<Token> tokens) {
+        for (Token t : tokens) {
+            if (t.length() > 1) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The tokens grouped by position, in order (a group of more than one: synonyms). */
@@ -867,6 +969,7 @@ public final class QueryTranslator {
             return new MatchNoDocsQuery();
         }
         Token last = tokens.get(tokens.size() - 1);
+        refuseIndexedPrefixes(field, (TextField) mapping.get(), slop, tokens, last.position());
         List<Term> expansions = expand(field, last.term(), maxExpansions);
         if (expansions.isEmpty()) {
             return new MatchNoDocsQuery();
@@ -877,6 +980,29 @@ public final class QueryTranslator {
         }
         b.add(expansions.toArray(new Term[0]), last.position());
         return b.build();
+    }
+
+    /**
+     * Elasticsearch answers a phrase prefix on a field with {@code index_prefixes} (no slop, every last-position term
+     * within {@code min_chars}..{@code max_chars}) from the field of indexed prefixes, which scores otherwise (a
+     * synonym query over the prefix terms, or span queries); the gateway has no such field and refuses rather than
+     * answer with other scores.
+     */
+    private static void refuseIndexedPrefixes(String field, TextField mapping, int slop, List<Token> tokens,
+                                              int lastPosition) {
+        if (slop > 0 || mapping.text().indexPrefixes().isEmpty()) {
+            return;
+        }
+        io.qdrant.esgateway.domain.index.TextOptions.IndexPrefixes prefixes = mapping.text().indexPrefixes().get();
+        for (Token t : tokens) {
+            int length = t.term().length();
+            if (t.position() == lastPosition && (length < prefixes.minChars() || length > prefixes.maxChars())) {
+                return;
+            }
+        }
+        throw GatewayException.unsupported("[match_phrase_prefix] on field [" + field + "] with [index_prefixes] whose"
+                + " last term has " + prefixes.minChars() + " to " + prefixes.maxChars() + " characters (Elasticsearch"
+                + " scores it from the indexed prefixes)");
     }
 
     /** Up to {@code max} indexed terms of the field starting with {@code prefix}, as ES's phrase prefix expands. */
@@ -924,10 +1050,10 @@ public final class QueryTranslator {
                     normalize);
             for (String f : names) {
                 org.apache.lucene.search.Query q = t.guarded(() -> switch (m.type()) {
-                    case PHRASE -> t.phrase(f, m.text(), m.slop(), Query.ZeroTermsQuery.NONE, t.lenient);
+                    case PHRASE -> t.phrase(f, m.text(), m.slop(), m.zeroTermsQuery(), t.lenient);
                     case PHRASE_PREFIX -> t.phrasePrefix(f, m.text(), m.slop(), 50, t.lenient);
                     default -> t.match(f, m.text(), m.operator(), m.minimumShouldMatch(), m.fuzziness(), 0, 50,
-                            Query.ZeroTermsQuery.NONE, t.lenient);
+                            m.zeroTermsQuery(), t.lenient);
                 });
                 perField.add(boost(q, bf.boost()));
             }

@@ -270,7 +270,7 @@ public final class SupersetFilter {
         boolean all = m.type() == Query.MultiMatchType.PHRASE || m.operator() == Query.Operator.AND;
         List<Translated> each = new ArrayList<>();
         for (Query.BoostedField f : m.fields()) {
-            each.add(text(f.field(), m.text(), all, Query.ZeroTermsQuery.NONE, m.analyzer(),
+            each.add(text(f.field(), m.text(), all, m.zeroTermsQuery(), m.analyzer(),
                     m.type() == Query.MultiMatchType.PHRASE));
         }
         return FilterTranslator.or(each);
@@ -309,7 +309,8 @@ public final class SupersetFilter {
             return new Always();
         }
         if (groups.get().isEmpty()) {
-            return zero == Query.ZeroTermsQuery.ALL ? new Always() : new Never();
+            // a query string drops a clause that analyses to nothing (the scorer decides what that leaves)
+            return zero == Query.ZeroTermsQuery.ALL || normalize ? new Always() : new Never();
         }
         if (all && groups.get().stream().anyMatch(g -> g.size() > 1)) {
             return FilterTranslator.and(groups.get().stream().map(g -> tokens(field, g, false)).toList());
