@@ -21,6 +21,11 @@ public record Workload(String name, String title, Kind kind, Answers.Shape shape
         this(name, title, kind, shape, requests, List.of());
     }
 
+    /** The same workload with the reference engine's requests (what a native engine is measured on). */
+    public Workload asReference() {
+        return referenceRequests.isEmpty() ? this : new Workload(name, title, kind, shape, referenceRequests);
+    }
+
     /** The requests the reference engine answers to give the expected answers. */
     public List<Request> forReference() {
         return referenceRequests.isEmpty() ? requests : referenceRequests;

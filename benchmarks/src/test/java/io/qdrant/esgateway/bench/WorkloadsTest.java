@@ -58,6 +58,7 @@ class WorkloadsTest {
         Workload w = Workloads.all(Corpus.generate(1, 100), 1, 5, true).stream()
                 .filter(x -> x.name().equals("script-score-vector")).findFirst().orElseThrow();
         assertThat(w.forReference()).hasSize(w.requests().size());
+        assertThat(w.asReference().requests()).isEqualTo(w.forReference()).isNotEqualTo(w.requests());
         for (int i = 0; i < w.requests().size(); i++) {
             com.fasterxml.jackson.databind.JsonNode gateway = Json.parse(w.requests().get(i).body());
             com.fasterxml.jackson.databind.JsonNode reference = Json.parse(w.forReference().get(i).body());

@@ -90,14 +90,14 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
 
     /** With candidates scored {@code scoreBatch} at a time (tests use small batches to cross batch boundaries). */
     QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer, int scoreBatch) {
-        this(http, scorer, scoreBatch, true);
+        this(http, scorer, scoreBatch, VectorScriptScores.MIN_CANDIDATES);
     }
 
     /**
-     * With the exact-kNN fast path of vector {@code script_score}s ({@link VectorScriptScores}) on or off (tests
-     * compare the two).
+     * With the exact-kNN fast path of vector {@code script_score}s ({@link VectorScriptScores}) from
+     * {@code vectorFastPathFrom} candidates on ({@link Integer#MAX_VALUE}: off; tests compare the two).
      */
-    QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer, int scoreBatch, boolean vectorFastPath) {
+    QdrantDocumentStore(QdrantClient http, RelevanceScorer scorer, int scoreBatch, int vectorFastPathFrom) {
         this.scorer = scorer;
         this.collections = new QdrantCollections(http, scorer != null);
         this.calls = collections.calls();
@@ -107,8 +107,8 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         this.knn = new QdrantKnnSearch(reads, collections);
         this.scoring = scorer == null ? null : new GatewayScoring(reads, scorer, scoreBatch);
         this.aggregations = new QdrantAggregations(reads, scoring != null, this);
-        this.vectorScripts = scoring == null || !vectorFastPath ? null
-                : new VectorScriptScores(reads, collections, scoring);
+        this.vectorScripts = scoring == null || vectorFastPathFrom == Integer.MAX_VALUE ? null
+                : new VectorScriptScores(reads, collections, scoring, vectorFastPathFrom);
     }
 
     @Override

@@ -80,9 +80,9 @@ class VectorScriptScoreFastPathTest {
         QdrantStores.Settings exactSettings = new QdrantStores.Settings(fake.uri(), Optional.empty(),
                 Duration.ofSeconds(2), Duration.ofSeconds(20), "exact-");
         fast = backend(new QdrantDocumentStore(new QdrantClient(fastSettings, BackendObserver.NONE),
-                LuceneStores.relevanceScorer(), 64, true));
+                LuceneStores.relevanceScorer(), 64, 0));
         exact = backend(new QdrantDocumentStore(new QdrantClient(exactSettings, BackendObserver.NONE),
-                LuceneStores.relevanceScorer(), 64, false));
+                LuceneStores.relevanceScorer(), 64, Integer.MAX_VALUE));
         lucene = backend(LuceneStores.open(temp.resolve("lucene")));
     }
 

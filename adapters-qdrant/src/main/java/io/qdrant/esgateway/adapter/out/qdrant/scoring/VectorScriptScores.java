@@ -40,7 +40,9 @@ import java.util.regex.Pattern;
  * {@code T + ε}, so a final score at most {@code B = float(T + ε + c) · boost}. The page is taken from the exactly
  * scored set only when {@code B} (plus two ulps) is below the {@code k}-th exact score, which proves that no
  * candidate left out could be on the page, not even as a tie (ties are in point-id order on both paths); else
- * {@code T} is lowered and, after three attempts, the exact path answers. The total is Qdrant's exact count.
+ * {@code T} is lowered and, after three attempts, the exact path answers. The total is Qdrant's exact count. The
+ * first search asks for {@code 2k + 16} points, which usually already reach below {@code T} (then no second search);
+ * when the page holds every candidate, the exact path answers (nothing to save).
  *
  * <p>The exact path's per-document failures are kept: when some candidate has no vector in the field (the script's
  * "doesn't have a value for a vector field"), or when some candidate could score below zero (ES's invalid-score
@@ -59,15 +61,26 @@ public final class VectorScriptScores {
             + "(?:\\s*\\+\\s*" + NUMBER + ")?\\s*;?\\s*");
     /** Attempts with a lower threshold before the exact path answers. */
     private static final int ATTEMPTS = 3;
+    /**
+     * The fewest candidates for which the fast path is taken (besides more candidates than the page holds): none. The
+     * exact path's cost is less its Qdrant reads than scoring every candidate's whole source: on the bench's exact
+     * vector workload (100 candidates per request, 8 dimensions) it answered in 244 ms p50 where the fast path's five
+     * to seven calls took 64 ms.
+     */
+    public static final int MIN_CANDIDATES = 0;
 
     private final CollectionReads reads;
     private final QdrantCollections collections;
     private final GatewayScoring scoring;
+    private final int minCandidates;
 
-    public VectorScriptScores(CollectionReads reads, QdrantCollections collections, GatewayScoring scoring) {
+    /** The fast path from {@code minCandidates} candidates on ({@link #MIN_CANDIDATES}; tests take it always). */
+    public VectorScriptScores(CollectionReads reads, QdrantCollections collections, GatewayScoring scoring,
+                              int minCandidates) {
         this.reads = reads;
         this.collections = collections;
         this.scoring = scoring;
+        this.minCandidates = minCandidates;
     }
 
     /** A recognised script: the query vector as the script reads it, the field and the added constant. */
@@ -146,8 +159,8 @@ public final class VectorScriptScores {
             return Optional.empty();
         }
         long candidates = reads.count(index, filter);
-        if (candidates <= topN) {
-            // every candidate is on the page: nothing to save
+        if (candidates <= topN || candidates < minCandidates) {
+            // every candidate is on the page, or so few that reading them costs less: nothing to save
             return Optional.empty();
         }
         ObjectNode hasVector = QdrantClient.object();
@@ -172,15 +185,29 @@ public final class VectorScriptScores {
         if (topN <= 0) {
             return Optional.of(none);
         }
-        JsonNode top = query(index, shape.vector(), shape.field(), filter, topN, Optional.empty()).path("points");
+        // the page and some more: usually every candidate above the threshold, saving a second search
+        long first = Math.min(candidates, 2L * topN + 16);
+        JsonNode top = query(index, shape.vector(), shape.field(), filter, first, Optional.empty()).path("points");
         if (top.size() < topN) {
             return Optional.empty();
         }
         double kth = top.get(topN - 1).path("score").asDouble();
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             float threshold = below(kth - 3 * eps * (1L << (2 * attempt)));
-            JsonNode near = query(index, shape.vector(), shape.field(), filter, candidates, Optional.of(threshold))
-                    .path("points");
+            JsonNode near;
+            if (top.size() == candidates || top.get(top.size() - 1).path("score").asDouble() < threshold) {
+                // the first search already went below the threshold: its points at or above it are all there are
+                com.fasterxml.jackson.databind.node.ArrayNode kept = QdrantClient.object().arrayNode();
+                for (JsonNode point : top) {
+                    if (point.path("score").asDouble() >= threshold) {
+                        kept.add(point);
+                    }
+                }
+                near = kept;
+            } else {
+                near = query(index, shape.vector(), shape.field(), filter, candidates, Optional.of(threshold))
+                        .path("points");
+            }
             List<String> ids = new ArrayList<>();
             for (JsonNode point : near) {
                 JsonNode id = point.path("payload").path(QdrantLayout.ID);
