@@ -384,6 +384,137 @@ class SharedReplicasTest {
         assertThat(b.get("/seq/_doc/1").json().path("_seq_no").asLong()).isEqualTo(6);
     }
 
+    /** One acknowledged write: its document, {@code _version}, {@code _seq_no}, and when it was acknowledged. */
+    private record Acked(String id, long version, long seqNo, int phase) {
+    }
+
+    @Test
+    @Order(7)
+    void concurrentWritesOnTwoReplicasGetUniqueSequenceNumbersThatNeverGoBackAcrossARedisRestart() throws Exception {
+        assertThat(a.put("/race").status()).isEqualTo(200);
+        String uuid = a.get("/race/_settings").json().at("/race/settings/index/uuid").asText();
+        assertThat(uuid).isNotBlank();
+        // 0: before the restart; 1: while it runs (not judged); 2: after both replicas are ready again
+        AtomicInteger phase = new AtomicInteger();
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Acked> acked = Collections.synchronizedList(new ArrayList<>());
+        List<String> wrong = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger unavailable = new AtomicInteger();
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            List<Future<?>> writers = new ArrayList<>();
+            for (EsClient replica : List.of(a, b, a, b)) {
+                writers.add(pool.submit(() -> {
+                    int n = 0;
+                    while (running.get()) {
+                        String id = "d" + (n++ % 5); // five documents shared by every writer
+                        int before = phase.get();
+                        EsClient.Reply reply = replica.put("/race/_doc/" + id, json("{'n':" + n + "}"));
+                        int after = phase.get();
+                        if (reply.status() == 200 || reply.status() == 201) {
+                            acked.add(new Acked(id, reply.json().path("_version").asLong(),
+                                    reply.json().path("_seq_no").asLong(), before == after ? before : 1));
+                        } else {
+                            check(reply, 200, wrong, unavailable, () -> { });
+                        }
+                    }
+                    return null;
+                }));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (acked.size() < 40 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            phase.set(1);
+            // the server comes back with the counter far behind what it handed out (a persisted copy older than
+            // its last increments): the replicas must not trust it
+            redis.command("HSET", "replicas:seq:" + uuid, "max", "0");
+            redis.stop();
+            Thread.sleep(300);
+            redis.restart();
+            long ready = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while ((a.get("/readyz").status() != 200 || b.get("/readyz").status() != 200)
+                    && System.nanoTime() < ready) {
+                Thread.sleep(50);
+            }
+            phase.set(2);
+            int at = acked.size();
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (acked.size() < at + 40 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            running.set(false);
+            for (Future<?> f : writers) {
+                f.get();
+            }
+        }
+        assertThat(wrong).isEmpty();
+        List<Acked> all = new ArrayList<>(acked);
+        assertThat(all.stream().filter(w -> w.phase() == 0)).hasSizeGreaterThanOrEqualTo(40);
+        assertThat(all.stream().filter(w -> w.phase() == 2)).hasSizeGreaterThanOrEqualTo(40);
+        Set<Long> seqNos = new TreeSet<>();
+        List<Long> twice = new ArrayList<>();
+        for (Acked w : all) {
+            if (!seqNos.add(w.seqNo())) {
+                twice.add(w.seqNo());
+            }
+        }
+        assertThat(twice).as("sequence numbers acknowledged twice").isEmpty();
+        // per document: the versions are distinct and the sequence numbers grow with them
+        java.util.Map<String, java.util.TreeMap<Long, Long>> byDocument = new java.util.TreeMap<>();
+        for (Acked w : all) {
+            Long other = byDocument.computeIfAbsent(w.id(), k -> new java.util.TreeMap<>()).put(w.version(), w.seqNo());
+            assertThat(other).as("version %d of %s acknowledged twice", w.version(), w.id()).isNull();
+        }
+        byDocument.forEach((id, versions) -> assertThat(new ArrayList<>(versions.values())).as(id).isSorted());
+        long highestBefore = all.stream().filter(w -> w.phase() == 0).mapToLong(Acked::seqNo).max().orElseThrow();
+        long lowestAfter = all.stream().filter(w -> w.phase() == 2).mapToLong(Acked::seqNo).min().orElseThrow();
+        assertThat(lowestAfter).as("after the restart, above everything acknowledged before it")
+                .isGreaterThan(highestBefore);
+        // what a reader sees agrees with the last acknowledged write of each document
+        byDocument.forEach((id, versions) -> {
+            JsonNode doc = b.get("/race/_doc/" + id).json();
+            assertThat(doc.path("_version").asLong()).as(id).isEqualTo(versions.lastKey());
+            assertThat(doc.path("_seq_no").asLong()).as(id).isEqualTo(versions.lastEntry().getValue());
+        });
+    }
+
+    @Test
+    @Order(8)
+    void twoReplicasRacingToUpdateOneDocumentWithTheSameIfSeqNoExactlyOneWins() throws Exception {
+        assertThat(a.put("/cas/_doc/1", json("{'n':0}")).status()).isEqualTo(201);
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            for (int round = 1; round <= 20; round++) {
+                JsonNode current = (round % 2 == 0 ? a : b).get("/cas/_doc/1").json();
+                long seqNo = current.path("_seq_no").asLong();
+                long term = current.path("_primary_term").asLong();
+                String path = "/cas/_doc/1?if_seq_no=" + seqNo + "&if_primary_term=" + term;
+                CountDownLatch go = new CountDownLatch(1);
+                int n = round;
+                Future<EsClient.Reply> onA = pool.submit(() -> {
+                    go.await();
+                    return a.put(path, json("{'n':" + n + ",'by':'a'}"));
+                });
+                Future<EsClient.Reply> onB = pool.submit(() -> {
+                    go.await();
+                    return b.put(path, json("{'n':" + n + ",'by':'b'}"));
+                });
+                go.countDown();
+                List<EsClient.Reply> replies = List.of(onA.get(30, TimeUnit.SECONDS), onB.get(30, TimeUnit.SECONDS));
+                List<EsClient.Reply> won = replies.stream().filter(r -> r.status() == 200).toList();
+                List<EsClient.Reply> lost = replies.stream().filter(r -> r.status() == 409).toList();
+                assertThat(won).as("round %d: %s", round, replies).hasSize(1);
+                assertThat(lost).as("round %d: %s", round, replies).hasSize(1);
+                assertThat(lost.get(0).errorType()).isEqualTo("version_conflict_engine_exception");
+                String winner = won.get(0) == replies.get(0) ? "a" : "b";
+                JsonNode after = (round % 2 == 0 ? b : a).get("/cas/_doc/1").json(); // C was killed above
+                assertThat(after.at("/_source/by").asText()).as("round %d", round).isEqualTo(winner);
+                assertThat(after.path("_seq_no").asLong()).isEqualTo(won.get(0).json().path("_seq_no").asLong())
+                        .isGreaterThan(seqNo);
+                assertThat(after.path("_version").asLong()).isEqualTo(round + 1);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     /** {@code qeg_response_cache_total{outcome="hit"}} of one replica. */

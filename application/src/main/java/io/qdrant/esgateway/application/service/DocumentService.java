@@ -200,10 +200,10 @@ public final class DocumentService implements DocumentOperations {
         final List<DocumentWrite> writes = new ArrayList<>();
         final Map<String, Long> deleted = new HashMap<>();
 
-        Plan(IndexMetadata index, Map<String, StoredDocument> current) {
+        Plan(IndexMetadata index, Map<String, StoredDocument> current, long seqNo) {
             this.index = index;
             this.mappings = index.mappings();
-            this.seqNo = store.maxSeqNo(index);
+            this.seqNo = seqNo;
             current.forEach((id, doc) -> state.put(id, Optional.of(doc)));
         }
 
@@ -309,6 +309,7 @@ public final class DocumentService implements DocumentOperations {
                                WriteOutcome[] out, Set<String> moved, boolean mayReplan) {
         ReentrantLock lock = locks.computeIfAbsent(resolved.uuid(), k -> new ReentrantLock());
         lock.lock();
+        Catalog.WriteTurn turn = null;
         try {
             IndexMetadata index = catalog.view().index(resolved.name())
                     .filter(i -> i.uuid().equals(resolved.uuid())).orElse(null);
@@ -317,13 +318,23 @@ public final class DocumentService implements DocumentOperations {
                         GatewayException.indexNotFound(resolved.name())));
                 return null;
             }
+            // with other writers of the same store (replicas sharing the catalog), the index's turn: no other process
+            // plans or applies writes to it meanwhile, and the sequence numbers come from the catalog's counter
+            try {
+                IndexMetadata seeded = index;
+                turn = catalog.writeTurn(index, items.size(), () -> store.maxSeqNo(seeded)).orElse(null);
+            } catch (GatewayException e) {
+                items.forEach(i -> out[i] = new Failed(resolved.name(), idOf(commands.get(i)).orElse(null), e));
+                return null;
+            }
             Map<Integer, String> generated = new HashMap<>();
             Set<String> touched = new LinkedHashSet<>();
             for (int i : items) {
                 String id = idOf(commands.get(i)).orElseGet(() -> generated.computeIfAbsent(i, k -> ids.newId()));
                 touched.add(id);
             }
-            Plan plan = new Plan(index, store.get(index, touched));
+            Plan plan = new Plan(index, store.get(index, touched),
+                    turn != null ? turn.seqNoBefore() : store.maxSeqNo(index));
             Map<Integer, Written> planned = new LinkedHashMap<>();
             DocumentStore.Durability durability = DocumentStore.Durability.DONE;
             for (int i : items) {
@@ -352,6 +363,10 @@ public final class DocumentService implements DocumentOperations {
                                 // this plan's dynamic fields conflict with its: nothing is written yet, so the
                                 // items are planned again on the new mappings, as Elasticsearch re-parses them
                                 items.forEach(i -> out[i] = null);
+                                if (turn != null) {
+                                    turn.close(); // taken again by the new plan
+                                    turn = null;
+                                }
                                 return applyGroup(resolved, items, commands, out, moved, false);
                             }
                             throw e;
@@ -362,6 +377,9 @@ public final class DocumentService implements DocumentOperations {
                     }
                     durability = store.apply(written, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
+                    if (turn != null) {
+                        turn.end(plan.seqNo);
+                    }
                 } catch (GatewayException e) {
                     // a failed batch may still have changed the store (in part, on a backend without atomic
                     // batches): move the generation anyway, so that no cached answer outlives it
@@ -375,8 +393,18 @@ public final class DocumentService implements DocumentOperations {
                 }
                 recordTombstones(index, plan.deleted);
             }
+            if (turn != null && plan.writes.isEmpty()) {
+                try {
+                    turn.end(plan.seqNo); // nothing written: every reserved number goes back
+                } catch (GatewayException e) {
+                    // nothing was written in the turn, so losing it changes no outcome
+                }
+            }
             return new Applied(index.name(), planned, durability);
         } finally {
+            if (turn != null) {
+                turn.close();
+            }
             lock.unlock();
         }
     }

@@ -126,4 +126,42 @@ public interface Catalog {
             }
         }
     }
+
+    /**
+     * A turn at writing one index's documents, for a catalog shared by several processes that write the same
+     * documents store; empty when this process is the only writer (its own lock per index is enough). While a turn is
+     * held no other process holds one for the same index, so a write planned in it (version checks, {@code if_seq_no},
+     * {@code op_type=create}) is planned on the index's latest applied state; and it reserves {@code reserve}
+     * sequence numbers for the turn's writes, unique across every process.
+     *
+     * @param index         the index (its uuid identifies it)
+     * @param reserve       how many sequence numbers the turn may use at most
+     * @param storedMaxSeqNo the highest sequence number the documents store has recorded for the index, read only
+     *                      when the catalog's own counter cannot be trusted (it is missing, or its server restarted)
+     * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE} when the catalog's server
+     *         fails or another process holds the turn for too long
+     */
+    default Optional<WriteTurn> writeTurn(IndexMetadata index, int reserve,
+                                          java.util.function.LongSupplier storedMaxSeqNo) {
+        return Optional.empty();
+    }
+
+    /** A held turn; see {@link #writeTurn}. Closing it without {@link #end} gives it up as is. */
+    interface WriteTurn extends AutoCloseable {
+        /** The highest sequence number before the turn's block: its writes use {@code seqNoBefore() + 1} on. */
+        long seqNoBefore();
+
+        /**
+         * Ends the turn after its writes were applied, giving back the numbers above {@code lastUsed} when no one
+         * reserved numbers since.
+         *
+         * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE} when the turn was
+         *         lost before its end (it expired, or the server restarted): another process may have written the
+         *         index meanwhile, so the turn's writes must not be acknowledged
+         */
+        void end(long lastUsed);
+
+        @Override
+        void close();
+    }
 }

@@ -25,53 +25,21 @@ import redis.clients.jedis.util.JedisURIHelper;
  * The shared response cache on Valkey/Redis. Keys: {@code <prefix>rc:g:<index uuid>} holds an index's data
  * generation (a counter, no TTL: never evicted under a {@code volatile-*} policy); {@code <prefix>rc:e:<key>} is a
  * hash of the entry's ticket tag ({@code t}: its generations, comma-separated) and answer ({@code b}), with the TTL.
- * A lookup is one script call (read the generations, read the entry, compare its tag); a publish is one script call
- * (compare the generations with the ticket's, then store) — atomic on the server, so no write's generation move can
- * fall between the check and the store. A bump is one pipelined round trip of {@code INCR}s.
+ * A lookup is one pipelined round trip ({@code MGET} of the generations, {@code HMGET} of the entry; the tag is
+ * compared here, see {@link #pipelinedLookup}); a publish is one script call (compare the generations with the
+ * ticket's, then store) — atomic on the server, so no write's generation move can fall between the check and the
+ * store. A bump is one pipelined round trip of {@code INCR}s.
  *
- * <p>A conditional lookup ({@link #lookupIf}) is the same script after a check of other keys' values (the shared
+ * <p>A conditional lookup ({@link #lookupIf}) also reads other keys' values in the same {@code MGET} (the shared
  * catalog's generation and epoch): one round trip for the catalog's freshness and the cache entry.
  *
  * <p>Nothing is retried blindly: every command is safe to repeat (a lookup reads; a publish re-checks its ticket;
- * an extra bump only misses the cache); a command is sent again after {@code NOSCRIPT} (the script did not run) and
- * once on a new connection after a broken one.
+ * an extra bump only misses the cache); a script is sent again after {@code NOSCRIPT} (it did not run) and every
+ * command once on a new connection after a broken one.
  */
 final class RedisResponseCache implements RedisResponseCaches.Handle {
-    private static final String LOOKUP = """
-            local out = {}
-            local tag = ''
-            for i = 2, #KEYS do
-              local g = redis.call('GET', KEYS[i]) or '0'
-              out[i - 1] = g
-              tag = tag .. g .. ','
-            end
-            local e = redis.call('HMGET', KEYS[1], 't', 'b')
-            if e[1] == tag and e[2] then
-              out[#KEYS] = e[2]
-            end
-            return out
-            """;
-    /** KEYS: the entry, {@code ARGV[1]} generations, then the keys to check; ARGV: the count, the expected values. */
-    private static final String LOOKUP_IF = """
-            local n = tonumber(ARGV[1])
-            for j = n + 2, #KEYS do
-              if (redis.call('GET', KEYS[j]) or '0') ~= ARGV[j - n] then
-                return false
-              end
-            end
-            local out = {}
-            local tag = ''
-            for i = 2, n + 1 do
-              local g = redis.call('GET', KEYS[i]) or '0'
-              out[i - 1] = g
-              tag = tag .. g .. ','
-            end
-            local e = redis.call('HMGET', KEYS[1], 't', 'b')
-            if e[1] == tag and e[2] then
-              out[n + 1] = e[2]
-            end
-            return out
-            """;
+    private static final byte[] TAG_FIELD = {'t'};
+    private static final byte[] ANSWER_FIELD = {'b'};
     private static final String PUBLISH = """
             local tag = ''
             for i = 2, #KEYS do
@@ -89,19 +57,14 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     private final String prefix;
     private final byte[] ttlMillis;
     private final int maxEntryBytes;
-    private final byte[] lookupSha;
     private final byte[] publishSha;
-    private final byte[] lookupIfSha;
 
-    private RedisResponseCache(JedisPool pool, RedisResponseCaches.Settings settings, byte[] lookupSha,
-                               byte[] publishSha, byte[] lookupIfSha) {
+    private RedisResponseCache(JedisPool pool, RedisResponseCaches.Settings settings, byte[] publishSha) {
         this.pool = pool;
         this.prefix = settings.prefix();
         this.ttlMillis = bytes(Long.toString(settings.ttl().toMillis()));
         this.maxEntryBytes = settings.maxEntryBytes();
-        this.lookupSha = lookupSha;
         this.publishSha = publishSha;
-        this.lookupIfSha = lookupIfSha;
     }
 
     static RedisResponseCache open(RedisResponseCaches.Settings settings) {
@@ -116,10 +79,8 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
                 clientConfig(settings.url(), timeout));
         try (Jedis jedis = pool.getResource()) {
             checkEvictionPolicy(jedis);
-            byte[] lookup = jedis.scriptLoad(bytes(LOOKUP));
             byte[] publish = jedis.scriptLoad(bytes(PUBLISH));
-            byte[] lookupIf = jedis.scriptLoad(bytes(LOOKUP_IF));
-            return new RedisResponseCache(pool, settings, lookup, publish, lookupIf);
+            return new RedisResponseCache(pool, settings, publish);
         } catch (JedisException e) {
             pool.close();
             throw unavailable("connecting to " + redacted(settings.url()), e);
@@ -195,7 +156,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
 
     @Override
     public Lookup lookup(String key, List<String> indices) {
-        return lookupReply(key, indices, script(lookupSha, LOOKUP, keys(key, indices), List.of(), "looking up"));
+        return pipelinedLookup(key, indices, List.of(), List.of()).orElseThrow();
     }
 
     @Override
@@ -203,24 +164,61 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         if (checked.size() != values.size()) {
             throw new IllegalArgumentException("one value per checked key");
         }
-        List<byte[]> keys = keys(key, indices);
-        checked.forEach(k -> keys.add(bytes(k)));
-        List<byte[]> args = new ArrayList<>(values.size() + 1);
-        args.add(bytes(Integer.toString(indices.size())));
-        values.forEach(v -> args.add(bytes(v)));
-        Object reply = script(lookupIfSha, LOOKUP_IF, keys, args, "looking up");
-        return reply == null ? Optional.empty() : Optional.of(lookupReply(key, indices, reply));
+        return pipelinedLookup(key, indices, checked, values);
     }
 
-    private static Lookup lookupReply(String key, List<String> indices, Object reply) {
-        List<?> values = (List<?>) reply;
-        List<Long> generations = new ArrayList<>(indices.size());
-        for (int i = 0; i < indices.size(); i++) {
-            generations.add(Long.parseLong(new String((byte[]) values.get(i), StandardCharsets.US_ASCII)));
+    /**
+     * A lookup in one round trip without a script: {@code MGET} of the checked keys and the generations, then
+     * {@code HMGET} of the entry, pipelined. Not atomic, and it need not be: the {@code MGET} reads every checked
+     * value and generation at one instant, after the request started, so anything acknowledged before the request
+     * had already moved them; an entry read after it whose tag equals those generations was published (its ticket
+     * checked in the publish script) while they were current — at or after that instant it was the current answer.
+     * An entry moved on in between carries another tag and is a miss. (A script did the same on the server at a
+     * higher cost: a script call costs Redis several times the two reads.)
+     */
+    private Optional<Lookup> pipelinedLookup(String key, List<String> indices, List<String> checked,
+                                             List<String> values) {
+        byte[][] read = new byte[checked.size() + indices.size()][];
+        for (int i = 0; i < checked.size(); i++) {
+            read[i] = bytes(checked.get(i));
         }
-        Optional<byte[]> answer = values.size() > indices.size()
-                ? Optional.of((byte[]) values.get(indices.size())) : Optional.empty();
-        return new Lookup(new Ticket(key, indices, generations), answer);
+        for (int i = 0; i < indices.size(); i++) {
+            read[checked.size() + i] = generationKey(indices.get(i));
+        }
+        byte[] entry = entryKey(key);
+        Object[] replies = call("looking up", jedis -> {
+            if (read.length == 0) { // a request over no index, nothing to check
+                return new Object[] {List.of(), jedis.hmget(entry, TAG_FIELD, ANSWER_FIELD)};
+            }
+            Pipeline pipeline = jedis.pipelined();
+            redis.clients.jedis.Response<List<byte[]>> state = pipeline.mget(read);
+            redis.clients.jedis.Response<List<byte[]>> stored = pipeline.hmget(entry, TAG_FIELD, ANSWER_FIELD);
+            pipeline.sync();
+            return new Object[] {state.get(), stored.get()};
+        });
+        @SuppressWarnings("unchecked")
+        List<byte[]> state = (List<byte[]>) replies[0];
+        for (int i = 0; i < checked.size(); i++) {
+            byte[] v = state.get(i);
+            String now = v == null ? "0" : new String(v, StandardCharsets.UTF_8);
+            if (!now.equals(values.get(i))) {
+                return Optional.empty();
+            }
+        }
+        List<Long> generations = new ArrayList<>(indices.size());
+        StringBuilder tag = new StringBuilder();
+        for (int i = 0; i < indices.size(); i++) {
+            byte[] v = state.get(checked.size() + i);
+            long g = v == null ? 0 : Long.parseLong(new String(v, StandardCharsets.US_ASCII));
+            generations.add(g);
+            tag.append(g).append(',');
+        }
+        @SuppressWarnings("unchecked")
+        List<byte[]> e = (List<byte[]>) replies[1];
+        Optional<byte[]> answer = e.get(0) != null && e.get(1) != null
+                && new String(e.get(0), StandardCharsets.US_ASCII).contentEquals(tag)
+                ? Optional.of(e.get(1)) : Optional.empty();
+        return Optional.of(new Lookup(new Ticket(key, indices, generations), answer));
     }
 
     @Override

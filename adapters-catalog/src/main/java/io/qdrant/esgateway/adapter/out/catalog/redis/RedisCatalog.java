@@ -107,6 +107,70 @@ final class RedisCatalog implements RedisCatalogs.Handle {
             return 0
             """;
 
+    /**
+     * Takes an index's write turn ({@code KEYS[1]}, for {@code ARGV[2]} ms, token {@code ARGV[1]}) and reserves
+     * {@code ARGV[3]} sequence numbers ({@code KEYS[2]}: a hash of the highest number handed out and the run id of the
+     * server that counted it). Replies {0, ms left} when another holds the turn; {2} when the counter must be seeded
+     * first (missing, or counted by a server run before a restart, which may have lost its last increments: the turn
+     * is then held); else {1, the reserved block's highest number}. The turn's key holds {@code <run id>/<token>}:
+     * a turn taken before the server restarted does not hold (its holder cannot end it: its end finds another run).
+     * Run again with the same token (its reply was lost) it takes the turn again and reserves a new block: the first
+     * block is never used, so no number is handed out twice. An ended turn's key ({@code done:<token>}) does not hold.
+     */
+    private static final String TURN = """
+            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+            local mine = run .. '/' .. ARGV[1]
+            local held = redis.call('GET', KEYS[1])
+            if held and held ~= mine and string.sub(held, 1, #run + 1) == run .. '/' then
+              return {0, redis.call('PTTL', KEYS[1])}
+            end
+            redis.call('SET', KEYS[1], mine, 'PX', ARGV[2])
+            local s = redis.call('HMGET', KEYS[2], 'run', 'max')
+            if s[1] ~= run or not s[2] then
+              return {2}
+            end
+            return {1, redis.call('HINCRBY', KEYS[2], 'max', ARGV[3])}
+            """;
+    /**
+     * Seeds the counter of a held turn with the store's highest number ({@code ARGV[2]}) unless it is higher already,
+     * records this server run, then reserves as {@link #TURN} does.
+     */
+    private static final String SEED = """
+            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+            if redis.call('GET', KEYS[1]) ~= run .. '/' .. ARGV[1] then
+              return redis.error_reply('QEG_TURN_LOST the write turn was lost before its sequence numbers were seeded')
+            end
+            local known = redis.call('HGET', KEYS[2], 'max')
+            if not known or tonumber(ARGV[2]) > tonumber(known) then
+              redis.call('HSET', KEYS[2], 'max', ARGV[2])
+            end
+            redis.call('HSET', KEYS[2], 'run', run)
+            return redis.call('HINCRBY', KEYS[2], 'max', ARGV[3])
+            """;
+    /**
+     * Ends a turn: 0 if it was no longer held by this token in this server run; else releases it and, when the
+     * counter still stands at the turn's block top ({@code ARGV[2]}), lowers it to the last number used
+     * ({@code ARGV[3]}). The key keeps {@code done:<token>} for a few seconds, so the same end run again (its reply
+     * was lost) answers 1 again.
+     */
+    private static final String END = """
+            local held = redis.call('GET', KEYS[1])
+            if held == 'done:' .. ARGV[1] then
+              return 1
+            end
+            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+            if held ~= run .. '/' .. ARGV[1] then
+              return 0
+            end
+            redis.call('SET', KEYS[1], 'done:' .. ARGV[1], 'PX', 5000)
+            if ARGV[3] ~= '' and redis.call('HGET', KEYS[2], 'max') == ARGV[2] then
+              redis.call('HSET', KEYS[2], 'max', ARGV[3])
+            end
+            return 1
+            """;
+    /** How long a write turn is held at most: a turn still running after it fails, and a dead holder's expires. */
+    static final long WRITE_TURN_MILLIS = 15_000;
+
     private final RedisCatalogs.Settings settings;
     private final JedisPool pool;
     private final String genKey;
@@ -314,6 +378,114 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                 throw GatewayException.indexNotFound(index);
             }
             throw e;
+        }
+    }
+
+    /**
+     * The write turn of an index across every replica: a lease ({@code turn:<uuid>}, {@link #WRITE_TURN_MILLIS})
+     * taken in the same script and round trip that reserves the turn's sequence numbers from the index's counter
+     * ({@code seq:<uuid>}, {@code HINCRBY}). The counter is seeded from the store's highest recorded number when it is
+     * missing or was counted by an earlier run of the server (a restart may have lost its last increments, with or
+     * without persistence), so a number once handed out and acknowledged is never handed out again. A turn held by
+     * another replica is waited for (it ends, or its lease expires). Each script may run twice after a connection
+     * failure (see the scripts): a turn's block reserved twice leaves a gap, never a number handed out twice.
+     */
+    @Override
+    public Optional<WriteTurn> writeTurn(IndexMetadata index, int reserve, java.util.function.LongSupplier storedMaxSeqNo) {
+        if (reserve < 0) {
+            throw new IllegalArgumentException("reserve must not be negative");
+        }
+        List<String> keys = List.of(prefix + "turn:" + index.uuid(), prefix + "seq:" + index.uuid());
+        String token = UUID.randomUUID().toString();
+        String what = "taking the write turn of [" + index.name() + "]";
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WRITE_TURN_MILLIS + 5_000);
+        for (int attempt = 0; ; attempt++) {
+            List<?> reply = (List<?>) call(what, jedis -> script(jedis, TURN, keys,
+                    List.of(token, Long.toString(WRITE_TURN_MILLIS), Integer.toString(reserve))));
+            long status = (Long) reply.get(0);
+            if (status == 1) {
+                return Optional.of(new Turn(keys, token, (Long) reply.get(1), reserve));
+            }
+            if (status == 2) {
+                long top;
+                try {
+                    long stored = storedMaxSeqNo.getAsLong();
+                    top = (Long) call("seeding the sequence numbers of [" + index.name() + "]", jedis -> script(jedis,
+                            SEED, keys, List.of(token, Long.toString(stored), Integer.toString(reserve))));
+                } catch (RuntimeException e) {
+                    release(keys, token, null, null);
+                    throw e;
+                }
+                return Optional.of(new Turn(keys, token, top, reserve));
+            }
+            long left = (Long) reply.get(1);
+            if (System.nanoTime() > deadline) {
+                throw GatewayException.backendUnavailable("the write turn of [" + index.name() + "] is held by another"
+                        + " gateway replica for longer than " + WRITE_TURN_MILLIS + " ms; nothing was written", null);
+            }
+            try {
+                // short waits first (a turn usually lasts one store write), never past the lease's end
+                long pause = Math.min(Math.max(1, left), Math.min(1L << Math.min(attempt, 5), 20L));
+                Thread.sleep(pause + ThreadLocalRandom.current().nextInt(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw GatewayException.backendUnavailable("waiting for the write turn of [" + index.name()
+                        + "] was interrupted", e);
+            }
+        }
+    }
+
+    /** Ends a turn; true when it was still held. {@code top}/{@code lastUsed} null: nothing given back. */
+    private boolean release(List<String> keys, String token, Long top, Long lastUsed) {
+        Object ended = call("ending a write turn", jedis -> script(jedis, END, keys, List.of(token,
+                top == null ? "" : Long.toString(top), lastUsed == null ? "" : Long.toString(lastUsed))));
+        return Long.valueOf(1).equals(ended);
+    }
+
+    /** A held write turn and its block of sequence numbers, {@code (top - reserved, top]}. */
+    private final class Turn implements WriteTurn {
+        private final List<String> keys;
+        private final String token;
+        private final long top;
+        private final int reserved;
+        private boolean ended;
+
+        Turn(List<String> keys, String token, long top, int reserved) {
+            this.keys = keys;
+            this.token = token;
+            this.top = top;
+            this.reserved = reserved;
+        }
+
+        @Override
+        public long seqNoBefore() {
+            return top - reserved;
+        }
+
+        @Override
+        public void end(long lastUsed) {
+            if (lastUsed < seqNoBefore() || lastUsed > top) {
+                throw new IllegalArgumentException("[" + lastUsed + "] is outside the turn's block");
+            }
+            ended = true;
+            if (!release(keys, token, top, lastUsed)) {
+                throw GatewayException.backendUnavailable("the write turn of the index ended before its writes did"
+                        + " (held for more than " + WRITE_TURN_MILLIS + " ms, or the catalog's server restarted):"
+                        + " another replica may have written the same documents meanwhile; the writes were applied"
+                        + " but are not acknowledged", null);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (!ended) {
+                ended = true;
+                try {
+                    release(keys, token, null, null);
+                } catch (GatewayException e) {
+                    LOG.log(Level.FINE, "a write turn could not be given up; its lease expires", e);
+                }
+            }
         }
     }
 
@@ -558,6 +730,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
             writes.delete(Kind.ALIAS, CatalogRecords.aliasField(alias));
         }
         writes.dataGenerations.put(name, false);
+        view.index(name).ifPresent(index -> writes.counters.add(index.uuid()));
     }
 
     /**
@@ -570,6 +743,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         final Map<Kind, Map<String, String>> records = new EnumMap<>(Kind.class);
         /** Index name → true to start its write generation at 0, false to remove it. */
         final Map<String, Boolean> dataGenerations = new LinkedHashMap<>();
+        /** The uuids of removed indices, whose sequence number counters go with them. */
+        final Set<String> counters = new LinkedHashSet<>();
         boolean forceChange;
         Object result;
 
@@ -681,6 +856,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                 t.hdel(dataGenKey, name);
             }
         });
+        writes.counters.forEach(uuid -> t.del(prefix + "seq:" + uuid));
         t.incr(genKey);
         t.set(mark, "1", SetParams.setParams().ex(CHANGE_MARK_SECONDS));
         List<Object> replies;

@@ -41,13 +41,22 @@ public final class QdrantWrites {
         this.scorer = scorer;
     }
 
-    /** Applies the writes in order and records {@code maxSeqNo} (or the higher one already recorded). */
+    /**
+     * Applies the writes in order and records {@code maxSeqNo} (or the higher one already recorded). With other
+     * writers (shared mode) the numbers come from the shared catalog's counter, one writer of an index at a time, so
+     * each batch's {@code maxSeqNo} is above every one recorded before: it is recorded as is, without reading the
+     * recorded one first.
+     */
     public void write(IndexMetadata index, List<DocumentWrite> writes, long maxSeqNo) {
         String collection = calls.collection(index);
         CollectionState state = collections.state(collection);
         state.writing.lock();
         try {
-            long current = currentMaxSeqNo(index, collection, state);
+            boolean shared = calls.sharedWriters();
+            if (shared && writes.isEmpty()) {
+                return;
+            }
+            long current = shared ? -1 : currentMaxSeqNo(index, collection, state);
             long recorded = Math.max(current, maxSeqNo);
             if (writes.isEmpty() && recorded == current) {
                 return;

@@ -1,0 +1,289 @@
+package io.qdrant.esgateway.bootstrap;
+
+import static io.qdrant.esgateway.bootstrap.EsClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.qdrant.esgateway.adapter.out.catalog.redis.RedisTestServer;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where a warm hit of the shared response cache spends its time, against the embedded gateway's in-process request
+ * cache: two gateways in this JVM (one with the shared catalog and the shared cache in mode {@code on} on a real
+ * Redis, one embedded), the bench's {@code terms} search repeated on a kept-alive connection, p50s of alternating
+ * rounds; the Redis commands one hit sends (the server's {@code INFO commandstats}) and the server time they take.
+ *
+ * <p>As a test it checks what a warm hit sends: one pipelined {@code MGET} and {@code HMGET}, no script. As a
+ * {@code main} it prints the measurement ({@code java -cp <test class path> io.qdrant.esgateway.bootstrap.SharedHitCostTest [n]}).
+ */
+class SharedHitCostTest {
+    static final String TERMS = "{'size':0,'track_total_hits':true,'query':{'range':{'price':{'gte':100,'lte':800}}},"
+            + "'aggs':{'c':{'terms':{'field':'category','size':20}}}}";
+
+    @Test
+    void aWarmHitSendsOnePipelinedReadOfTheGenerationsAndTheEntry() throws Exception {
+        try (Setup setup = Setup.start()) {
+            setup.shared.search(json(TERMS)); // the miss that publishes
+            Map<String, Long> before = setup.commands();
+            int n = 50;
+            for (int i = 0; i < n; i++) {
+                setup.shared.search(json(TERMS));
+            }
+            Map<String, Long> sent = diff(before, setup.commands());
+            // one pipelined round trip per hit: the generations and the catalog's, then the entry; no script
+            assertThat(sent).as("%s", sent).containsOnly(Map.entry("mget", (long) n), Map.entry("hmget", (long) n));
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int n = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
+        try (Setup setup = Setup.start()) {
+            String body = json(TERMS);
+            for (int i = 0; i < 3000; i++) { // both warmed up (compiled) before measuring
+                setup.shared.search(body);
+                setup.embedded.search(body);
+            }
+            long[] shared = new long[n];
+            long[] embedded = new long[n];
+            Map<String, Long> before = setup.commands();
+            Map<String, Long> usecBefore = setup.commandMicros();
+            for (int round = 0; round < n / 100; round++) { // alternating rounds share the machine's noise
+                for (int i = 0; i < 100; i++) {
+                    shared[round * 100 + i] = setup.shared.search(body);
+                }
+                for (int i = 0; i < 100; i++) {
+                    embedded[round * 100 + i] = setup.embedded.search(body);
+                }
+            }
+            Map<String, Long> sent = diff(before, setup.commands());
+            Map<String, Long> micros = diff(usecBefore, setup.commandMicros());
+            System.out.printf(Locale.ROOT, "warm terms hit, n=%d: shared p50 %.1f us (p90 %.1f), embedded p50 %.1f us"
+                    + " (p90 %.1f)%n", n, pct(shared, 50), pct(shared, 90), pct(embedded, 50), pct(embedded, 90));
+            System.out.println("redis commands per shared hit: " + perRequest(sent, n) + "; server time per hit: "
+                    + perRequest(micros, n) + " us");
+            // one lookup round trip alone (a published 1 KiB entry), from a platform thread and a virtual thread
+            try (var cache = io.qdrant.esgateway.adapter.out.cache.redis.RedisResponseCaches.open(
+                    new io.qdrant.esgateway.adapter.out.cache.redis.RedisResponseCaches.Settings(
+                            java.net.URI.create(setup.redis().url()), "cost:", java.time.Duration.ofMinutes(5), 1 << 20,
+                            4, java.time.Duration.ofSeconds(5)))) {
+                java.util.List<String> indices = java.util.List.of("uuid-cost");
+                cache.publish(cache.lookup("k", indices).ticket(), new byte[1024]);
+                long[] platform = new long[n];
+                long[] virtual = new long[n];
+                long[] handedOff = new long[n];
+                java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newFixedThreadPool(2);
+                for (int round = 0; round < 2; round++) {
+                    Thread.ofVirtual().start(() -> {
+                        for (int i = 0; i < n; i++) {
+                            long t0 = System.nanoTime();
+                            try {
+                                io.submit(() -> cache.lookup("k", indices)).get();
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                            handedOff[i] = System.nanoTime() - t0;
+                        }
+                    }).join();
+                    for (int i = 0; i < n; i++) {
+                        long t0 = System.nanoTime();
+                        cache.lookup("k", indices);
+                        platform[i] = System.nanoTime() - t0;
+                    }
+                    Thread vt = Thread.ofVirtual().start(() -> {
+                        for (int i = 0; i < n; i++) {
+                            long t0 = System.nanoTime();
+                            cache.lookup("k", indices);
+                            virtual[i] = System.nanoTime() - t0;
+                        }
+                    });
+                    vt.join();
+                }
+                io.shutdown();
+                System.out.printf(Locale.ROOT, "one lookup round trip: platform thread p50 %.1f us, virtual thread"
+                        + " p50 %.1f us, virtual thread handing it to a platform thread p50 %.1f us%n",
+                        pct(platform, 50), pct(virtual, 50), pct(handedOff, 50));
+            }
+        }
+    }
+
+    private static Map<String, Double> perRequest(Map<String, Long> totals, int n) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        totals.forEach((k, v) -> out.put(k, Math.round(v * 100.0 / n) / 100.0));
+        return out;
+    }
+
+    private static double pct(long[] nanos, int p) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1000.0;
+    }
+
+    private static Map<String, Long> diff(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        after.forEach((k, v) -> {
+            long d = v - before.getOrDefault(k, 0L);
+            if (d != 0 && !k.equals("info")) {
+                out.put(k, d);
+            }
+        });
+        return out;
+    }
+
+    /** Redis, the two gateways, the index loaded on both. */
+    record Setup(RedisTestServer redis, Path dir, RunningGateway sharedGateway, RunningGateway embeddedGateway,
+                 RawClient shared, RawClient embedded) implements AutoCloseable {
+        static Setup start() throws IOException {
+            RedisTestServer redis = RedisTestServer.start();
+            Path dir = Files.createTempDirectory("qeg-hit-cost-");
+            RunningGateway s = RunningGateway.start(dir.resolve("shared"), "QEG_CATALOG", "redis", "QEG_REDIS_URL",
+                    redis.url(), "QEG_RESPONSE_CACHE", "on", "QEG_WARM_UP", "off");
+            RunningGateway e = RunningGateway.start(dir.resolve("embedded"), "QEG_WARM_UP", "off");
+            for (RunningGateway g : new RunningGateway[] {s, e}) {
+                g.client.put("/bench", json("{'mappings':{'properties':{'category':{'type':'keyword'},"
+                        + "'price':{'type':'integer'}}}}"));
+                StringBuilder bulk = new StringBuilder();
+                for (int i = 0; i < 2000; i++) {
+                    bulk.append("{\"index\":{\"_id\":\"").append(i).append("\"}}\n{\"category\":\"c")
+                            .append(i % 20).append("\",\"price\":").append(1 + (i * 37) % 1000).append("}\n");
+                }
+                g.client.send("POST", "/bench/_bulk?refresh=true", bulk.toString(), "application/x-ndjson");
+            }
+            return new Setup(redis, dir, s, e, new RawClient(s.gateway.port()), new RawClient(e.gateway.port()));
+        }
+
+        /** {@code INFO commandstats}: calls per command. */
+        Map<String, Long> commands() {
+            return stats("calls");
+        }
+
+        /** {@code INFO commandstats}: microseconds per command, in total. */
+        Map<String, Long> commandMicros() {
+            return stats("usec");
+        }
+
+        private Map<String, Long> stats(String field) {
+            Map<String, Long> out = new LinkedHashMap<>();
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), redis.port())) {
+                socket.getOutputStream().write("INFO commandstats\r\n".getBytes(StandardCharsets.US_ASCII));
+                byte[] buf = new byte[65536];
+                int n = socket.getInputStream().read(buf);
+                String text = new String(buf, 0, n, StandardCharsets.US_ASCII);
+                Matcher m = Pattern.compile("cmdstat_([a-z|]+):calls=(\\d+),usec=(\\d+)").matcher(text);
+                while (m.find()) {
+                    out.put(m.group(1), Long.parseLong(field.equals("calls") ? m.group(2) : m.group(3)));
+                }
+            } catch (IOException ex) {
+                throw new IllegalStateException(ex);
+            }
+            return out;
+        }
+
+        @Override
+        public void close() throws IOException {
+            shared.close();
+            embedded.close();
+            sharedGateway.close();
+            embeddedGateway.close();
+            redis.close();
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /** HTTP/1.1 on one kept-alive socket, as the bench's runner sends: the time from writing to the last byte. */
+    static final class RawClient implements AutoCloseable {
+        private final Socket socket;
+        private final OutputStream out;
+        private final InputStream in;
+
+        RawClient(int port) throws IOException {
+            socket = new Socket(InetAddress.getLoopbackAddress(), port);
+            socket.setTcpNoDelay(true);
+            out = socket.getOutputStream();
+            in = new BufferedInputStream(socket.getInputStream());
+        }
+
+        long search(String body) throws IOException {
+            byte[] b = body.getBytes(StandardCharsets.UTF_8);
+            byte[] head = ("POST /bench/_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + b.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            long start = System.nanoTime();
+            out.write(head);
+            out.write(b);
+            out.flush();
+            int length = -1;
+            int status = -1;
+            StringBuilder line = new StringBuilder();
+            while (true) {
+                int c = in.read();
+                if (c < 0) {
+                    throw new IOException("connection closed");
+                }
+                if (c == '\n') {
+                    String l = line.toString().trim();
+                    line.setLength(0);
+                    if (l.isEmpty()) {
+                        break;
+                    }
+                    if (status < 0) {
+                        status = Integer.parseInt(l.split(" ")[1]);
+                    } else if (l.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+                        length = Integer.parseInt(l.substring(15).trim());
+                    }
+                } else {
+                    line.append((char) c);
+                }
+            }
+            byte[] answer = length >= 0 ? in.readNBytes(length) : chunked();
+            long took = System.nanoTime() - start;
+            if (status != 200) {
+                throw new IOException(status + " " + new String(answer, StandardCharsets.UTF_8));
+            }
+            return took;
+        }
+
+        private byte[] chunked() throws IOException {
+            java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+            while (true) {
+                int size = Integer.parseInt(readLine(), 16);
+                if (size == 0) {
+                    readLine();
+                    return body.toByteArray();
+                }
+                body.write(in.readNBytes(size));
+                readLine();
+            }
+        }
+
+        private String readLine() throws IOException {
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') {
+                if (c != '\r') {
+                    line.append((char) c);
+                }
+            }
+            return line.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
