@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.GetCommand;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.GetOutcome;
 import io.qdrant.esgateway.domain.document.SourceFilter;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
@@ -107,6 +108,7 @@ final class MultiGetEndpoints {
         String index = defaultIndex.orElse(null);
         String id = null;
         SourceFilter source = defaultSource;
+        long version = Versioning.MATCH_ANY;
         for (Map.Entry<String, JsonValue> e : doc.members().entrySet()) {
             switch (e.getKey()) {
                 case "_index" -> index = JsonReads.text(e.getValue()).orElseThrow(
@@ -117,6 +119,10 @@ final class MultiGetEndpoints {
                 case "routing" -> {
                     // one shard per index: routing changes nothing
                 }
+                case "version", "_version" -> version = JsonReads.integer(e.getValue()).orElseThrow(
+                        () -> GatewayException.parse("[" + e.getKey() + "] must be a number"));
+                case "version_type", "_version_type" -> Versioning.VersionType.parse(JsonReads.text(e.getValue())
+                        .orElseThrow(() -> GatewayException.parse("[" + e.getKey() + "] must be a string")));
                 case "stored_fields" -> throw GatewayException.unsupported("[stored_fields] in _mget");
                 default -> throw GatewayException.parse("unknown key [" + e.getKey() + "] for a "
                         + e.getValue().tokenName() + " in [docs]");
@@ -128,7 +134,7 @@ final class MultiGetEndpoints {
         if (id == null) {
             validation.add("id is missing for doc " + position);
         }
-        return new GetCommand(index == null ? "" : index, id == null ? "" : id, source);
+        return new GetCommand(index == null ? "" : index, id == null ? "" : id, source, version);
     }
 
     private static List<JsonValue> array(JsonValue value, String field) {

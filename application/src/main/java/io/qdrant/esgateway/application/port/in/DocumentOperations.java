@@ -3,6 +3,7 @@ package io.qdrant.esgateway.application.port.in;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -146,7 +147,11 @@ public interface DocumentOperations {
     record GetResult(String index, String id, Optional<StoredDocument> document) {
     }
 
-    record GetCommand(String target, String id, SourceFilter source) {
+    /** One document of a multi-get; {@code version}: the version it must have ({@code Versioning.MATCH_ANY}: any). */
+    record GetCommand(String target, String id, SourceFilter source, long version) {
+        public GetCommand(String target, String id, SourceFilter source) {
+            this(target, id, source, Versioning.MATCH_ANY);
+        }
     }
 
     sealed interface GetOutcome {
