@@ -45,8 +45,8 @@ class PersistenceAndAtomicityTest {
             EsClient.Reply lower = second.client.put("/ext/_doc/2?version=40&version_type=external",
                     json("{'n':3}"));
             assertThat(lower.status()).isEqualTo(409);
-            assertThat(lower.errorReason())
-                    .isEqualTo("[2]: version conflict, current version [40] is higher or equal to the one provided [40]");
+            assertThat(lower.errorReason()).isEqualTo(
+                    "[2]: version conflict, current version [40] is higher or equal to the one provided [40]");
             assertThat(second.client.put("/ext/_doc/2", json("{'n':3}")).json().path("_version").asLong())
                     .isEqualTo(41);
         }

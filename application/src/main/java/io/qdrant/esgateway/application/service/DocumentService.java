@@ -596,8 +596,17 @@ public final class DocumentService implements DocumentOperations {
             Map<String, StoredDocument> found = store.get(index, wanted);
             for (int i : items) {
                 GetCommand c = commands.get(i);
+                StoredDocument doc = found.get(c.id());
+                try {
+                    if (doc != null) {
+                        Versioning.checkRead(index, c.id(), doc.version().version(), c.version());
+                    }
+                } catch (GatewayException e) {
+                    out[i] = new GetOutcome.Error(index.name(), c.id(), e);
+                    continue;
+                }
                 out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(),
-                        Optional.ofNullable(found.get(c.id())).map(d -> shown(index, d))), c.source());
+                        Optional.ofNullable(doc).map(d -> shown(index, d))), c.source());
             }
         });
         return List.of(out);

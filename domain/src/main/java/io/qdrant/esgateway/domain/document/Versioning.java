@@ -20,7 +20,7 @@ public final class Versioning {
 
     /** {@code version} when none is given: any version matches (ES's {@code Versions.MATCH_ANY}). */
     public static final long MATCH_ANY = -3;
-    /** {@code version=-4} with internal versioning: the document must not exist (ES's {@code Versions.MATCH_DELETED}). */
+    /** {@code version=-4}, internal versioning: the document must not exist (ES's {@code Versions.MATCH_DELETED}). */
     public static final long MATCH_DELETED = -4;
 
     /**

@@ -6,6 +6,7 @@ import io.qdrant.esgateway.application.port.in.DocumentOperations;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.GetCommand;
 import io.qdrant.esgateway.application.port.in.DocumentOperations.GetOutcome;
 import io.qdrant.esgateway.domain.document.SourceFilter;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
@@ -110,6 +111,7 @@ final class MultiGetEndpoints {
         String id = null;
         SourceFilter source = defaultSource;
         Optional<String> routing = defaultRouting;
+        long version = Versioning.MATCH_ANY;
         for (Map.Entry<String, JsonValue> e : doc.members().entrySet()) {
             switch (e.getKey()) {
                 case "_index" -> index = JsonReads.text(e.getValue()).orElseThrow(
@@ -119,6 +121,10 @@ final class MultiGetEndpoints {
                 case "_source" -> source = SourceFilter.fromJson(e.getValue());
                 case "routing" -> routing = Optional.of(JsonReads.text(e.getValue()).orElseGet(
                         () -> e.getValue().toString()));
+                case "version", "_version" -> version = JsonReads.integer(e.getValue()).orElseThrow(
+                        () -> GatewayException.parse("[" + e.getKey() + "] must be a number"));
+                case "version_type", "_version_type" -> Versioning.VersionType.parse(JsonReads.text(e.getValue())
+                        .orElseThrow(() -> GatewayException.parse("[" + e.getKey() + "] must be a string")));
                 case "stored_fields" -> throw GatewayException.unsupported("[stored_fields] in _mget");
                 default -> throw GatewayException.parse("unknown key [" + e.getKey() + "] for a "
                         + e.getValue().tokenName() + " in [docs]");
@@ -130,7 +136,7 @@ final class MultiGetEndpoints {
         if (id == null) {
             validation.add("id is missing for doc " + position);
         }
-        return new GetCommand(index == null ? "" : index, id == null ? "" : id, source, routing);
+        return new GetCommand(index == null ? "" : index, id == null ? "" : id, source, routing, version);
     }
 
     private static List<JsonValue> array(JsonValue value, String field) {

@@ -3,6 +3,7 @@ package io.qdrant.esgateway.application.port.in;
 import io.qdrant.esgateway.domain.document.DocumentVersion;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.document.StoredDocument;
+import io.qdrant.esgateway.domain.document.Versioning;
 import io.qdrant.esgateway.domain.document.Versioning.Condition;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonValue;
@@ -146,10 +147,17 @@ public interface DocumentOperations {
     record GetResult(String index, String id, Optional<StoredDocument> document) {
     }
 
-    /** {@code routing}: the item's routing value (its own, else the request's), checked as a get's. */
-    record GetCommand(String target, String id, SourceFilter source, Optional<String> routing) {
+    /**
+     * One document of a multi-get; {@code routing}: the item's routing value (its own, else the request's), checked as
+     * a get's; {@code version}: the version it must have ({@code Versioning.MATCH_ANY}: any).
+     */
+    record GetCommand(String target, String id, SourceFilter source, Optional<String> routing, long version) {
         public GetCommand(String target, String id, SourceFilter source) {
-            this(target, id, source, Optional.empty());
+            this(target, id, source, Optional.empty(), Versioning.MATCH_ANY);
+        }
+
+        public GetCommand(String target, String id, SourceFilter source, Optional<String> routing) {
+            this(target, id, source, routing, Versioning.MATCH_ANY);
         }
     }
 
