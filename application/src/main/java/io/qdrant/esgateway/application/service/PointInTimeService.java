@@ -218,7 +218,7 @@ public final class PointInTimeService implements PointInTimeOperations {
                             sort.get(tiebreak)));
                     sort.set(tiebreak, new ShardDoc(k, position).render(wide));
                 }
-                hits.add(new Hit(h.index(), h.id(), h.score(), sort, h.source(), h.version(), h.highlight()));
+                hits.add(new Hit(h.index(), h.id(), h.score(), sort, h.source(), h.version(), h.highlight(), h.scriptFields()));
             }
             perIndex.add(hits);
             if (result.total().isPresent()) {

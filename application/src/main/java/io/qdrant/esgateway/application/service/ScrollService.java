@@ -288,7 +288,7 @@ public final class ScrollService implements ScrollOperations {
             }
             Hit h = best.buffer.pollFirst();
             hits.add(new Hit(h.index(), h.id(), h.score(), h.sort().subList(0, Math.min(userKeys, h.sort().size())),
-                    h.source(), h.version(), h.highlight()));
+                    h.source(), h.version(), h.highlight(), h.scriptFields()));
         }
         float maxScore = context.maxScore;
         return new SearchResult(context.total, maxScore, hits, indices, context.mappings, aggregations, List.of());

@@ -57,6 +57,9 @@ public final class CoverageRules {
         if (request.size() == 0 && request.from() == 0) {
             return ExecutionPath.NATIVE;
         }
+        if (request.sort().stream().anyMatch(s -> s instanceof SortSpec.Script)) {
+            return new ExecutionPath.Scan("script_sort", "a [_script] sort runs in the gateway");
+        }
         boolean firstKeyOnly = capabilities.firstKeyOrderOnly() && !request.sort().isEmpty();
         if (firstKeyOnly && !(request.sort().get(0) instanceof SortSpec.Field)
                 && request.sort().stream().anyMatch(s -> s instanceof SortSpec.Field)) {
@@ -67,6 +70,8 @@ public final class CoverageRules {
                 case SortSpec.Score s -> Optional.empty();
                 case SortSpec.Doc d -> Optional.empty();
                 case SortSpec.Field f -> fieldSort(index, f, mappings, capabilities);
+                case SortSpec.Script s -> Optional.of(new ExecutionPath.Scan("script_sort",
+                        "a [_script] sort runs in the gateway"));
             };
             if (scan.isPresent()) {
                 return scan.get();
@@ -126,6 +131,9 @@ public final class CoverageRules {
                                              BackendCapabilities capabilities) {
         List<String> fields = new ArrayList<>();
         fieldsOf(agg, fields);
+        if (fields.stream().anyMatch(io.qdrant.esgateway.domain.aggregation.ScriptedField::is)) {
+            return new ExecutionPath.Scan("script", "an aggregation's [script] runs in the gateway");
+        }
         if (agg instanceof Aggregation.Terms t && TermsCounts.countable(t)
                 && kind(index, t.field(), mappings).filter(capabilities.termsCounted()::contains).isPresent()) {
             return ExecutionPath.NATIVE;

@@ -11,14 +11,27 @@ import java.util.Map;
  * does not score), the sort values exactly as Elasticsearch renders them in {@code hits.hits[].sort} (empty without
  * a sort), the full {@code _source} (filtered later), the version triple, and the highlighted fragments per field
  * (only fields with fragments; empty without {@code highlight}). The highlight map is not copied: a backend may
- * compute it when it is first read, so that only the hits of the returned page are highlighted.
+ * compute it when it is first read, so that only the hits of the returned page are highlighted. {@code scriptFields}
+ * are the values of the search's {@code script_fields} ({@link ScriptField}), computed for the hits of the page.
  */
 public record Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,
-                  DocumentVersion version, Map<String, List<String>> highlight) {
+                  DocumentVersion version, Map<String, List<String>> highlight,
+                  Map<String, List<JsonValue>> scriptFields) {
     public Hit {
         sort = List.copyOf(sort);
         // wrapped, not copied: a backend may compute the fragments on first use (only for the hits rendered)
         highlight = java.util.Collections.unmodifiableMap(highlight);
+        scriptFields = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(scriptFields));
+    }
+
+    public Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,
+               DocumentVersion version, Map<String, List<String>> highlight) {
+        this(index, id, score, sort, source, version, highlight, Map.of());
+    }
+
+    /** This hit with the values of its {@code script_fields}. */
+    public Hit withScriptFields(Map<String, List<JsonValue>> values) {
+        return new Hit(index, id, score, sort, source, version, highlight, values);
     }
 
     public Hit(String index, String id, float score, List<JsonValue> sort, JsonObject source,
