@@ -43,6 +43,8 @@ public final class AggregationPlan {
     private final Map<Aggregation.Terms, Supplier<Collector>> universes = new IdentityHashMap<>();
     private final Supplier<NamedCollectors> root;
     private boolean needsScores;
+    /** Whether a collector reads the documents' {@code _source} ({@code scripted_metric}). */
+    private boolean readsSource;
     private final AggregationPlan allDocuments;
     /** In the all-documents plan: the terms whose key universes it collects, as {@code [keys]<i>}. */
     private final List<Aggregation.Terms> universeOrder;
@@ -121,12 +123,12 @@ public final class AggregationPlan {
      * {@code _source} and its score, and its documents are {@link #scripted} ones.
      */
     public boolean runsScripts() {
-        return !scripts.isEmpty() || allDocuments != null && allDocuments.runsScripts();
+        return !scripts.isEmpty() || readsSource || allDocuments != null && allDocuments.runsScripts();
     }
 
     /** {@code doc} (whose {@code _source} is {@code source}) with the values of the plan's scripts. */
     public AggregationDoc scripted(AggregationDoc doc, io.qdrant.esgateway.domain.json.JsonValue.JsonObject source) {
-        if (scripts.isEmpty() && (allDocuments == null || allDocuments.scripts.isEmpty())) {
+        if (!runsScripts()) {
             return doc;
         }
         Map<String, ScriptedField.Bound> all = new LinkedHashMap<>(scripts);
@@ -245,6 +247,12 @@ public final class AggregationPlan {
                 FieldRef field = field(p.field());
                 PercentilesAggregator.collector(p, field, now);
                 yield () -> PercentilesAggregator.collector(p, field, now);
+            }
+            case Aggregation.ScriptedMetric s -> {
+                ScriptedMetricAggregator.Bound bound = ScriptedMetricAggregator.bind(name, s, index, mappings, stored);
+                needsScores = true;
+                readsSource = true;
+                yield () -> ScriptedMetricAggregator.collector(bound);
             }
             case Aggregation.TopHits t -> {
                 List<TopHitsAggregator.Key> keys = TopHitsAggregator.keys(t, index, this::field, now);

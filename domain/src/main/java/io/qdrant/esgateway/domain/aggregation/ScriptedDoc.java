@@ -24,6 +24,11 @@ final class ScriptedDoc implements AggregationDoc {
         this.scripts = scripts;
     }
 
+    /** The document's {@code _source}. */
+    JsonObject source() {
+        return source;
+    }
+
     private Object values(String field) {
         ScriptedField.Bound bound = scripts.get(field);
         if (bound == null) {

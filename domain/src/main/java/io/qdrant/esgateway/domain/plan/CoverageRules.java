@@ -131,7 +131,8 @@ public final class CoverageRules {
                                              BackendCapabilities capabilities) {
         List<String> fields = new ArrayList<>();
         fieldsOf(agg, fields);
-        if (fields.stream().anyMatch(io.qdrant.esgateway.domain.aggregation.ScriptedField::is)) {
+        if (fields.stream().anyMatch(io.qdrant.esgateway.domain.aggregation.ScriptedField::is)
+                || scriptedMetric(agg)) {
             return new ExecutionPath.Scan("script", "an aggregation's [script] runs in the gateway");
         }
         if (agg instanceof Aggregation.Terms t && TermsCounts.countable(t)
@@ -156,6 +157,11 @@ public final class CoverageRules {
         return ExecutionPath.NATIVE;
     }
 
+    private static boolean scriptedMetric(Aggregation agg) {
+        return agg instanceof Aggregation.ScriptedMetric
+                || agg.subs().values().stream().anyMatch(CoverageRules::scriptedMetric);
+    }
+
     /** Every field an aggregation and its sub-aggregations read. */
     private static void fieldsOf(Aggregation agg, List<String> out) {
         switch (agg) {
@@ -175,6 +181,8 @@ public final class CoverageRules {
             case Aggregation.Filter f -> { }
             case Aggregation.Filters f -> { }
             case Aggregation.Global g -> { }
+            // its scripts run in the gateway (the rules send it to the complete scan)
+            case Aggregation.ScriptedMetric s -> { }
             // range, histogram, date_histogram, composite: computed from their fields' values like terms
             case RangeAggregation r -> out.add(r.field());
             case HistogramAggregation h -> out.add(h.field());

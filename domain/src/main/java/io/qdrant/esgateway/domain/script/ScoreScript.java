@@ -79,7 +79,7 @@ public final class ScoreScript {
         run.put("_source", ScriptValues.toScriptMap(source, true));
         return switch (context) {
             case SORT -> compiled.executeIn(view, run, view, score);
-            case AGGS -> compiled.executeIn(view, run, view, value, score);
+            case AGGS, SCRIPTED_MAP -> compiled.executeIn(view, run, view, value, score);
             default -> compiled.executeIn(view, run, view);
         };
     }

@@ -28,7 +28,7 @@ public final class AggregationParser {
             "percentile_ranks", "nested", "reverse_nested", "significant_terms",
             "significant_text", "rare_terms", "multi_terms", "auto_date_histogram", "variable_width_histogram",
             "geo_distance", "geohash_grid", "geotile_grid", "geo_bounds", "geo_centroid", "ip_range", "sampler",
-            "diversified_sampler", "adjacency_matrix", "weighted_avg", "median_absolute_deviation", "scripted_metric",
+            "diversified_sampler", "adjacency_matrix", "weighted_avg", "median_absolute_deviation",
             "string_stats", "boxplot", "t_test", "top_metrics", "matrix_stats", "avg_bucket", "sum_bucket",
             "max_bucket", "min_bucket", "stats_bucket", "extended_stats_bucket", "percentiles_bucket",
             "bucket_sort", "cumulative_sum", "derivative", "moving_fn",
@@ -140,6 +140,7 @@ public final class AggregationParser {
             case "cardinality" -> MetricsParser.cardinality(name, options);
             case "percentiles" -> MetricsParser.percentiles(name, options);
             case "top_hits" -> MetricsParser.topHits(name, options);
+            case "scripted_metric" -> MetricsParser.scriptedMetric(options);
             case "range", "date_range" -> RangeHistogramParser.range(name, type, options, subs);
             case "histogram" -> RangeHistogramParser.histogram(name, options, subs);
             case "date_histogram" -> RangeHistogramParser.dateHistogram(name, options, subs);
@@ -155,7 +156,7 @@ public final class AggregationParser {
         };
         if (!subs.isEmpty() && (parsed instanceof Aggregation.Metric || parsed instanceof Aggregation.Stats
                 || parsed instanceof Aggregation.Cardinality || parsed instanceof Aggregation.Percentiles
-                || parsed instanceof Aggregation.TopHits)) {
+                || parsed instanceof Aggregation.TopHits || parsed instanceof Aggregation.ScriptedMetric)) {
             // ES 8.15: illegal_argument_exception for every metric (checked against the oracle)
             throw GatewayException.illegalArgument("Aggregator [" + name + "] of type [" + type
                     + "] cannot accept sub-aggregations");

@@ -191,6 +191,34 @@ final class MetricsParser {
         return new Aggregation.TopHits(name, from, size, sort, source, trackScores);
     }
 
+    /** {@code scripted_metric}: its four scripts and {@code params}. */
+    static Aggregation.ScriptedMetric scriptedMetric(JsonObject options) {
+        Optional<io.qdrant.esgateway.domain.script.Script> init = Optional.empty();
+        Optional<io.qdrant.esgateway.domain.script.Script> map = Optional.empty();
+        Optional<io.qdrant.esgateway.domain.script.Script> combine = Optional.empty();
+        Optional<io.qdrant.esgateway.domain.script.Script> reduce = Optional.empty();
+        JsonObject params = JsonObject.of();
+        for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
+            JsonValue v = e.getValue();
+            switch (e.getKey()) {
+                case "init_script" -> init = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "map_script" -> map = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "combine_script" -> combine = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "reduce_script" -> reduce = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "params" -> {
+                    if (!(v instanceof JsonObject p)) {
+                        throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[scripted_metric] params doesn't"
+                                + " support values of type: " + v.tokenName());
+                    }
+                    params = p;
+                }
+                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[scripted_metric] unknown field ["
+                        + e.getKey() + "]");
+            }
+        }
+        return new Aggregation.ScriptedMetric(init, map, combine, reduce, params);
+    }
+
     private static void common(String type, String key) {
         switch (key) {
             case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
