@@ -48,19 +48,22 @@ final class CompleteScan {
         GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), now);
         Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
         boolean scores = request.needsScores();
+        // a script key reads the whole source and may read the score
+        boolean scriptKeys = sort.runsScripts();
+        java.util.Set<String> read = scriptKeys ? Set.of("*") : index.mappings().sourcePaths(sort.fields());
         List<GatewaySort.Key> keys = new ArrayList<>();
         List<Match> matches = new ArrayList<>();
         long[] total = {0};
         float[] best = {Float.NaN};
         Mappings mappings = index.mappings();
-        store.scan(index, new ScanRequest(request, true, Optional.empty(), mappings.sourcePaths(sort.fields()),
-                scores), scanned -> {
+        store.scan(index, new ScanRequest(request, true, Optional.empty(), read, scores || scriptKeys),
+                scanned -> {
                     total[0]++;
                     if (scores && (Float.isNaN(best[0]) || scanned.score() > best[0])) {
                         best[0] = scanned.score();
                     }
                     ValuesDoc doc = values(mappings, scanned.id(), scanned.score(), scanned.source(), i -> false);
-                    GatewaySort.Key key = sort.key(doc, scanned.position());
+                    GatewaySort.Key key = sort.key(doc, scanned.position(), scanned.source());
                     if (after == null || sort.isAfter(key, after)) {
                         keys.add(key);
                         matches.add(new Match(doc, scanned.position()));
@@ -115,13 +118,14 @@ final class CompleteScan {
         plan.fields().forEach(f -> fields.add(f.name()));
         Mappings mappings = index.mappings();
         NamedCollectors collectors = plan.newCollectors();
-        store.scan(index, new ScanRequest(request, false, Optional.empty(), mappings.sourcePaths(fields),
-                plan.needsScores()), scanned -> {
+        // an aggregation's script reads the whole source
+        Set<String> read = plan.runsScripts() ? Set.of("*") : mappings.sourcePaths(fields);
+        store.scan(index, new ScanRequest(request, false, Optional.empty(), read, plan.needsScores()), scanned -> {
                     List<IndexedValue> values = DocumentParser.parse(mappings, scanned.source(), scanned.id()).values();
                     // top_hits loads the full source of the documents it keeps, and only theirs, by id
-                    collectors.collect(new ValuesDoc(scanned.id(), scanned.score(), values,
+                    collectors.collect(plan.scripted(new ValuesDoc(scanned.id(), scanned.score(), values,
                             i -> filterMatches.get(i).contains(scanned.id()), scanned.position(),
-                            () -> stored(index, request, scanned.id())));
+                            () -> stored(index, request, scanned.id())), scanned.source()));
                 });
         return collectors.partial();
     }

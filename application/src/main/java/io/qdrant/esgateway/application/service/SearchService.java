@@ -111,6 +111,9 @@ public final class SearchService implements SearchOperations {
             request = request.withQueries(request.query().map(q -> StoredScriptRefs.resolve(q, this::storedSource)),
                     request.postFilter());
         }
+        if (StoredScriptRefs.anyOutsideQuery(request)) {
+            request = StoredScriptRefs.resolveOutsideQuery(request, this::storedSource);
+        }
         if (request.rrf().isPresent()) {
             return fuse(target, request, request.rrf().get(), options);
         }
@@ -133,7 +136,8 @@ public final class SearchService implements SearchOperations {
                 // ES reads the sort before it checks the window: a sort the index cannot do is its failure
                 io.qdrant.esgateway.domain.search.GatewaySort.of(index.name(), request.sort(), index.mappings(), now);
             } catch (GatewayException e) {
-                if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
+                // a sort script that does not compile fails the index too
+                if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT && e.kind() != ErrorKind.SCRIPT) {
                     throw e;
                 }
                 failures.add(new GatewayException.ShardFailure(index.name(), e));
@@ -253,6 +257,7 @@ public final class SearchService implements SearchOperations {
         }
         List<Hit> page = request.from() >= all.size() ? List.of()
                 : all.subList(request.from(), Math.min(all.size(), window));
+        page = scriptFields(page, request, indices);
         Map<String, Mappings> mappings = new HashMap<>();
         indices.forEach(i -> mappings.put(i.name(), i.mappings()));
         Optional<NamedPartials> aggs = request.aggregations().isEmpty() || indices.isEmpty() ? Optional.empty()
@@ -346,7 +351,7 @@ public final class SearchService implements SearchOperations {
         AggregationPlan nativePlan = nativeAggs.isEmpty() ? null
                 : AggregationPlan.of(index.name(), nativeAggs, index.mappings(), now);
         AggregationPlan scanPlan = scannedAggs.isEmpty() ? null
-                : AggregationPlan.of(index.name(), scannedAggs, index.mappings(), now);
+                : AggregationPlan.of(index.name(), scannedAggs, index.mappings(), now, this::storedSource);
 
         List<Callable<Object>> tasks = new ArrayList<>();
         boolean hitsNative = plan.hits() instanceof ExecutionPath.Native;
@@ -421,6 +426,35 @@ public final class SearchService implements SearchOperations {
             }
         }
         return false;
+    }
+
+    /**
+     * The page's hits with the values of the request's {@code script_fields}; a script that fails (without
+     * {@code ignore_failure}) fails its index's search, as it fails the shard's in Elasticsearch.
+     */
+    private static List<Hit> scriptFields(List<Hit> page, SearchRequest request, List<IndexMetadata> indices) {
+        if (request.scriptFields().isEmpty() || page.isEmpty()) {
+            return page;
+        }
+        Map<String, IndexMetadata> byName = new HashMap<>();
+        indices.forEach(i -> byName.put(i.name(), i));
+        List<Hit> out = new ArrayList<>(page.size());
+        for (Hit hit : page) {
+            IndexMetadata index = byName.get(hit.index());
+            if (index == null) {
+                out.add(hit);
+                continue;
+            }
+            try {
+                io.qdrant.esgateway.domain.json.JsonValue.JsonObject stored = io.qdrant.esgateway.domain.document.SourceFilter.stored(index.mappings(),
+                        hit.source());
+                out.add(hit.withScriptFields(io.qdrant.esgateway.domain.search.ScriptField.values(index.name(),
+                        hit.id(), stored, index.mappings(), request.scriptFields())));
+            } catch (GatewayException e) {
+                throw GatewayException.allShardsFailed(List.of(new GatewayException.ShardFailure(index.name(), e)));
+            }
+        }
+        return out;
     }
 
     /** A stored script's source, for the score scripts of a query. */

@@ -14,7 +14,7 @@ import java.util.Optional;
 public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metric, Aggregation.Filter,
         Aggregation.Filters, Aggregation.Missing, Aggregation.Global, Aggregation.Stats, Aggregation.Cardinality,
         Aggregation.Percentiles, Aggregation.TopHits, RangeAggregation, HistogramAggregation,
-        DateHistogramAggregation, CompositeAggregation {
+        DateHistogramAggregation, CompositeAggregation, Aggregation.ScriptedMetric {
 
     /** The sub-aggregations, by name, in request order (empty for metrics). */
     Map<String, Aggregation> subs();
@@ -118,6 +118,27 @@ public sealed interface Aggregation permits Aggregation.Terms, Aggregation.Metri
         @Override
         public String type() {
             return kind.esName();
+        }
+    }
+
+    /**
+     * {@code scripted_metric}: {@code init_script} (optional), {@code map_script}, {@code combine_script} and
+     * {@code reduce_script} (each required when the aggregation runs, as Elasticsearch 8 checks them), with the
+     * {@code params} every script sees.
+     */
+    record ScriptedMetric(Optional<io.qdrant.esgateway.domain.script.Script> init,
+                          Optional<io.qdrant.esgateway.domain.script.Script> map,
+                          Optional<io.qdrant.esgateway.domain.script.Script> combine,
+                          Optional<io.qdrant.esgateway.domain.script.Script> reduce,
+                          io.qdrant.esgateway.domain.json.JsonValue.JsonObject params) implements Aggregation {
+        @Override
+        public Map<String, Aggregation> subs() {
+            return Map.of();
+        }
+
+        @Override
+        public String type() {
+            return "scripted_metric";
         }
     }
 

@@ -34,16 +34,24 @@ public final class AggregationPlan {
     private final Mappings mappings;
     private final LongSupplier now;
     private final Map<String, FieldRef> fields = new LinkedHashMap<>();
+    /** The aggregations' scripts by their reserved field names ({@link ScriptedField}). */
+    private final Map<String, ScriptedField.Bound> scripts = new LinkedHashMap<>();
+    /** Reads a stored script's source by id. */
+    private final java.util.function.Function<String, String> stored;
     private final List<Query> filters = new ArrayList<>();
     /** The min_doc_count 0 terms met while planning, with how their keys are read. */
     private final Map<Aggregation.Terms, Supplier<Collector>> universes = new IdentityHashMap<>();
     private final Supplier<NamedCollectors> root;
     private boolean needsScores;
+    /** Whether a collector reads the documents' {@code _source} ({@code scripted_metric}). */
+    private boolean readsSource;
     private final AggregationPlan allDocuments;
     /** In the all-documents plan: the terms whose key universes it collects, as {@code [keys]<i>}. */
     private final List<Aggregation.Terms> universeOrder;
 
-    private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings, LongSupplier now) {
+    private AggregationPlan(String index, Map<String, Aggregation> aggregations, Mappings mappings, LongSupplier now,
+                            java.util.function.Function<String, String> stored) {
+        this.stored = stored;
         this.index = index;
         this.aggregations = aggregations;
         this.mappings = mappings;
@@ -54,7 +62,7 @@ public final class AggregationPlan {
         this.root = level(null, matched);
         AggregationPlan all = null;
         if (!global.isEmpty() || !universes.isEmpty()) {
-            all = new AggregationPlan(index, global, mappings, now, universes);
+            all = new AggregationPlan(index, global, mappings, now, universes, stored);
         }
         this.allDocuments = all;
         this.universeOrder = List.of();
@@ -62,7 +70,9 @@ public final class AggregationPlan {
 
     /** The plan over all documents: {@code global} aggregations and the key universes of both plans. */
     private AggregationPlan(String index, Map<String, Aggregation> global, Mappings mappings, LongSupplier now,
-                            Map<Aggregation.Terms, Supplier<Collector>> outer) {
+                            Map<Aggregation.Terms, Supplier<Collector>> outer,
+                            java.util.function.Function<String, String> stored) {
+        this.stored = stored;
         this.index = index;
         this.aggregations = global;
         this.mappings = mappings;
@@ -97,7 +107,35 @@ public final class AggregationPlan {
      */
     public static AggregationPlan of(String index, Map<String, Aggregation> aggregations, Mappings mappings,
                                      LongSupplier now) {
-        return new AggregationPlan(index, aggregations, mappings, now);
+        return of(index, aggregations, mappings, now, id -> {
+            throw GatewayException.unsupported("a stored script ([id]) in an aggregation on this path");
+        });
+    }
+
+    /** {@link #of(String, Map, Mappings, LongSupplier)}; {@code stored} reads a stored script's source by id. */
+    public static AggregationPlan of(String index, Map<String, Aggregation> aggregations, Mappings mappings,
+                                     LongSupplier now, java.util.function.Function<String, String> stored) {
+        return new AggregationPlan(index, aggregations, mappings, now, stored);
+    }
+
+    /**
+     * Whether an aggregation runs a script ({@link ScriptedField}): the plan then reads each document's whole
+     * {@code _source} and its score, and its documents are {@link #scripted} ones.
+     */
+    public boolean runsScripts() {
+        return !scripts.isEmpty() || readsSource || allDocuments != null && allDocuments.runsScripts();
+    }
+
+    /** {@code doc} (whose {@code _source} is {@code source}) with the values of the plan's scripts. */
+    public AggregationDoc scripted(AggregationDoc doc, io.qdrant.esgateway.domain.json.JsonValue.JsonObject source) {
+        if (!runsScripts()) {
+            return doc;
+        }
+        Map<String, ScriptedField.Bound> all = new LinkedHashMap<>(scripts);
+        if (allDocuments != null) {
+            all.putAll(allDocuments.scripts);
+        }
+        return new ScriptedDoc(doc, source, all);
     }
 
     /** The request's current time this plan reads date math against. */
@@ -210,6 +248,12 @@ public final class AggregationPlan {
                 PercentilesAggregator.collector(p, field, now);
                 yield () -> PercentilesAggregator.collector(p, field, now);
             }
+            case Aggregation.ScriptedMetric s -> {
+                ScriptedMetricAggregator.Bound bound = ScriptedMetricAggregator.bind(name, s, index, mappings, stored);
+                needsScores = true;
+                readsSource = true;
+                yield () -> ScriptedMetricAggregator.collector(bound);
+            }
             case Aggregation.TopHits t -> {
                 List<TopHitsAggregator.Key> keys = TopHitsAggregator.keys(t, index, this::field, now);
                 needsScores |= TopHitsAggregator.needsScores(t);
@@ -274,6 +318,12 @@ public final class AggregationPlan {
     }
 
     private FieldRef field(String name) {
+        if (ScriptedField.is(name)) {
+            ScriptedField.Bound bound = scripts.computeIfAbsent(name, n -> ScriptedField.bind(n, index, mappings,
+                    stored));
+            needsScores = true;
+            return bound.ref();
+        }
         FieldRef ref = FieldRef.of(index, name, mappings);
         if (ref.kind() != FieldRef.ValueKind.UNMAPPED) {
             fields.putIfAbsent(name, ref);

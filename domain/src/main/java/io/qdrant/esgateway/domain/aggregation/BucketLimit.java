@@ -67,6 +67,7 @@ public final class BucketLimit {
             case Aggregation.Cardinality ignored -> { }
             case Aggregation.Percentiles ignored -> { }
             case Aggregation.TopHits ignored -> { }
+            case Aggregation.ScriptedMetric ignored -> { }
             case HistogramAggregation h -> buckets(answer, h.subs(), h.minDocCount() == 0, count);
             case DateHistogramAggregation h -> buckets(answer, h.subs(), h.minDocCount() == 0, count);
             case Aggregation.Terms t -> buckets(answer, t.subs(), false, count);

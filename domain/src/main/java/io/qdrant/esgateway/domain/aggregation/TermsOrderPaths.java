@@ -68,6 +68,9 @@ final class TermsOrderPaths {
                 }
                 // ES answers any percentile from its digest, asked for or not
                 case Aggregation.Percentiles p -> multiValue(path, key, last, rest);
+                case Aggregation.ScriptedMetric sm -> throw invalid(path, "Buckets can only be sorted on a"
+                        + " sub-aggregator path that is built out of zero or more single-bucket aggregations within the"
+                        + " path and a final single-bucket or a metrics aggregation at the path end.");
                 case Aggregation.TopHits t -> throw invalid(path, "Buckets can only be sorted on a sub-aggregator path"
                         + " that is built out of zero or more single-bucket aggregations within the path and a final"
                         + " single-bucket or a metrics aggregation at the path end.");

@@ -147,6 +147,7 @@ final class TopHitsAggregator {
                 case SortSpec.Score s -> score;
                 case SortSpec.Doc d -> doc.position();
                 case SortSpec.Field f -> fieldValue(key, f, doc);
+                case SortSpec.Script sc -> throw GatewayException.unsupported("a [_script] sort in [top_hits]");
             };
         }
         return out;
@@ -274,6 +275,7 @@ final class TopHitsAggregator {
                 case Double d -> StatsAggregator.number(d);
                 default -> throw new IllegalStateException("sort value " + value);
             };
+            case SortSpec.Script sc -> throw GatewayException.unsupported("a [_script] sort in [top_hits]");
         };
     }
 

@@ -57,6 +57,9 @@ public final class CoverageRules {
         if (request.size() == 0 && request.from() == 0) {
             return ExecutionPath.NATIVE;
         }
+        if (request.sort().stream().anyMatch(s -> s instanceof SortSpec.Script)) {
+            return new ExecutionPath.Scan("script_sort", "a [_script] sort runs in the gateway");
+        }
         boolean firstKeyOnly = capabilities.firstKeyOrderOnly() && !request.sort().isEmpty();
         if (firstKeyOnly && !(request.sort().get(0) instanceof SortSpec.Field)
                 && request.sort().stream().anyMatch(s -> s instanceof SortSpec.Field)) {
@@ -67,6 +70,8 @@ public final class CoverageRules {
                 case SortSpec.Score s -> Optional.empty();
                 case SortSpec.Doc d -> Optional.empty();
                 case SortSpec.Field f -> fieldSort(index, f, mappings, capabilities);
+                case SortSpec.Script s -> Optional.of(new ExecutionPath.Scan("script_sort",
+                        "a [_script] sort runs in the gateway"));
             };
             if (scan.isPresent()) {
                 return scan.get();
@@ -126,6 +131,10 @@ public final class CoverageRules {
                                              BackendCapabilities capabilities) {
         List<String> fields = new ArrayList<>();
         fieldsOf(agg, fields);
+        if (fields.stream().anyMatch(io.qdrant.esgateway.domain.aggregation.ScriptedField::is)
+                || scriptedMetric(agg)) {
+            return new ExecutionPath.Scan("script", "an aggregation's [script] runs in the gateway");
+        }
         if (agg instanceof Aggregation.Terms t && TermsCounts.countable(t)
                 && kind(index, t.field(), mappings).filter(capabilities.termsCounted()::contains).isPresent()) {
             return ExecutionPath.NATIVE;
@@ -148,6 +157,11 @@ public final class CoverageRules {
         return ExecutionPath.NATIVE;
     }
 
+    private static boolean scriptedMetric(Aggregation agg) {
+        return agg instanceof Aggregation.ScriptedMetric
+                || agg.subs().values().stream().anyMatch(CoverageRules::scriptedMetric);
+    }
+
     /** Every field an aggregation and its sub-aggregations read. */
     private static void fieldsOf(Aggregation agg, List<String> out) {
         switch (agg) {
@@ -167,6 +181,8 @@ public final class CoverageRules {
             case Aggregation.Filter f -> { }
             case Aggregation.Filters f -> { }
             case Aggregation.Global g -> { }
+            // its scripts run in the gateway (the rules send it to the complete scan)
+            case Aggregation.ScriptedMetric s -> { }
             // range, histogram, date_histogram, composite: computed from their fields' values like terms
             case RangeAggregation r -> out.add(r.field());
             case HistogramAggregation h -> out.add(h.field());

@@ -95,6 +95,27 @@ public final class PainlessScript {
         throw runtime(run, "class_cast_exception", "Cannot cast " + Ops.typeName(value) + " to double");
     }
 
+    /**
+     * Painless's error for a value of the wrong type returned by a script whose context fixes its return type
+     * ({@code target}): a runtime {@code class_cast_exception}.
+     */
+    GatewayException returnCast(Object value, String target) {
+        Node.Run run = new Node.Run(program.functions());
+        run.pos = source.length();
+        String type = switch (value) {
+            case Integer i -> "int";
+            case Long l -> "long";
+            case Double d -> "double";
+            case Float f -> "float";
+            case Boolean b -> "boolean";
+            case Short x -> "short";
+            case Byte b -> "byte";
+            case Character c -> "char";
+            case null, default -> Ops.typeName(value);
+        };
+        return runtime(run, "class_cast_exception", "cannot implicitly cast def [" + type + "] to " + target);
+    }
+
     /** Runs the script with a context the context's functions read ({@link ScoreDoc} for score scripts). */
     Object executeIn(Object runContext, Object... variables) {
         if (variables.length != context.variables.size()) {

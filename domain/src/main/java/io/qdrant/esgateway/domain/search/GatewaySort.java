@@ -37,7 +37,7 @@ import java.util.function.LongSupplier;
  * </ul>
  */
 public final class GatewaySort {
-    private enum Kind { SCORE, DOC, KEYWORD, LONG, DATE, BOOLEAN, DOUBLE, FLOAT }
+    private enum Kind { SCORE, DOC, KEYWORD, LONG, DATE, BOOLEAN, DOUBLE, FLOAT, SCRIPT_NUMBER, SCRIPT_STRING }
 
     /** One key: how a document's value is picked, compared and rendered. */
     private record Column(String field, Kind kind, boolean reverse, SortSpec.Mode mode, boolean naturalHigh,
@@ -53,10 +53,14 @@ public final class GatewaySort {
             + " by updating the dynamic cluster setting: indices.id_field_data.enabled";
 
     private final List<Column> columns;
+    /** The compiled script of each {@code _script} column, null for the others. */
+    private final io.qdrant.esgateway.domain.script.ScoreScript[] scripts;
     private final LongSupplier now;
 
-    private GatewaySort(List<Column> columns, LongSupplier now) {
+    private GatewaySort(List<Column> columns, io.qdrant.esgateway.domain.script.ScoreScript[] scripts,
+                        LongSupplier now) {
         this.columns = columns;
+        this.scripts = scripts;
         this.now = now;
     }
 
@@ -68,16 +72,41 @@ public final class GatewaySort {
      */
     public static GatewaySort of(String index, List<SortSpec> specs, Mappings mappings, LongSupplier now) {
         List<Column> columns = new ArrayList<>();
+        io.qdrant.esgateway.domain.script.ScoreScript[] scripts =
+                new io.qdrant.esgateway.domain.script.ScoreScript[specs.size()];
         for (SortSpec spec : specs) {
+            if (spec instanceof SortSpec.Script s) {
+                if (s.source() == null) {
+                    throw GatewayException.unsupported("a stored script ([id]) in a [_script] sort on this path");
+                }
+                scripts[columns.size()] = io.qdrant.esgateway.domain.script.ScoreScript.compile(
+                        io.qdrant.esgateway.domain.script.ScriptContext.SORT, s.source(), s.script(), mappings, index);
+            }
             columns.add(switch (spec) {
                 case SortSpec.Score s -> new Column(null, Kind.SCORE, s.order() == SortSpec.Order.ASC,
                         SortSpec.Mode.MIN, false, null, Optional.empty());
                 case SortSpec.Doc d -> new Column(null, Kind.DOC, d.order() == SortSpec.Order.DESC,
                         SortSpec.Mode.MIN, false, null, Optional.empty());
                 case SortSpec.Field f -> column(index, f, mappings, now);
+                case SortSpec.Script s -> new Column(null, s.type() == SortSpec.ScriptType.NUMBER
+                        ? Kind.SCRIPT_NUMBER : Kind.SCRIPT_STRING, s.order() == SortSpec.Order.DESC,
+                        SortSpec.Mode.MIN, false, null, Optional.empty());
             });
         }
-        return new GatewaySort(columns, now);
+        return new GatewaySort(columns, scripts, now);
+    }
+
+    /**
+     * Whether a key runs a {@code _script}: it then reads the document's whole {@code _source} (as
+     * {@code params._source}, and its doc values from it) and its score (as {@code _score}).
+     */
+    public boolean runsScripts() {
+        for (io.qdrant.esgateway.domain.script.ScoreScript script : scripts) {
+            if (script != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The fields whose values the keys read. */
@@ -88,9 +117,24 @@ public final class GatewaySort {
     }
 
     public Key key(AggregationDoc doc, long position) {
+        return key(doc, position, JsonValue.JsonObject.of());
+    }
+
+    /** The key of a document whose {@code _source} is {@code source} (what the {@code _script} keys read). */
+    public Key key(AggregationDoc doc, long position, JsonValue.JsonObject source) {
         Object[] values = new Object[columns.size()];
+        io.qdrant.esgateway.domain.script.DocReader reader = null;
         for (int i = 0; i < values.length; i++) {
-            values[i] = value(columns.get(i), doc, position);
+            Column col = columns.get(i);
+            if (scripts[i] != null) {
+                if (reader == null) {
+                    reader = new io.qdrant.esgateway.domain.aggregation.AggregationDocReader(doc, position);
+                }
+                values[i] = col.kind == Kind.SCRIPT_NUMBER ? (Object) scripts[i].number(reader, doc.score(), source)
+                        : scripts[i].string(reader, doc.score(), source);
+            } else {
+                values[i] = value(col, doc, position);
+            }
         }
         return new Key(values, position);
     }
@@ -124,8 +168,9 @@ public final class GatewaySort {
             // Lucene's natural score order is descending
             case SCORE -> Float.compare((Float) b, (Float) a);
             case DOC, LONG, DATE, BOOLEAN -> Long.compare((Long) a, (Long) b);
-            case DOUBLE -> Double.compare((Double) a, (Double) b);
+            case DOUBLE, SCRIPT_NUMBER -> Double.compare((Double) a, (Double) b);
             case FLOAT -> Float.compare((Float) a, (Float) b);
+            case SCRIPT_STRING -> compareCodePoints((String) a, (String) b);
             case KEYWORD -> {
                 if (a == null || b == null) {
                     if (a == b) {
@@ -155,6 +200,7 @@ public final class GatewaySort {
 
     private static Object value(Column col, AggregationDoc doc, long position) {
         return switch (col.kind) {
+            case SCRIPT_NUMBER, SCRIPT_STRING -> throw new IllegalStateException("a script key is run by key()");
             case SCORE -> doc.score();
             case DOC -> position;
             case KEYWORD -> {
@@ -225,7 +271,8 @@ public final class GatewaySort {
                     yield col.format.isPresent()
                             ? new JsonString(col.format.get().format(millis)) : new JsonNumber(millis);
                 }
-                case DOUBLE -> SortValues.doubleNumber((Double) v);
+                case DOUBLE, SCRIPT_NUMBER -> SortValues.doubleNumber((Double) v);
+                case SCRIPT_STRING -> new JsonString((String) v);
                 case KEYWORD -> v == null ? JsonNull.INSTANCE : new JsonString((String) v);
             });
         }
@@ -239,7 +286,11 @@ public final class GatewaySort {
         for (int i = 0; i < out.length; i++) {
             Column col = columns.get(i);
             JsonValue v = values.get(i);
-            String name = col.field != null ? col.field : col.kind == Kind.SCORE ? "_score" : "_doc";
+            String name = col.field != null ? col.field : switch (col.kind) {
+                case SCORE -> "_score";
+                case SCRIPT_NUMBER, SCRIPT_STRING -> "_script";
+                default -> "_doc";
+            };
             try {
                 out[i] = switch (col.kind) {
                     case SCORE -> Float.parseFloat(SortValues.text(v));
@@ -250,7 +301,8 @@ public final class GatewaySort {
                     case BOOLEAN -> JsonReads.bool(v).map(b -> b ? 1L : 0L).orElseGet(() -> SortValues.longOf(v));
                     case DATE -> v instanceof JsonNumber ? SortValues.longOf(v) : DateMath.parse(SortValues.text(v),
                             col.format.orElse(DateFormat.defaultFormat()), null, false, now);
-                    case DOUBLE -> Double.parseDouble(SortValues.text(v));
+                    case DOUBLE, SCRIPT_NUMBER -> Double.parseDouble(SortValues.text(v));
+                    case SCRIPT_STRING -> SortValues.text(v);
                     case FLOAT -> Float.parseFloat(SortValues.text(v));
                 };
             } catch (NumberFormatException | ArithmeticException e) {

@@ -15,15 +15,27 @@ import java.util.Optional;
  * summed, each section contributing its top k); {@code highlight} is the parsed highlight section; {@code fields} and
  * {@code docvalue_fields} name the values each hit also returns under {@code fields}; {@code aggregations} are the
  * parsed {@code aggs} (computed over the query's matches, before {@code post_filter}); {@code rrf} is a reciprocal
- * rank fusion of several retrievers (then {@code query} and {@code knn} are empty).
+ * rank fusion of several retrievers (then {@code query} and {@code knn} are empty); {@code scriptFields} are the
+ * {@code script_fields} each hit also returns under {@code fields}.
  */
 public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
                             Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
                             boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
                             Optional<HighlightSpec> highlight, List<FieldValues.Request> fields,
                             List<FieldValues.Request> docvalueFields, Optional<List<String>> storedFields,
-                            Map<String, Aggregation> aggregations, Optional<Rrf> rrf) {
+                            Map<String, Aggregation> aggregations, Optional<Rrf> rrf, List<ScriptField> scriptFields) {
     public static final int DEFAULT_SIZE = 10;
+
+    /** A request without {@code script_fields}. */
+    public SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from, int size, List<SortSpec> sort,
+                         Optional<List<JsonValue>> searchAfter, SourceFilter source, TrackTotalHits trackTotalHits,
+                         boolean trackScores, Optional<Float> minScore, Optional<Query> postFilter,
+                         Optional<HighlightSpec> highlight, List<FieldValues.Request> fields,
+                         List<FieldValues.Request> docvalueFields, Optional<List<String>> storedFields,
+                         Map<String, Aggregation> aggregations, Optional<Rrf> rrf) {
+        this(query, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores, minScore, postFilter,
+                highlight, fields, docvalueFields, storedFields, aggregations, rrf, List.of());
+    }
 
     public SearchRequest {
         knn = List.copyOf(knn);
@@ -33,6 +45,14 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
         docvalueFields = List.copyOf(docvalueFields);
         storedFields = storedFields.map(List::copyOf);
         aggregations = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(aggregations));
+        scriptFields = List.copyOf(scriptFields);
+    }
+
+    /** This request with another {@code sort} and {@code script_fields} (their stored scripts read). */
+    public SearchRequest withScripts(List<SortSpec> newSort, List<ScriptField> newScriptFields) {
+        return new SearchRequest(query, knn, from, size, newSort, searchAfter, source, trackTotalHits, trackScores,
+                minScore, postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf,
+                newScriptFields);
     }
 
     /** {@code stored_fields: _none_}: hits carry neither {@code _id} nor {@code _source}, as in Elasticsearch. */
@@ -71,25 +91,28 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
     /** This request with another {@code track_total_hits}. */
     public SearchRequest withTrackTotalHits(TrackTotalHits track) {
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+                postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf, scriptFields);
     }
 
     /** This request with another {@code query} and {@code post_filter}. */
     public SearchRequest withQueries(Optional<Query> newQuery, Optional<Query> newPostFilter) {
         return new SearchRequest(newQuery, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
-                minScore, newPostFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+                minScore, newPostFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf,
+                scriptFields);
     }
 
     /** This request with other top-level kNN sections. */
     public SearchRequest withKnn(List<Query.Knn> newKnn) {
         return new SearchRequest(query, newKnn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
-                minScore, postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+                minScore, postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf,
+                scriptFields);
     }
 
     /** This request without {@code post_filter} (what aggregations see). */
     public SearchRequest withoutPostFilter() {
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, trackTotalHits, trackScores,
-                minScore, Optional.empty(), highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+                minScore, Optional.empty(), highlight, fields, docvalueFields, storedFields, aggregations, rrf,
+                scriptFields);
     }
 
     /**
@@ -100,7 +123,7 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
     public SearchRequest forRetriever(Optional<Query> retrieverQuery, List<Query.Knn> retrieverKnn, int window) {
         return new SearchRequest(retrieverQuery, retrieverKnn, 0, window, List.of(), Optional.empty(), source,
                 new TrackTotalHits.Disabled(), false, Optional.empty(), Optional.empty(), Optional.empty(), fields,
-                docvalueFields, Optional.empty(), Map.of(), Optional.empty());
+                docvalueFields, Optional.empty(), Map.of(), Optional.empty(), scriptFields);
     }
 
     /**
@@ -112,7 +135,7 @@ public record SearchRequest(Optional<Query> query, List<Query.Knn> knn, int from
                                  boolean withAggregations) {
         return new SearchRequest(query, knn, 0, pageSize, pageSort, after, source, new TrackTotalHits.Exact(),
                 trackScores, minScore, postFilter, highlight, fields, docvalueFields, storedFields,
-                withAggregations ? aggregations : Map.of(), rrf);
+                withAggregations ? aggregations : Map.of(), rrf, scriptFields);
     }
 
     /** The same request with another query and kNN sections and no fusion (totals and aggregations of a fusion). */

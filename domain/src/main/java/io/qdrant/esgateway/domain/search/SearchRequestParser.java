@@ -32,7 +32,7 @@ import java.util.Set;
 public final class SearchRequestParser {
     /** Search body sections ES has that the gateway does not implement (yet), rejected by name. */
     private static final Set<String> UNSUPPORTED = Set.of("suggest", "rescore",
-            "collapse", "indices_boost", "script_fields", "runtime_mappings", "pit", "slice",
+            "collapse", "indices_boost", "runtime_mappings", "pit", "slice",
             "profile", "terminate_after", "stats", "ext",
             "explain", "sub_searches", "point_in_time");
 
@@ -57,6 +57,7 @@ public final class SearchRequestParser {
         List<FieldValues.Request> fields = List.of();
         List<FieldValues.Request> docvalueFields = List.of();
         Optional<List<String>> storedFields = Optional.empty();
+        List<ScriptField> scriptFields = List.of();
         boolean sourceGiven = false;
         Map<String, Aggregation> aggregations = Map.of();
         JsonValue retrieverSection = null;
@@ -103,6 +104,7 @@ public final class SearchRequestParser {
                     case "fields" -> fields = FieldValues.parse("fields", v);
                     case "stored_fields" -> storedFields = Optional.of(storedFields(v));
                     case "docvalue_fields" -> docvalueFields = FieldValues.parse("docvalue_fields", v);
+                    case "script_fields" -> scriptFields = ScriptField.parse(v);
                     case "highlight" -> highlight = Optional.of(HighlightParser.parse(v));
                     // checked as ES checks it; honoured by the caller (SearchDeadline)
                     case "timeout" -> SearchTimeout.parse(v);
@@ -204,7 +206,7 @@ public final class SearchRequestParser {
             }
         }
         return new SearchRequest(query, knn, from, size, sort, searchAfter, source, track, trackScores, minScore,
-                postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf);
+                postFilter, highlight, fields, docvalueFields, storedFields, aggregations, rrf, scriptFields);
     }
 
     private static List<String> storedFields(JsonValue v) {

@@ -5,8 +5,9 @@ import io.qdrant.esgateway.domain.script.FunctionScoring;
 import java.util.function.Function;
 
 /**
- * The stored scripts ({@code "script": {"id": …}}) a query's score scripts name, replaced by their sources before the
- * query runs: {@code script_score} queries and the {@code script_score} functions of {@code function_score}.
+ * The stored scripts ({@code "script": {"id": …}}) a search names, replaced by their sources before it runs: a query's
+ * {@code script_score} queries and the {@code script_score} functions of {@code function_score}, the {@code _script}
+ * sorts and the {@code script_fields}.
  */
 public final class StoredScriptRefs {
     private StoredScriptRefs() {
@@ -53,5 +54,20 @@ public final class StoredScriptRefs {
                     d.tieBreaker(), d.boost());
             default -> query;
         };
+    }
+
+    /** Whether the sort or the {@code script_fields} of {@code request} name a stored script. */
+    public static boolean anyOutsideQuery(SearchRequest request) {
+        return request.sort().stream().anyMatch(s -> s instanceof io.qdrant.esgateway.domain.sort.SortSpec.Script sc
+                && sc.source() == null) || request.scriptFields().stream().anyMatch(f -> f.source() == null);
+    }
+
+    /** {@code request} with the sources of the stored scripts its sort and {@code script_fields} name. */
+    public static SearchRequest resolveOutsideQuery(SearchRequest request, Function<String, String> source) {
+        return request.withScripts(request.sort().stream().map(s ->
+                        s instanceof io.qdrant.esgateway.domain.sort.SortSpec.Script sc && sc.source() == null
+                                ? sc.withSource(source.apply(sc.script().id().orElseThrow())) : s).toList(),
+                request.scriptFields().stream().map(f -> f.source() == null
+                        ? f.withSource(source.apply(f.script().id().orElseThrow())) : f).toList());
     }
 }

@@ -65,6 +65,9 @@ public final class SortParser {
         if (!(only.getValue() instanceof JsonObject params)) {
             throw parsing("[sort] malformed options for [" + field + "]");
         }
+        if (field.equals("_script")) {
+            return script(params);
+        }
         Optional<Order> order = Optional.empty();
         Missing missing = new Missing.Last();
         Optional<Mode> mode = Optional.empty();
@@ -105,12 +108,58 @@ public final class SortParser {
         return spec(field, order, missing, mode, unmapped, format);
     }
 
+    /** {@code {"_script": {"type": "number"|"string", "script": …, "order": …}}}. */
+    private static SortSpec script(JsonObject params) {
+        SortSpec.ScriptType type = null;
+        io.qdrant.esgateway.domain.script.Script script = null;
+        Order order = Order.ASC;
+        for (Map.Entry<String, JsonValue> e : params.members().entrySet()) {
+            switch (e.getKey()) {
+                case "type" -> {
+                    String t = JsonReads.text(e.getValue()).orElseThrow(() -> new GatewayException(
+                            ErrorKind.X_CONTENT_PARSE, "[_script] failed to parse field [type]"));
+                    type = switch (lower(t)) {
+                        case "number" -> SortSpec.ScriptType.NUMBER;
+                        case "string" -> SortSpec.ScriptType.STRING;
+                        default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[_script] failed to parse"
+                                + " field [type]", Map.of(), GatewayException.illegalArgument("Unknown"
+                                + " ScriptSortType [" + t + "]"));
+                    };
+                }
+                case "script" -> script = io.qdrant.esgateway.domain.script.Script.parse(e.getValue());
+                case "order" -> {
+                    try {
+                        order = order(text(e));
+                    } catch (GatewayException bad) {
+                        throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[_script] failed to parse field"
+                                + " [order]", Map.of(), bad);
+                    }
+                }
+                // a script gives one value per document: the mode that would pick among several changes nothing
+                case "mode" -> mode(text(e));
+                case "nested" -> throw GatewayException.unsupported("[_script] sort option [nested]");
+                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[_script] unknown field ["
+                        + e.getKey() + "]");
+            }
+        }
+        if (script == null && type == null) {
+            throw GatewayException.illegalArgument("Required [script, type]");
+        }
+        if (script == null) {
+            throw GatewayException.illegalArgument("Required [script]");
+        }
+        if (type == null) {
+            throw GatewayException.illegalArgument("Required [type]");
+        }
+        return new SortSpec.Script(type, script, script.source().orElse(null), order);
+    }
+
     private static SortSpec spec(String field, Optional<Order> order, Missing missing, Optional<Mode> mode,
                                  Optional<String> unmapped, Optional<String> format) {
         return switch (field) {
             case "_score" -> new SortSpec.Score(order.orElse(Order.DESC));
             case "_doc" -> new SortSpec.Doc(order.orElse(Order.ASC));
-            case "_geo_distance", "_script" -> throw GatewayException.unsupported("sorting by [" + field + "]");
+            case "_geo_distance" -> throw GatewayException.unsupported("sorting by [" + field + "]");
             default -> new SortSpec.Field(field, order.orElse(Order.ASC), missing, mode, unmapped, format);
         };
     }

@@ -48,4 +48,21 @@ public sealed interface SortSpec {
             return mode.orElse(order == Order.ASC ? Mode.MIN : Mode.MAX);
         }
     }
+
+    /** The value type of a {@code _script} sort. */
+    enum ScriptType {
+        NUMBER, STRING
+    }
+
+    /**
+     * A {@code _script} sort: each document's key is the script's value ({@code number} or {@code string});
+     * {@code source} is the script's source, or null until a stored script ({@code id}) is read from the catalog.
+     */
+    record Script(ScriptType type, io.qdrant.esgateway.domain.script.Script script, String source, Order order)
+            implements SortSpec {
+        /** This sort with the source of its stored script. */
+        public Script withSource(String storedSource) {
+            return new Script(type, script, storedSource, order);
+        }
+    }
 }

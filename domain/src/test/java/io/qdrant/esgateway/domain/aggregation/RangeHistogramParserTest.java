@@ -67,7 +67,9 @@ class RangeHistogramParserTest {
                 + "{\"a\":{\"terms\":{\"field\":\"y\"}}}]}}}")).isEqualTo(ErrorKind.X_CONTENT_PARSE);
         assertThat(kindOf("{\"c\":{\"composite\":{\"sources\":[{\"a\":{\"terms\":{\"field\":\"x\","
                 + "\"missing_order\":\"middle\"}}}]}}}")).isEqualTo(ErrorKind.X_CONTENT_PARSE);
-        assertThat(kindOf("{\"h\":{\"histogram\":{\"field\":\"n\",\"interval\":1,\"script\":\"x\"}}}"))
+        assertThat(kindOf("{\"h\":{\"date_histogram\":{\"field\":\"d\",\"calendar_interval\":\"day\","
+                + "\"script\":\"x\"}}}")).isEqualTo(ErrorKind.UNSUPPORTED);
+        assertThat(kindOf("{\"r\":{\"date_range\":{\"field\":\"d\",\"ranges\":[],\"script\":\"x\"}}}"))
                 .isEqualTo(ErrorKind.UNSUPPORTED);
     }
 

@@ -276,6 +276,7 @@ final class SearchEndpoints {
                     throw GatewayException.allShardsFailed(List.of(new GatewayException.ShardFailure(hit.index(), e)));
                 }
             }
+            fields.putAll(hit.scriptFields());
             if (!fields.isEmpty()) {
                 JsonObjectBuilder f = JsonObjectBuilder.object();
                 fields.forEach((name, values) -> f.put(name, new JsonArray(values)));
@@ -301,8 +302,11 @@ final class SearchEndpoints {
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
         result.aggregations().ifPresent(a -> out.put("aggregations",
-                AggregationMeta.of(body).apply(io.qdrant.esgateway.domain.aggregation.BucketLimit.check(
-                        a.render(typedKeys), parsed.aggregations()), typedKeys)));
+                AggregationMeta.of(body).apply(io.qdrant.esgateway.domain.aggregation.BucketPipelines.of(body).apply(
+                        io.qdrant.esgateway.domain.aggregation.BucketLimit.check(a.render(typedKeys),
+                                parsed.aggregations()), typedKeys, id -> {
+                            throw GatewayException.unsupported("a stored script ([id]) in a pipeline aggregation");
+                        }), typedKeys)));
         return out.build();
     }
 

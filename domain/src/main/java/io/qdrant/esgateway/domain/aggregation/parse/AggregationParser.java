@@ -28,10 +28,10 @@ public final class AggregationParser {
             "percentile_ranks", "nested", "reverse_nested", "significant_terms",
             "significant_text", "rare_terms", "multi_terms", "auto_date_histogram", "variable_width_histogram",
             "geo_distance", "geohash_grid", "geotile_grid", "geo_bounds", "geo_centroid", "ip_range", "sampler",
-            "diversified_sampler", "adjacency_matrix", "weighted_avg", "median_absolute_deviation", "scripted_metric",
+            "diversified_sampler", "adjacency_matrix", "weighted_avg", "median_absolute_deviation",
             "string_stats", "boxplot", "t_test", "top_metrics", "matrix_stats", "avg_bucket", "sum_bucket",
             "max_bucket", "min_bucket", "stats_bucket", "extended_stats_bucket", "percentiles_bucket",
-            "bucket_script", "bucket_selector", "bucket_sort", "cumulative_sum", "derivative", "moving_fn",
+            "bucket_sort", "cumulative_sum", "derivative", "moving_fn",
             "serial_diff", "children", "parent", "random_sampler", "categorize_text", "frequent_item_sets");
 
     private AggregationParser() {
@@ -39,14 +39,52 @@ public final class AggregationParser {
 
     /** The aggregations by name, in request order. */
     public static Map<String, Aggregation> parse(JsonValue section) {
+        return parse(section, null);
+    }
+
+    /**
+     * The aggregations by name under a parent of type {@code parentType} (null at the top level). The
+     * {@code bucket_script} and {@code bucket_selector} pipelines are checked here and left out: they run over the
+     * rendered answer ({@link io.qdrant.esgateway.domain.aggregation.BucketPipelines}).
+     */
+    private static Map<String, Aggregation> parse(JsonValue section, String parentType) {
         JsonObject aggs = JsonReads.object(section, AggregationParser::parsing, "aggregations");
         Map<String, Aggregation> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonValue> e : aggs.members().entrySet()) {
             String name = e.getKey();
             checkName(name);
+            if (e.getValue() instanceof JsonObject body && body.members().size() >= 1 && body.members().keySet()
+                    .stream().anyMatch(io.qdrant.esgateway.domain.aggregation.BucketPipelines.TYPES::contains)) {
+                pipeline(name, body, aggs.members().keySet(), parentType);
+                continue;
+            }
             out.put(name, parseOne(name, e.getValue()));
         }
         return out;
+    }
+
+    private static void pipeline(String name, JsonObject body, java.util.Set<String> siblings, String parentType) {
+        String type = null;
+        for (Map.Entry<String, JsonValue> e : body.members().entrySet()) {
+            switch (e.getKey()) {
+                case "meta" -> { }
+                case "aggs", "aggregations" -> throw parsing("Aggregator [" + name + "] of type [" + body.members()
+                        .keySet().stream().filter(io.qdrant.esgateway.domain.aggregation.BucketPipelines.TYPES::contains)
+                        .findFirst().orElseThrow() + "] cannot accept sub-aggregations");
+                default -> {
+                    if (type != null) {
+                        throw parsing("Found two aggregation type definitions in [" + name + "]: [" + type + "] and ["
+                                + e.getKey() + "]");
+                    }
+                    type = e.getKey();
+                }
+            }
+        }
+        if (!(body.get(type) instanceof JsonObject options)) {
+            throw parsing("Expected [START_OBJECT] under [" + type + "], but got a [" + body.get(type).tokenName()
+                    + "] in [" + name + "]");
+        }
+        io.qdrant.esgateway.domain.aggregation.BucketPipelines.parse(name, type, options, siblings, parentType);
     }
 
     private static void checkName(String name) {
@@ -64,10 +102,11 @@ public final class AggregationParser {
         String type = null;
         JsonObject options = null;
         Map<String, Aggregation> subs = Map.of();
+        JsonValue subsSection = null;
         for (Map.Entry<String, JsonValue> e : body.members().entrySet()) {
             String key = e.getKey();
             switch (key) {
-                case "aggs", "aggregations" -> subs = parse(e.getValue());
+                case "aggs", "aggregations" -> subsSection = e.getValue();
                 case "meta" -> {
                     if (!(e.getValue() instanceof JsonObject)) {
                         throw parsing("Expected [START_OBJECT] under [meta], but got a [" + e.getValue().tokenName()
@@ -91,6 +130,9 @@ public final class AggregationParser {
         if (type == null) {
             throw parsing("Missing definition for aggregation [" + name + "]");
         }
+        if (subsSection != null) {
+            subs = parse(subsSection, type);
+        }
         Aggregation parsed = switch (type) {
             case "terms" -> terms(name, options, subs);
             case "min", "max", "avg", "sum", "value_count" -> metric(name, type, options);
@@ -98,6 +140,7 @@ public final class AggregationParser {
             case "cardinality" -> MetricsParser.cardinality(name, options);
             case "percentiles" -> MetricsParser.percentiles(name, options);
             case "top_hits" -> MetricsParser.topHits(name, options);
+            case "scripted_metric" -> MetricsParser.scriptedMetric(options);
             case "range", "date_range" -> RangeHistogramParser.range(name, type, options, subs);
             case "histogram" -> RangeHistogramParser.histogram(name, options, subs);
             case "date_histogram" -> RangeHistogramParser.dateHistogram(name, options, subs);
@@ -113,7 +156,7 @@ public final class AggregationParser {
         };
         if (!subs.isEmpty() && (parsed instanceof Aggregation.Metric || parsed instanceof Aggregation.Stats
                 || parsed instanceof Aggregation.Cardinality || parsed instanceof Aggregation.Percentiles
-                || parsed instanceof Aggregation.TopHits)) {
+                || parsed instanceof Aggregation.TopHits || parsed instanceof Aggregation.ScriptedMetric)) {
             // ES 8.15: illegal_argument_exception for every metric (checked against the oracle)
             throw GatewayException.illegalArgument("Aggregator [" + name + "] of type [" + type
                     + "] cannot accept sub-aggregations");
@@ -131,6 +174,7 @@ public final class AggregationParser {
         Optional<String> format = Optional.empty();
         Optional<String> executionHint = Optional.empty();
         boolean showError = false;
+        JsonValue script = null;
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -149,11 +193,12 @@ public final class AggregationParser {
                 case "show_term_doc_count_error" -> showError = JsonReads.bool(v).orElseThrow(
                         () -> parsing("[terms] failed to parse field [show_term_doc_count_error]"));
                 case "value_type" -> throw GatewayException.unsupported("[value_type] in a [terms] aggregation");
-                case "script" -> throw GatewayException.unsupported("[script] in a [terms] aggregation");
+                case "script" -> script = v;
                 default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] unknown field ["
                         + e.getKey() + "]");
             }
         }
+        field = MetricsParser.scripted(field, script, true);
         if (field == null) {
             throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Required one of fields [field, script], but"
                     + " none were specified. ");
@@ -229,6 +274,7 @@ public final class AggregationParser {
         String field = null;
         Optional<JsonValue> missing = Optional.empty();
         Optional<String> format = Optional.empty();
+        JsonValue script = null;
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
@@ -239,12 +285,13 @@ public final class AggregationParser {
                     missing = Optional.of(v);
                 }
                 case "format" -> format = Optional.of(string(type, "format", v));
-                case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
+                case "script" -> script = v;
                 // ES: x_content_parse_exception, as for every metric (checked against the oracle)
                 default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] unknown field ["
                         + e.getKey() + "]");
             }
         }
+        field = MetricsParser.scripted(field, script, type.equals("value_count"));
         if (field == null) {
             throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "Required one of fields [field, script], but"
                     + " none were specified. ");

@@ -34,6 +34,7 @@ final class MetricsParser {
 
     static Aggregation.Stats stats(String name, String type, JsonObject options) {
         String field = null;
+        JsonValue script = null;
         double sigma = 2;
         Optional<JsonValue> missing = Optional.empty();
         boolean extended = type.equals("extended_stats");
@@ -41,6 +42,7 @@ final class MetricsParser {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
                 case "field" -> field = field(type, v);
+                case "script" -> script = v;
                 case "missing" -> missing = Optional.of(missing(type, v));
                 case "sigma" -> {
                     if (!extended) {
@@ -55,17 +57,19 @@ final class MetricsParser {
                 default -> common(type, e.getKey());
             }
         }
-        return new Aggregation.Stats(required(field), extended, sigma, missing);
+        return new Aggregation.Stats(required(scripted(field, script, false)), extended, sigma, missing);
     }
 
     static Aggregation.Cardinality cardinality(String name, JsonObject options) {
         String type = "cardinality";
         String field = null;
+        JsonValue script = null;
         Optional<JsonValue> missing = Optional.empty();
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
                 case "field" -> field = field(type, v);
+                case "script" -> script = v;
                 case "missing" -> missing = Optional.of(missing(type, v));
                 // the gateway counts exactly whatever the threshold: ES is exact below it
                 case "precision_threshold" -> {
@@ -84,12 +88,13 @@ final class MetricsParser {
                 default -> common(type, e.getKey());
             }
         }
-        return new Aggregation.Cardinality(required(field), missing);
+        return new Aggregation.Cardinality(required(scripted(field, script, true)), missing);
     }
 
     static Aggregation.Percentiles percentiles(String name, JsonObject options) {
         String type = "percentiles";
         String field = null;
+        JsonValue script = null;
         Optional<JsonValue> missing = Optional.empty();
         List<Double> percents = DEFAULT_PERCENTS;
         boolean keyed = true;
@@ -97,6 +102,7 @@ final class MetricsParser {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
                 case "field" -> field = field(type, v);
+                case "script" -> script = v;
                 case "missing" -> missing = Optional.of(missing(type, v));
                 case "keyed" -> keyed = JsonReads.bool(v).orElseThrow(() -> failed(type, "keyed",
                         "Failed to parse value [" + JsonReads.text(v).orElse(v.tokenName()) + "] as only [true] or"
@@ -139,7 +145,7 @@ final class MetricsParser {
                 default -> common(type, e.getKey());
             }
         }
-        return new Aggregation.Percentiles(required(field), percents, keyed, missing);
+        return new Aggregation.Percentiles(required(scripted(field, script, false)), percents, keyed, missing);
     }
 
     static Aggregation.TopHits topHits(String name, JsonObject options) {
@@ -165,6 +171,9 @@ final class MetricsParser {
             }
         }
         for (SortSpec spec : sort) {
+            if (spec instanceof SortSpec.Script) {
+                throw GatewayException.unsupported("a [_script] sort in a [top_hits] aggregation");
+            }
             if (spec instanceof SortSpec.Field f) {
                 if (f.mode().isPresent() && f.mode().get() != SortSpec.Mode.MIN && f.mode().get() != SortSpec.Mode.MAX) {
                     throw GatewayException.unsupported("[mode] " + f.mode().get().name().toLowerCase(
@@ -180,6 +189,34 @@ final class MetricsParser {
             sort = List.of();
         }
         return new Aggregation.TopHits(name, from, size, sort, source, trackScores);
+    }
+
+    /** {@code scripted_metric}: its four scripts and {@code params}. */
+    static Aggregation.ScriptedMetric scriptedMetric(JsonObject options) {
+        Optional<io.qdrant.esgateway.domain.script.Script> init = Optional.empty();
+        Optional<io.qdrant.esgateway.domain.script.Script> map = Optional.empty();
+        Optional<io.qdrant.esgateway.domain.script.Script> combine = Optional.empty();
+        Optional<io.qdrant.esgateway.domain.script.Script> reduce = Optional.empty();
+        JsonObject params = JsonObject.of();
+        for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
+            JsonValue v = e.getValue();
+            switch (e.getKey()) {
+                case "init_script" -> init = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "map_script" -> map = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "combine_script" -> combine = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "reduce_script" -> reduce = Optional.of(io.qdrant.esgateway.domain.script.Script.parse(v));
+                case "params" -> {
+                    if (!(v instanceof JsonObject p)) {
+                        throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[scripted_metric] params doesn't"
+                                + " support values of type: " + v.tokenName());
+                    }
+                    params = p;
+                }
+                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[scripted_metric] unknown field ["
+                        + e.getKey() + "]");
+            }
+        }
+        return new Aggregation.ScriptedMetric(init, map, combine, reduce, params);
     }
 
     private static void common(String type, String key) {
@@ -204,6 +241,12 @@ final class MetricsParser {
             throw failed(type, "missing");
         }
         return v;
+    }
+
+    /** The field an aggregation reads: its {@code script}'s reserved name when it has one ({@link ScriptedField}). */
+    static String scripted(String field, JsonValue script, boolean strings) {
+        return script == null ? field
+                : io.qdrant.esgateway.domain.aggregation.ScriptedField.name(script, field, strings);
     }
 
     private static String required(String field) {

@@ -36,6 +36,7 @@ final class RangeHistogramParser {
     static RangeAggregation range(String name, String type, JsonObject options, Map<String, Aggregation> subs) {
         boolean date = type.equals("date_range");
         String field = null;
+        JsonValue script = null;
         List<RangeAggregation.Bound> ranges = null;
         boolean keyed = false;
         Optional<JsonValue> missing = Optional.empty();
@@ -56,10 +57,16 @@ final class RangeHistogramParser {
                     zone = Optional.of(AggregationParser.string(type, "time_zone", v));
                     TimeValues.zone(zone.get());
                 }
-                case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
+                case "script" -> {
+                    if (date) {
+                        throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
+                    }
+                    script = v;
+                }
                 default -> throw unknownField(type, e.getKey());
             }
         }
+        field = MetricsParser.scripted(field, script, false);
         if (field == null) {
             throw requiredField();
         }
@@ -94,6 +101,7 @@ final class RangeHistogramParser {
     static HistogramAggregation histogram(String name, JsonObject options, Map<String, Aggregation> subs) {
         String type = "histogram";
         String field = null;
+        JsonValue script = null;
         Double interval = null;
         double offset = 0;
         long minDocCount = 0;
@@ -122,10 +130,11 @@ final class RangeHistogramParser {
                 case "order" -> order = order(type, v);
                 case "missing" -> missing = Optional.of(number(type, "missing", v));
                 case "format" -> format = Optional.of(AggregationParser.string(type, "format", v));
-                case "script" -> throw GatewayException.unsupported("[script] in a [histogram] aggregation");
+                case "script" -> script = v;
                 default -> throw unknownField(type, e.getKey());
             }
         }
+        field = MetricsParser.scripted(field, script, false);
         if (field == null) {
             throw requiredField();
         }

@@ -363,6 +363,8 @@ public final class LuceneSearch {
             case SortSpec.Doc d -> new SortKey(new SortField(null, SortField.Type.DOC,
                     d.order() == SortSpec.Order.DESC), Kind.DOC, Optional.empty());
             case SortSpec.Field f -> fieldSortKey(index, f, now);
+            // the gateway computes a script sort over a complete scan (CoverageRules)
+            case SortSpec.Script sc -> throw GatewayException.unsupported("a [_script] sort in a native search");
         };
     }
 

@@ -222,7 +222,7 @@ public final class FilterSearches {
                         values[i] = byDoc && i == keys - 1 ? (Object) position : (Object) score;
                     }
                     hits.add(new Hit(index.name(), d.id(), score, sort.render(new GatewaySort.Key(values, position)),
-                            d.source(), d.version(), highlights.apply(d.id(), d.source())));
+                            d.source(), d.version(), highlights.apply(d.id(), d.source()), d.routing()));
                     return true;
                 });
         return hits;

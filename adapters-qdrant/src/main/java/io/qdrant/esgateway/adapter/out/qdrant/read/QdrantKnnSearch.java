@@ -340,7 +340,7 @@ public final class QdrantKnnSearch {
             return List.of();
         }
         boolean source = request.source().fetch() || !request.fields().isEmpty()
-                || !request.docvalueFields().isEmpty();
+                || !request.docvalueFields().isEmpty() || !request.scriptFields().isEmpty();
         ObjectNode body = QdrantClient.object();
         ArrayNode list = body.putArray("ids");
         page.forEach(r -> list.add(r.pointId()));
