@@ -211,6 +211,7 @@ class ClientFlowsTest {
             text.hits().hits().forEach(h -> out.add("match hit: " + h.id()));
 
             aggregations(client, out);
+            functionScore(client, out);
 
             out.add("count: " + client.count(c -> c.index(INDEX)).count());
             out.add("count tools: " + client.count(c -> c.index(INDEX)
@@ -232,6 +233,37 @@ class ClientFlowsTest {
             out.add("exists after delete: " + client.indices().exists(e -> e.index(INDEX)).value());
         }
         return out;
+    }
+
+    /**
+     * A typed {@code function_score} through the client: a filtered bare weight, {@code field_value_factor} with a
+     * modifier and {@code missing}, a numeric {@code gauss} decay with a weight, a filtered date {@code linear} decay,
+     * {@code score_mode sum}, {@code boost_mode multiply}, {@code max_boost}; each hit's score as the client read it
+     * (ties ordered by name).
+     */
+    private static void functionScore(ElasticsearchClient client, List<String> out) throws IOException {
+        SearchResponse<Product> boosted = client.search(s -> s.index(INDEX)
+                .query(q -> q.functionScore(fs -> fs
+                        .query(inner -> inner.match(m -> m.field("description").query("product even")))
+                        .functions(f -> f.filter(ff -> ff.term(t -> t.field("category").value("tools"))).weight(3.0))
+                        .functions(f -> f.fieldValueFactor(v -> v.field("rating").factor(1.5)
+                                .modifier(co.elastic.clients.elasticsearch._types.query_dsl.FieldValueFactorModifier
+                                        .Log1p).missing(1.0)))
+                        .functions(f -> f.gauss(d -> d.numeric(n -> n.field("price")
+                                .placement(p -> p.origin(10.0).scale(5.0).offset(1.0).decay(0.5)))).weight(2.0))
+                        .functions(f -> f.linear(d -> d.date(n -> n.field("created")
+                                .placement(p -> p.origin("2024-02-15T00:00:00Z")
+                                        .scale(co.elastic.clients.elasticsearch._types.Time.of(t -> t.time("20d")))
+                                        .decay(0.3))))
+                                .filter(ff -> ff.range(r -> r.number(n -> n.field("stock").gte(10.0)))))
+                        .scoreMode(co.elastic.clients.elasticsearch._types.query_dsl.FunctionScoreMode.Sum)
+                        .boostMode(co.elastic.clients.elasticsearch._types.query_dsl.FunctionBoostMode.Multiply)
+                        .maxBoost(20.0)))
+                .sort(o -> o.score(sc -> sc.order(SortOrder.Desc)))
+                .sort(o -> o.field(f -> f.field("name")))
+                .size(8), Product.class);
+        out.add("function_score total: " + boosted.hits().total().value());
+        boosted.hits().hits().forEach(h -> out.add("function_score hit: " + h.id() + " " + h.score()));
     }
 
     private static void bulk(ElasticsearchClient client, List<String> out) {

@@ -374,7 +374,12 @@ final class SearchEndpoints {
                 .put("failed", 0);
     }
 
+    /**
+     * A score as Elasticsearch writes it: the float's shortest decimal ({@code 3.9751306}, not the double expansion
+     * {@code 3.975130558013916}, which a client would read as another double).
+     */
     private static JsonValue score(float score) {
-        return Float.isNaN(score) ? JsonValue.JsonNull.INSTANCE : new JsonValue.JsonNumber((double) score);
+        return Float.isNaN(score) ? JsonValue.JsonNull.INSTANCE
+                : new JsonValue.JsonNumber(Double.parseDouble(Float.toString(score)));
     }
 }
