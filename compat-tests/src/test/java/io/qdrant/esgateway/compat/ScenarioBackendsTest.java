@@ -35,7 +35,7 @@ class ScenarioBackendsTest {
     private static final Set<String> ON_BOTH = Set.of("mapping-parameters", "index-templates", "routing-required",
             "keyword-normalizer", "keyword-normalizer-custom", "analysis-highlight", "analysis-files",
             "similarity", "filtered-aliases",
-            "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks");
+            "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks", "hidden-indices");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

@@ -90,5 +90,7 @@ public enum ErrorKind {
     /** An index block ({@code index.blocks.*}) refuses the operation: {@code cluster_block_exception} (403). */
     CLUSTER_BLOCK,
     /** Only the retryable {@code read_only_allow_delete} block refuses it: {@code cluster_block_exception} (429). */
-    CLUSTER_BLOCK_RETRYABLE
+    CLUSTER_BLOCK_RETRYABLE,
+    /** The change would leave the cluster state inconsistent: Elasticsearch's {@code illegal_state_exception} (500). */
+    ILLEGAL_STATE
 }

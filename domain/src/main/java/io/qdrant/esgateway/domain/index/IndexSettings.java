@@ -24,9 +24,26 @@ import java.util.regex.Pattern;
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
                             AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
-                            IndexBlocks blocks) {
+                            IndexBlocks blocks, Optional<Boolean> hidden) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
+
+    /** Settings without {@code hidden}. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                         IndexBlocks blocks) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, blocks, Optional.empty());
+    }
+
+    /**
+     * Whether the index is hidden ({@code index.hidden}): wildcards and {@code _all} skip it unless
+     * {@code expand_wildcards} asks for hidden indices.
+     */
+    public boolean isHidden() {
+        return hidden.orElse(false);
+    }
 
     /** Settings without blocks. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
@@ -77,7 +94,8 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     private static final Set<String> DYNAMIC = Set.of("index.number_of_replicas", "index.refresh_interval",
             "index.max_result_window", "index.requests.cache.enable",
             "index.routing.allocation.include._tier_preference", "index.blocks.read_only",
-            "index.blocks.read_only_allow_delete", "index.blocks.read", "index.blocks.write", "index.blocks.metadata");
+            "index.blocks.read_only_allow_delete", "index.blocks.read", "index.blocks.write", "index.blocks.metadata",
+            "index.hidden");
 
     /**
      * These settings after {@code PUT /{index}/_settings} with {@code body}: dynamic settings change ({@code null}
@@ -127,7 +145,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         IndexSettings updated = parse(new JsonObject(merged));
         return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
                 updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, analysis,
-                updated.tierPreference, similarities, updated.blocks);
+                updated.tierPreference, similarities, updated.blocks, updated.hidden);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -139,7 +157,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
     private static final Set<String> KNOWN_UNSUPPORTED_PREFIXES = Set.of(
             "index.mapping.", "index.sort.",
-            "index.routing.", "index.lifecycle.", "index.codec", "index.hidden", "index.number_of_routing_shards",
+            "index.routing.", "index.lifecycle.", "index.codec", "index.number_of_routing_shards",
             "index.auto_expand_replicas", "index.max_inner_result_window", "index.max_ngram_diff",
             "index.max_shingle_diff", "index.default_pipeline", "index.final_pipeline", "index.search.",
             "index.translog.", "index.merge.", "index.store.", "index.query.", "index.max_terms_count",
@@ -161,6 +179,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         Map<String, JsonValue> similarity = new LinkedHashMap<>();
         Optional<String> tier = Optional.empty();
         IndexBlocks blocks = IndexBlocks.NONE;
+        Optional<Boolean> hidden = Optional.empty();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
@@ -191,6 +210,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 case "index.blocks.read_only", "index.blocks.read_only_allow_delete", "index.blocks.read",
                      "index.blocks.write", "index.blocks.metadata" ->
                         blocks = IndexBlocks.with(blocks, key, booleanSetting(value));
+                case "index.hidden" -> hidden = Optional.of(booleanSetting(value));
                 case "index.routing.allocation.include._tier_preference" ->
                         tier = Optional.of(JsonReads.text(value).orElseThrow(() -> failedToParse(key, value)));
                 default -> throw rejected(key);
@@ -200,7 +220,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis),
                 tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)),
                 similarity.isEmpty() ? Similarities.NONE : Similarities.parseFlat(similarity),
-                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks);
+                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks, hidden);
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -281,6 +301,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         similarities.toFlatMap(out);
         tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
         blocks.toFlatMap(out);
+        hidden.ifPresent(h -> out.put("index.hidden", h.toString()));
         return out;
     }
 
