@@ -37,7 +37,7 @@ class ScenarioBackendsTest {
             "similarity", "filtered-aliases",
             "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks",
             "external-versioning", "analysis-empty-clauses", "analysis-text-params",
-            "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs");
+            "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

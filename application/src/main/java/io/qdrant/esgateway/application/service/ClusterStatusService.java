@@ -42,8 +42,14 @@ public final class ClusterStatusService implements ClusterStatus {
 
     @Override
     public List<IndexSummary> indices(Optional<String> expression) {
+        return indices(expression, false);
+    }
+
+    @Override
+    public List<IndexSummary> indices(Optional<String> expression, boolean expandHidden) {
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(expression.orElse("_all"), CatalogView.Options.STRICT_EXPAND_OPEN);
+        List<IndexMetadata> indices = view.resolve(expression.orElse("_all"), new CatalogView.Options(false, true,
+                expandHidden));
         List<IndexSummary> rows = new ArrayList<>();
         for (IndexMetadata index : indices) {
             DocumentStore.StoreStats stats = store.stats(index);

@@ -111,7 +111,9 @@ public final class ScenarioRunner {
     }
 
     public static void deleteAllIndices(HttpTarget target) {
-        HttpTarget.Exchange cat = target.send(RequestSpec.of("GET", "/_cat/indices?format=json&h=index"));
+        // hidden indices too
+        HttpTarget.Exchange cat = target.send(RequestSpec.of("GET",
+                "/_cat/indices?format=json&h=index&expand_wildcards=all"));
         if (cat.status() != 200) {
             throw new IllegalStateException(target.name() + ": cannot list indices: " + cat);
         }

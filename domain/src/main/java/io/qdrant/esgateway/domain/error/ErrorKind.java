@@ -92,5 +92,7 @@ public enum ErrorKind {
     /** Only the retryable {@code read_only_allow_delete} block refuses it: {@code cluster_block_exception} (429). */
     CLUSTER_BLOCK_RETRYABLE,
     /** A read or write of a closed index ({@code index_closed_exception}, 400). */
-    INDEX_CLOSED
+    INDEX_CLOSED,
+    /** The change would leave the cluster state inconsistent: Elasticsearch's {@code illegal_state_exception} (500). */
+    ILLEGAL_STATE
 }

@@ -44,16 +44,24 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
         return names;
     }
 
-    /** How an expression that names nothing is treated (ES's {@code ignore_unavailable}, {@code allow_no_indices}). */
-    public record Options(boolean ignoreUnavailable, boolean allowNoIndices) {
+    /**
+     * How an expression that names nothing is treated (ES's {@code ignore_unavailable}, {@code allow_no_indices}),
+     * and whether wildcards and {@code _all} expand to hidden indices and aliases ({@code expand_wildcards} with
+     * {@code hidden} or {@code all}).
+     */
+    public record Options(boolean ignoreUnavailable, boolean allowNoIndices, boolean expandHidden) {
         public static final Options STRICT_EXPAND_OPEN = new Options(false, true);
+
+        public Options(boolean ignoreUnavailable, boolean allowNoIndices) {
+            this(ignoreUnavailable, allowNoIndices, false);
+        }
     }
 
     /** The concrete indices an expression names, sorted by name, each once. */
     public List<IndexMetadata> resolve(String expression, Options options) {
         Set<String> names = new TreeSet<>();
         if (expression == null || expression.isEmpty() || expression.equals("_all")) {
-            names.addAll(indices.keySet());
+            names.addAll(visible(indices.keySet(), options));
         } else {
             boolean sawWildcard = false;
             for (String part : expression.split(",")) {
@@ -61,10 +69,10 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
                     continue;
                 }
                 if (part.startsWith("-") && sawWildcard) {
-                    names.removeAll(matching(part.substring(1)));
+                    names.removeAll(matching(part.substring(1), options));
                 } else if (part.equals("_all") || IndexName.isWildcard(part)) {
                     sawWildcard = true;
-                    names.addAll(part.equals("_all") ? indices.keySet() : matching(part));
+                    names.addAll(part.equals("_all") ? visible(indices.keySet(), options) : matching(part, options));
                 } else if (indices.containsKey(part)) {
                     names.add(part);
                 } else if (isAlias(part)) {
@@ -119,10 +127,31 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
         return out;
     }
 
-    private Set<String> matching(String pattern) {
+    /**
+     * The index and alias names a wildcard expands to: hidden indices and hidden aliases only when {@code options}
+     * expand hidden ones, or when the pattern starts with a dot and so do they (Elasticsearch's implicit match of
+     * dot-prefixed hidden names).
+     */
+    private Set<String> matching(String pattern, Options options) {
         Set<String> out = new LinkedHashSet<>();
-        indices.keySet().stream().filter(n -> IndexName.matches(pattern, n)).forEach(out::add);
-        aliases.stream().filter(a -> IndexName.matches(pattern, a.alias())).forEach(a -> out.add(a.index()));
+        indices.values().stream().filter(i -> IndexName.matches(pattern, i.name())
+                && reachable(pattern, i.name(), i.settings().isHidden(), options)).forEach(i -> out.add(i.name()));
+        aliases.stream().filter(a -> IndexName.matches(pattern, a.alias())
+                && reachable(pattern, a.alias(), a.isHidden().orElse(false), options)).forEach(a -> out.add(a.index()));
+        return out;
+    }
+
+    private static boolean reachable(String pattern, String name, boolean hidden, Options options) {
+        return !hidden || options.expandHidden() || (pattern.startsWith(".") && name.startsWith("."));
+    }
+
+    /** {@code _all} and an empty expression: every index but the hidden ones, unless {@code options} expand them. */
+    private Set<String> visible(Set<String> names, Options options) {
+        if (options.expandHidden()) {
+            return names;
+        }
+        Set<String> out = new TreeSet<>();
+        names.stream().filter(n -> !indices.get(n).settings().isHidden()).forEach(out::add);
         return out;
     }
 
@@ -239,6 +268,21 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
             if (list.size() > 1) {
                 throw GatewayException.illegalArgument("alias [" + alias + "] has more than one write index "
                         + list.stream().sorted().toList().toString().replace(" ", ""));
+            }
+        });
+        // an alias is hidden on all of its indices or on none (Elasticsearch's cluster-state check, a 500)
+        Map<String, List<AliasMetadata>> byAlias = new TreeMap<>();
+        aliases.forEach(a -> byAlias.computeIfAbsent(a.alias(), k -> new ArrayList<>()).add(a));
+        byAlias.forEach((alias, list) -> {
+            List<String> hidden = list.stream().filter(a -> a.isHidden().orElse(false)).map(AliasMetadata::index)
+                    .sorted().toList();
+            if (!hidden.isEmpty() && hidden.size() < list.size()) {
+                List<String> notHidden = list.stream().filter(a -> !a.isHidden().orElse(false))
+                        .map(AliasMetadata::index).sorted().toList();
+                throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.ILLEGAL_STATE, "alias ["
+                        + alias + "] has is_hidden set to true on indices [" + String.join(",", hidden)
+                        + "] but does not have is_hidden set to true on indices [" + String.join(",", notHidden)
+                        + "]; alias must have the same is_hidden setting on all indices", Map.of(), null);
             }
         });
     }

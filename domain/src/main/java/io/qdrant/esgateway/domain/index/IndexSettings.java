@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
                             AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
-                            IndexBlocks blocks, boolean closed) {
+                            IndexBlocks blocks, Optional<Boolean> hidden, boolean closed) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
     /**
@@ -33,12 +33,38 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
      */
     public static final String VERIFIED_BEFORE_CLOSE = "index.verified_before_close";
 
+    /** Open, with {@code index.hidden} given or not. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                         IndexBlocks blocks, Optional<Boolean> hidden) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, blocks, hidden, false);
+    }
+
+    /** Without {@code index.hidden}, open ({@code false}) or closed. */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                         IndexBlocks blocks, boolean closed) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, blocks, Optional.empty(), closed);
+    }
+
+    /**
+     * Whether the index is hidden ({@code index.hidden}): wildcards and {@code _all} skip it unless
+     * {@code expand_wildcards} asks for hidden indices.
+     */
+    public boolean isHidden() {
+        return hidden.orElse(false);
+    }
+
     /** The settings of an open index without blocks. */
     public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                          int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
                          AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities) {
         this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
-                analysis, tierPreference, similarities, IndexBlocks.NONE, false);
+                analysis, tierPreference, similarities, IndexBlocks.NONE, Optional.empty(), false);
     }
 
     /** The settings of an open index. */
@@ -63,7 +89,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     public IndexSettings withClosed(boolean closed) {
         return closed == this.closed ? this : new IndexSettings(numberOfShards, numberOfReplicas, refreshInterval,
                 maxResultWindow, maxResultWindowSet, requestCache, analysis, tierPreference, similarities, blocks,
-                closed);
+                hidden, closed);
     }
 
     /** Settings without similarities of their own. */
@@ -107,7 +133,8 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     private static final Set<String> DYNAMIC = Set.of("index.number_of_replicas", "index.refresh_interval",
             "index.max_result_window", "index.requests.cache.enable",
             "index.routing.allocation.include._tier_preference", "index.blocks.read_only",
-            "index.blocks.read_only_allow_delete", "index.blocks.read", "index.blocks.write", "index.blocks.metadata");
+            "index.blocks.read_only_allow_delete", "index.blocks.read", "index.blocks.write", "index.blocks.metadata",
+            "index.hidden");
 
     /**
      * These settings after {@code PUT /{index}/_settings} with {@code body}: dynamic settings change ({@code null}
@@ -186,7 +213,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 : Similarities.parseFlat(similarityFlat);
         return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
                 updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, newAnalysis,
-                updated.tierPreference, newSimilarities, updated.blocks, closed);
+                updated.tierPreference, newSimilarities, updated.blocks, updated.hidden, closed);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -198,7 +225,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     /** Settings Elasticsearch knows that the gateway does not implement: named in a 400, never silently dropped. */
     private static final Set<String> KNOWN_UNSUPPORTED_PREFIXES = Set.of(
             "index.mapping.", "index.sort.",
-            "index.routing.", "index.lifecycle.", "index.codec", "index.hidden", "index.number_of_routing_shards",
+            "index.routing.", "index.lifecycle.", "index.codec", "index.number_of_routing_shards",
             "index.auto_expand_replicas", "index.max_inner_result_window", "index.max_ngram_diff",
             "index.max_shingle_diff", "index.default_pipeline", "index.final_pipeline", "index.search.",
             "index.translog.", "index.merge.", "index.store.", "index.query.", "index.max_terms_count",
@@ -220,6 +247,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         Map<String, JsonValue> similarity = new LinkedHashMap<>();
         Optional<String> tier = Optional.empty();
         IndexBlocks blocks = IndexBlocks.NONE;
+        Optional<Boolean> hidden = Optional.empty();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
@@ -250,6 +278,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 case "index.blocks.read_only", "index.blocks.read_only_allow_delete", "index.blocks.read",
                      "index.blocks.write", "index.blocks.metadata" ->
                         blocks = IndexBlocks.with(blocks, key, booleanSetting(value));
+                case "index.hidden" -> hidden = Optional.of(booleanSetting(value));
                 case "index.routing.allocation.include._tier_preference" ->
                         tier = Optional.of(JsonReads.text(value).orElseThrow(() -> failedToParse(key, value)));
                 default -> throw rejected(key);
@@ -259,7 +288,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis),
                 tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)),
                 similarity.isEmpty() ? Similarities.NONE : Similarities.parseFlat(similarity),
-                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks);
+                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks, hidden);
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -340,6 +369,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         similarities.toFlatMap(out);
         tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
         blocks.toFlatMap(out);
+        hidden.ifPresent(h -> out.put("index.hidden", h.toString()));
         if (closed) {
             out.put(VERIFIED_BEFORE_CLOSE, "true");
         }

@@ -227,7 +227,7 @@ class IndexSettingsTest {
         }
 
         @ParameterizedTest
-        @ValueSource(strings = {"index.codec", "index.hidden", "index.sort.field", "index.max_regex_length",
+        @ValueSource(strings = {"index.codec", "index.max_terms_count", "index.sort.field", "index.max_regex_length",
                 "index.translog.durability", "index.mapping.total_fields.limit", "index.number_of_routing_shards",
                 "index.knn", "index.mode", "index.default_pipeline"})
         void a_setting_elasticsearch_knows_but_the_gateway_does_not_implement(String key) {
@@ -297,6 +297,19 @@ class IndexSettingsTest {
 
             assertThat(failure(() -> IndexSettings.fromFlatMap(flat)).reason())
                     .isEqualTo("Failed to parse value [0] for setting [index.number_of_shards] must be >= 1");
+        }
+    }
+
+    @Nested
+    class Hidden {
+        @Test
+        void is_kept_dynamic_and_rendered_as_a_string() {
+            IndexSettings s = parse("{'index.hidden': true}");
+
+            assertThat(s.isHidden()).isTrue();
+            assertThat(s.toFlatMap()).containsEntry("index.hidden", "true");
+            assertThat(s.update(json("{'index.hidden': false}"), "books", "u").isHidden()).isFalse();
+            assertThat(parse("{}").isHidden()).isFalse();
         }
     }
 

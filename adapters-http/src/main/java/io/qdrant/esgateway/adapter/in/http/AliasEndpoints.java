@@ -91,6 +91,10 @@ final class AliasEndpoints {
     private Listing list(EsRequest request) {
         CatalogView view = admin.catalog();
         CatalogView.Options options = Routes.indexOptions(request, true);
+        if (request.param("expand_wildcards").isEmpty()) {
+            // alias reads expand to hidden indices unless told otherwise, as in Elasticsearch
+            options = new CatalogView.Options(options.ignoreUnavailable(), options.allowNoIndices(), true);
+        }
         List<IndexMetadata> indices = view.resolve(request.optionalPathParam("index").orElse("_all"), options);
         Optional<String> names = request.optionalPathParam("name");
         List<String> missing = new ArrayList<>();

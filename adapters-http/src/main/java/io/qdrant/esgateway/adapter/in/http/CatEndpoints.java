@@ -75,13 +75,13 @@ final class CatEndpoints {
     }
 
     private EsResponse indices(EsRequest request) {
-        request.param("expand_wildcards").ifPresent(Routes::checkExpandWildcards);
+        boolean hidden = Routes.indexOptions(request, true).expandHidden();
         Optional<String> unit = request.param("bytes");
         if (!request.flag("help", false)) {
             unit.ifPresent(CatEndpoints::unitDivisor);
         }
         List<IndexSummary> rows = new ArrayList<>(request.flag("help", false) ? List.of()
-                : status.indices(request.optionalPathParam("index")));
+                : status.indices(request.optionalPathParam("index"), hidden));
         request.param("health").ifPresent(h -> rows.removeIf(r -> !r.health().esName().equals(h)));
         // sorted by index name unless s says otherwise
         rows.sort(Comparator.comparing(IndexSummary::name));

@@ -39,6 +39,7 @@ final class ErrorBodies {
             case FORBIDDEN -> 403;
             case CLUSTER_BLOCK -> 403;
             case CLUSTER_BLOCK_RETRYABLE -> 429;
+            case ILLEGAL_STATE -> 500;
         };
     }
 
@@ -79,6 +80,7 @@ final class ErrorBodies {
             case INDEX_TEMPLATE_MISSING -> "index_template_missing_exception";
             case CLUSTER_BLOCK, CLUSTER_BLOCK_RETRYABLE -> "cluster_block_exception";
             case INDEX_CLOSED -> "index_closed_exception";
+            case ILLEGAL_STATE -> "illegal_state_exception";
         };
     }
 

@@ -30,14 +30,23 @@ final class Routes {
 
     /** ES's {@code ignore_unavailable}, {@code allow_no_indices} and {@code expand_wildcards} for read requests. */
     static CatalogView.Options indexOptions(EsRequest request, boolean defaultAllowNoIndices) {
-        request.param("expand_wildcards").ifPresent(Routes::checkExpandWildcards);
+        java.util.Optional<String> expand = request.param("expand_wildcards");
+        expand.ifPresent(Routes::checkExpandWildcards);
+        if (expand.isPresent() && Arrays.stream(expand.get().split(","))
+                .noneMatch(v -> v.equals("open") || v.equals("closed") || v.equals("all"))) {
+            // Elasticsearch then expands no wildcard at all, as with none
+            throw GatewayException.unsupported("[expand_wildcards=" + expand.get() + "] (without open or all)");
+        }
+        boolean hidden = expand.map(e -> Arrays.stream(e.split(","))
+                .anyMatch(v -> v.equals("hidden") || v.equals("all"))).orElse(false);
         return new CatalogView.Options(request.flag("ignore_unavailable", false),
-                request.flag("allow_no_indices", defaultAllowNoIndices));
+                request.flag("allow_no_indices", defaultAllowNoIndices), hidden);
     }
 
     /**
-     * The gateway has only open, visible indices, so {@code open}, {@code closed}, {@code hidden} and {@code all}
-     * expand alike; {@code none} (expand nothing) is not implemented and says so.
+     * The gateway has only open indices, so {@code open} and {@code closed} expand alike; {@code hidden} and
+     * {@code all} also expand to hidden indices and aliases; {@code none} (expand nothing) is not implemented and
+     * says so.
      */
     static void checkExpandWildcards(String value) {
         for (String v : value.split(",")) {

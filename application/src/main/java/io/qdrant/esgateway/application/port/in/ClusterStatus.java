@@ -12,6 +12,11 @@ public interface ClusterStatus {
     /** One row per index the expression names (all when empty), sorted by name. */
     List<IndexSummary> indices(Optional<String> expression);
 
+    /** As {@link #indices(Optional)}; with {@code expandHidden} wildcards and {@code _all} also name hidden indices. */
+    default List<IndexSummary> indices(Optional<String> expression, boolean expandHidden) {
+        return indices(expression);
+    }
+
     /** Whether the catalog and the document backend answer now; the reasons when not. */
     Readiness readiness();
 
