@@ -36,8 +36,8 @@ final class Routes {
     }
 
     /**
-     * The gateway has only open, visible indices, so {@code open}, {@code closed}, {@code hidden} and {@code all}
-     * expand alike; {@code none} (expand nothing) is not implemented and says so.
+     * {@code open}, {@code closed}, {@code hidden} and {@code all} expand alike (reads of documents leave closed
+     * indices out of their wildcards whatever it says); {@code none} (expand nothing) is not implemented and says so.
      */
     static void checkExpandWildcards(String value) {
         for (String v : value.split(",")) {
