@@ -40,8 +40,9 @@ final class CatEndpoints {
 
     /** A byte size: shown in the request's unit (or human), sorted by its bytes. */
     private static CatTable.Column<Cell> size(String name, List<String> aliases, String description) {
-        return new CatTable.Column<>(name, aliases, true, true, description, c -> c.size(c.row().storeSizeBytes()),
-                c -> Long.toString(c.row().storeSizeBytes()));
+        return new CatTable.Column<>(name, aliases, true, true, description,
+                c -> c.row().closed() ? null : c.size(c.row().storeSizeBytes()),
+                c -> c.row().closed() ? null : Long.toString(c.row().storeSizeBytes()));
     }
 
     private static final CatTable<Cell> TABLE = new CatTable<>(List.of(
@@ -55,10 +56,11 @@ final class CatEndpoints {
                     c -> Integer.toString(c.row().primaries())),
             number("rep", List.of("r", "shards.replica", "shardsReplica"), "number of replica shards",
                     c -> Integer.toString(c.row().replicas())),
+            // a closed index has no statistics: its counts and sizes are empty, as in Elasticsearch
             number("docs.count", List.of("dc", "docsCount"), "available docs",
-                    c -> Long.toString(c.row().docsCount())),
+                    c -> c.row().closed() ? null : Long.toString(c.row().docsCount())),
             number("docs.deleted", List.of("dd", "docsDeleted"), "deleted docs",
-                    c -> Long.toString(c.row().docsDeleted())),
+                    c -> c.row().closed() ? null : Long.toString(c.row().docsDeleted())),
             size("store.size", List.of("ss", "storeSize"), "store size of primaries & replicas"),
             size("pri.store.size", List.of(), "store size of primaries"),
             size("dataset.size", List.of(), "total size of dataset")));

@@ -63,7 +63,9 @@ final class CatTable<R> {
             for (List<String> row : cells) {
                 JsonObjectBuilder b = JsonObjectBuilder.object();
                 for (int i = 0; i < shown.size(); i++) {
-                    b.put(shown.get(i).display(), row.get(i));
+                    // a cell without a value (a closed index's document counts) is null, as Elasticsearch
+                    b.put(shown.get(i).display(), row.get(i) == null ? JsonValue.JsonNull.INSTANCE
+                            : new JsonValue.JsonString(row.get(i)));
                 }
                 out.add(b.build());
             }
@@ -123,7 +125,8 @@ final class CatTable<R> {
                     "Unable to sort by unknown sort key `" + parts[0] + "`"));
             Comparator<R> one = c.numeric()
                     ? Comparator.comparingDouble(r -> number(c.sortValue().apply(r)))
-                    : Comparator.comparing(r -> c.sortValue().apply(r));
+                    : Comparator.comparing(r -> c.sortValue().apply(r),
+                            Comparator.nullsFirst(Comparator.naturalOrder()));
             if (parts.length > 1 && parts[1].equals("desc")) {
                 one = one.reversed();
             }
@@ -134,6 +137,9 @@ final class CatTable<R> {
 
     /** A numeric cell as a number; {@code -} (no value) and {@code 12.5%} as Elasticsearch compares them. */
     private static double number(String cell) {
+        if (cell == null) {
+            return Double.NEGATIVE_INFINITY;
+        }
         String v = cell.endsWith("%") ? cell.substring(0, cell.length() - 1) : cell;
         try {
             return Double.parseDouble(v);
@@ -147,7 +153,7 @@ final class CatTable<R> {
         if (header) {
             all.add(columns.stream().map(Selected::display).toList());
         }
-        all.addAll(rows);
+        rows.forEach(row -> all.add(row.stream().map(v -> v == null ? "" : v).toList()));
         int[] width = new int[columns.size()];
         for (List<String> row : all) {
             for (int i = 0; i < row.size(); i++) {

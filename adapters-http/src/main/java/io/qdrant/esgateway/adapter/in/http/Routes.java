@@ -44,9 +44,9 @@ final class Routes {
     }
 
     /**
-     * The gateway has only open indices, so {@code open} and {@code closed} expand alike; {@code hidden} and
-     * {@code all} also expand to hidden indices and aliases; {@code none} (expand nothing) is not implemented and
-     * says so.
+     * {@code open} and {@code closed} expand alike (reads of documents leave closed indices out of their wildcards
+     * whatever it says); {@code hidden} and {@code all} also expand to hidden indices and aliases; {@code none} (expand
+     * nothing) is not implemented and says so.
      */
     static void checkExpandWildcards(String value) {
         for (String v : value.split(",")) {
