@@ -364,7 +364,11 @@ public final class DocumentService implements DocumentOperations {
                                 // items are planned again on the new mappings, as Elasticsearch re-parses them
                                 items.forEach(i -> out[i] = null);
                                 if (turn != null) {
-                                    turn.close(); // taken again by the new plan
+                                    try {
+                                        turn.end(turn.seqNoBefore()); // nothing written; taken again by the new plan
+                                    } catch (GatewayException lost) {
+                                        // nothing was written in it
+                                    }
                                     turn = null;
                                 }
                                 return applyGroup(resolved, items, commands, out, moved, false);
