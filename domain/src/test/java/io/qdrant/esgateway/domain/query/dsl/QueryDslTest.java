@@ -47,6 +47,20 @@ class QueryDslTest {
         }
 
         @Test
+        void queriesOnTheRoutingFieldAreRefusedByName() {
+            for (String query : List.of("{'term':{'_routing':'r1'}}", "{'terms':{'_routing':['r1','r2']}}",
+                    "{'prefix':{'_routing':'r'}}", "{'exists':{'field':'_routing'}}",
+                    "{'bool':{'filter':[{'wildcard':{'_routing':{'value':'r*'}}}]}}")) {
+                GatewayException e = failure(query);
+                assertThat(e.kind()).as(query).isEqualTo(ErrorKind.UNSUPPORTED);
+                assertThat(e.reason()).as(query).contains("on the [_routing] field");
+            }
+            // other fields, and a field merely called routing, parse as before
+            assertThat(q("{'term':{'routing':'r1'}}")).isInstanceOf(Query.Term.class);
+            assertThat(q("{'exists':{'field':'_routing_key'}}")).isInstanceOf(Query.Exists.class);
+        }
+
+        @Test
         void aWrapperQueryIsItsBase64DecodedQuery() {
             String inner = java.util.Base64.getEncoder().encodeToString(
                     "{\"bool\":{\"must\":[{\"term\":{\"a\":1}}]}}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
