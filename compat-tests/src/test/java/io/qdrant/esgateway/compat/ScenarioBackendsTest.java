@@ -35,7 +35,8 @@ class ScenarioBackendsTest {
     private static final Set<String> ON_BOTH = Set.of("mapping-parameters", "index-templates", "routing-required",
             "keyword-normalizer", "keyword-normalizer-custom", "analysis-highlight", "analysis-files",
             "similarity", "filtered-aliases",
-            "filtered-aliases-by-query", "query-analyzer");
+            "filtered-aliases-by-query", "query-analyzer",
+            "document-parsing-errors", "source-disabled", "ignored-metadata");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

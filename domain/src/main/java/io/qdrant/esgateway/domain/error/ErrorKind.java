@@ -86,5 +86,13 @@ public enum ErrorKind {
     /** An index or component template cannot be stored as given ({@code invalid_index_template_exception}, 400). */
     INVALID_INDEX_TEMPLATE,
     /** A named index template does not exist where it must ({@code index_template_missing_exception}, 404). */
-    INDEX_TEMPLATE_MISSING
+    INDEX_TEMPLATE_MISSING,
+    /**
+     * A plain Java exception that Elasticsearch reports by its class ({@code number_format_exception},
+     * {@code illegal_state_exception}) as the cause of one of its own; its type name is
+     * {@link GatewayException#javaType()}.
+     */
+    JAVA_EXCEPTION,
+    /** An update of a document whose index does not keep {@code _source} ({@code _source.enabled: false}). */
+    DOCUMENT_SOURCE_MISSING
 }

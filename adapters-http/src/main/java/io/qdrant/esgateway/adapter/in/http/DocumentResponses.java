@@ -55,7 +55,7 @@ final class DocumentResponses {
                 .put("_seq_no", doc.version().seqNo())
                 .put("_primary_term", doc.version().primaryTerm())
                 .put("found", true);
-        if (filter.fetch()) {
+        if (filter.fetch() && !result.sourceHidden()) {
             b.put("_source", filter.apply(doc.source()));
         }
         return b.build();

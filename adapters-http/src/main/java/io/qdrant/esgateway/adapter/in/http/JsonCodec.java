@@ -19,6 +19,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.json.JsonValue.Position;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -88,19 +89,32 @@ final class JsonCodec {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
+    /** Where the parser's current token starts, packed as {@link Position} does. */
+    private static long at(JsonParser p) {
+        JsonLocation location = p.currentTokenLocation();
+        return Position.of(location.getLineNr(), location.getColumnNr());
+    }
+
     private static JsonValue read(JsonParser p, JsonToken token, int[] budget) throws IOException {
         if (--budget[0] < 0) {
             throw notJson("the body holds more than " + MAX_VALUES + " values", p.currentLocation());
         }
+        long at = at(p);
         return switch (token) {
             case START_OBJECT -> {
                 // a builder hands its members to the object without a copy (duplicates are refused by the parser)
                 JsonObjectBuilder members = JsonObjectBuilder.object();
+                long[] keyAt = NO_KEYS;
+                int keys = 0;
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    if (keys == keyAt.length) {
+                        keyAt = java.util.Arrays.copyOf(keyAt, Math.max(4, keys * 2));
+                    }
+                    keyAt[keys++] = at(p);
                     String name = p.currentName();
                     members.put(name, read(p, p.nextToken(), budget));
                 }
-                yield members.build();
+                yield members.build(at, at(p), keys == keyAt.length ? keyAt : java.util.Arrays.copyOf(keyAt, keys));
             }
             case START_ARRAY -> {
                 List<JsonValue> elements = new ArrayList<>();
@@ -108,18 +122,20 @@ final class JsonCodec {
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                     elements.add(read(p, t, budget));
                 }
-                yield new JsonArray(elements);
+                yield new JsonArray(elements, at, at(p));
             }
-            case VALUE_STRING -> new JsonString(p.getText());
+            case VALUE_STRING -> new JsonString(p.getText(), at);
             case VALUE_NUMBER_INT -> new JsonNumber(p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? p.getBigIntegerValue() : (Number) p.getLongValue());
-            case VALUE_NUMBER_FLOAT -> new JsonNumber(p.getDoubleValue());
-            case VALUE_TRUE -> new JsonBool(true);
-            case VALUE_FALSE -> new JsonBool(false);
+                    ? p.getBigIntegerValue() : (Number) p.getLongValue(), at);
+            case VALUE_NUMBER_FLOAT -> new JsonNumber(p.getDoubleValue(), at);
+            case VALUE_TRUE -> new JsonBool(true, at);
+            case VALUE_FALSE -> new JsonBool(false, at);
             case VALUE_NULL -> JsonNull.INSTANCE;
             default -> throw notJson("Unexpected token " + token, p.currentLocation());
         };
     }
+
+    private static final long[] NO_KEYS = new long[0];
 
     byte[] write(JsonValue value, boolean pretty) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
