@@ -37,7 +37,8 @@ class ScenarioBackendsTest {
             "similarity", "filtered-aliases",
             "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks",
             "external-versioning", "analysis-empty-clauses", "analysis-text-params",
-            "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices");
+            "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices",
+            "document-parsing-errors", "source-disabled", "ignored-metadata");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

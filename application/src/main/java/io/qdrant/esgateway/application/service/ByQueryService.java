@@ -188,6 +188,10 @@ public final class ByQueryService implements ByQueryOperations {
                 }
                 continue;
             }
+            if (index.mappings().root().sourceDisabled()) {
+                // as in Elasticsearch, the whole request ends: there is no source to write back
+                throw GatewayException.illegalArgument("[" + index.name() + "][" + e.id() + "] didn't store _source");
+            }
             if (script.isPresent()) {
                 // a runtime error ends the whole request (Elasticsearch answers with the script_exception)
                 UpdateScripts.Outcome outcome = UpdateScripts.byQuery(script.get(), request.script().get()

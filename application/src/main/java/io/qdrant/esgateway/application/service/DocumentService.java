@@ -24,6 +24,7 @@ import io.qdrant.esgateway.domain.index.IndexBlocks;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.IndexName;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.json.CompactPositions;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.script.PainlessScript;
 import io.qdrant.esgateway.domain.script.ScriptContext;
@@ -265,6 +266,23 @@ public final class DocumentService implements DocumentOperations {
             return doc.stored();
         }
 
+        /**
+         * {@link #put} for a source the update built (a merged document, an upsert taken out of an update body, a
+         * script's result): Elasticsearch parses it from its compact JSON text, so a failure names the positions in
+         * that text rather than in the request.
+         */
+        StoredDocument putBuilt(String id, JsonObject source, Optional<String> routing) {
+            try {
+                return put(id, source, routing);
+            } catch (GatewayException e) {
+                if (e.kind() != ErrorKind.DOCUMENT_PARSING && e.kind() != ErrorKind.STRICT_DYNAMIC_MAPPING) {
+                    throw e;
+                }
+                put(id, CompactPositions.of(source), routing);
+                throw e; // not reached: the same document fails the same way
+            }
+        }
+
         DocumentVersion delete(String id) {
             return delete(id, Versioning.Condition.NONE);
         }
@@ -449,8 +467,11 @@ public final class DocumentService implements DocumentOperations {
                 if (current.isEmpty()) {
                     JsonObject source = c.docAsUpsert() && c.doc().isPresent() ? c.doc().get()
                             : c.upsert().orElseThrow(() -> Versioning.documentMissing(index, id));
-                    StoredDocument doc = plan.put(id, source, c.routing());
+                    StoredDocument doc = plan.putBuilt(id, source, c.routing());
                     yield new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c, doc));
+                }
+                if (index.mappings().root().sourceDisabled()) {
+                    throw GatewayException.documentSourceMissing(index.name(), index.uuid(), id);
                 }
                 // as in Elasticsearch, an update starts from the source as the mapping keeps it
                 StoredDocument existing = shown(index, current.get());
@@ -458,7 +479,7 @@ public final class DocumentService implements DocumentOperations {
                 if (c.detectNoop() && merged.equals(existing.source())) {
                     yield new Written(index.name(), id, Result.NOOP, existing.version(), fetched(c, existing));
                 }
-                StoredDocument doc = plan.put(id, merged, updatedRouting(c.routing(), existing));
+                StoredDocument doc = plan.putBuilt(id, merged, updatedRouting(c.routing(), existing));
                 yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c, doc));
             }
             case WriteCommand.ScriptedUpdate c -> scriptedUpdate(plan, c, id, current);
@@ -472,11 +493,14 @@ public final class DocumentService implements DocumentOperations {
         Versioning.check(index, id, current, c.condition());
         if (current.isEmpty() && !c.scriptedUpsert()) {
             JsonObject source = c.upsert().orElseThrow(() -> Versioning.documentMissing(index, id));
-            StoredDocument doc = plan.put(id, source, c.routing());
+            StoredDocument doc = plan.putBuilt(id, source, c.routing());
             return new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c.fetch(), doc));
         }
         if (current.isEmpty() && c.upsert().isEmpty()) {
             throw Versioning.documentMissing(index, id);
+        }
+        if (current.isPresent() && index.mappings().root().sourceDisabled()) {
+            throw GatewayException.documentSourceMissing(index.name(), index.uuid(), id);
         }
         UpdateScripts.Outcome outcome;
         try {
@@ -496,7 +520,7 @@ public final class DocumentService implements DocumentOperations {
             if (outcome.op() == UpdateScripts.Op.NOOP) {
                 return new Written(index.name(), id, Result.NOOP, new DocumentVersion(-1, -2, 0), Optional.empty());
             }
-            StoredDocument doc = plan.put(id, outcome.source(), c.routing());
+            StoredDocument doc = plan.putBuilt(id, outcome.source(), c.routing());
             return new Written(index.name(), id, Result.CREATED, doc.version(), fetched(c.fetch(), doc));
         }
         StoredDocument existing = current.get();
@@ -505,7 +529,7 @@ public final class DocumentService implements DocumentOperations {
                     fetched(c.fetch(), existing));
             case DELETE -> new Written(index.name(), id, Result.DELETED, plan.delete(id), Optional.empty());
             case INDEX -> {
-                StoredDocument doc = plan.put(id, outcome.source(), updatedRouting(c.routing(), existing));
+                StoredDocument doc = plan.putBuilt(id, outcome.source(), updatedRouting(c.routing(), existing));
                 yield new Written(index.name(), id, Result.UPDATED, doc.version(), fetched(c.fetch(), doc));
             }
         };
@@ -572,7 +596,7 @@ public final class DocumentService implements DocumentOperations {
     private GetResult get(IndexMetadata index, String id) {
         IndexBlocks.check(index, IndexBlocks.Level.READ);
         return new GetResult(index.name(), id, Optional.ofNullable(store.get(index, List.of(id)).get(id))
-                .map(d -> shown(index, d)));
+                .map(d -> shown(index, d)), index.mappings().root().sourceDisabled());
     }
 
     @Override
@@ -610,7 +634,8 @@ public final class DocumentService implements DocumentOperations {
                     continue;
                 }
                 out[i] = new GetOutcome.Found(new GetResult(index.name(), c.id(),
-                        Optional.ofNullable(doc).map(d -> shown(index, d))), c.source());
+                        Optional.ofNullable(doc).map(d -> shown(index, d)),
+                        index.mappings().root().sourceDisabled()), c.source());
             }
         });
         return List.of(out);

@@ -133,6 +133,10 @@ public final class ReindexService implements ReindexOperations {
             if (doc == null) {
                 continue; // deleted since the scan
             }
+            if (source.index().mappings().root().sourceDisabled()) {
+                throw GatewayException.illegalArgument("[" + source.index().name() + "][" + id
+                        + "] didn't store _source");
+            }
             commands.add(new WriteCommand.Index(request.dest(), Optional.of(id),
                     request.sourceFilter().apply(doc.source()), request.createOnly(), Versioning.Condition.NONE,
                     false));

@@ -23,6 +23,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.json.JsonValue.Position;
 import io.qdrant.esgateway.domain.time.DateFormat;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -36,7 +37,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Checks a document's {@code _source} against its index's mapping, converts every value to its mapped type, and
@@ -50,10 +53,10 @@ import java.util.TreeMap;
  * (the root defaults to {@code true}); a new field's type is decided by its first value in the document, and later
  * values of that field in the same document are parsed with it.
  *
- * <p>Error reasons are Elasticsearch's, with two differences: Elasticsearch prefixes most of them with the position
- * of the offending token ({@code [1:15] failed to parse field …}), which the neutral JSON tree does not keep, so
- * positions are absent; and where Elasticsearch's cause is a Jackson or JDK exception type the taxonomy has no kind
- * for, the nearest kind is used (see {@link #parse}).
+ * <p>Error reasons are Elasticsearch's, prefixed as Elasticsearch prefixes them with the position its parser stood
+ * at ({@code [1:15] failed to parse field …}): the start of the offending value, or the closing bracket of an object
+ * or array that a leaf field could not read; positions come from the parsed body ({@link JsonValue#at()}) and are
+ * left out where the tree has none (a {@code null}, a document built in the gateway).
  */
 public final class DocumentParser {
     static final int MAX_TERM_BYTES = 32_766;
@@ -98,7 +101,38 @@ public final class DocumentParser {
         }
         Run run = new Run(mappings, id);
         run.parseObject(run.root, root);
-        return new ParsedDocument(root, run.values, run.updatedMappings());
+        return new ParsedDocument(root, run.values, run.updatedMappings(), new ArrayList<>(run.ignored));
+    }
+
+    /**
+     * The fields of a stored document whose values its mapping leaves out ({@code ignore_above},
+     * {@code ignore_malformed}), sorted: what Elasticsearch shows as a hit's {@code _ignored}. Empty when the mapping
+     * can ignore nothing (no source is parsed then) or the source no longer fits the mapping.
+     */
+    public static List<String> ignoredFields(Mappings mappings, JsonObject source) {
+        if (!mayIgnore(mappings.properties())) {
+            return List.of();
+        }
+        try {
+            return parse(mappings, source, "_").ignored();
+        } catch (GatewayException e) {
+            return List.of();
+        }
+    }
+
+    private static boolean mayIgnore(java.util.SortedMap<String, FieldMapping> fields) {
+        for (FieldMapping field : fields.values()) {
+            boolean may = switch (field) {
+                case KeywordField k -> k.ignoreAbove().isPresent() || mayIgnore(k.fields());
+                case TextField t -> mayIgnore(t.fields());
+                case ObjectField o -> mayIgnore(o.properties());
+                default -> false;
+            };
+            if (may || field.options().ignoresMalformed()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** What a name resolves to at one object level. */
@@ -128,6 +162,8 @@ public final class DocumentParser {
         final String description;
         final List<IndexedValue> values = new ArrayList<>();
         final Set<String> vectorPaths = new HashSet<>();
+        /** Fields with a value left out by {@code ignore_above} or {@code ignore_malformed} (ES's {@code _ignored}). */
+        final SortedSet<String> ignored = new TreeSet<>();
         final AddedObject rootAdded = new AddedObject();
         final Level root;
         boolean changed;
@@ -171,16 +207,22 @@ public final class DocumentParser {
         void parseObject(Level level, JsonObject object) {
             int i = 0;
             int size = object.members().size();
+            long[] keyAt = object.keyAt();
             for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
+                long at = keyAt != null && i < keyAt.length ? keyAt[i] : 0;
                 i++;
                 String following = i < size ? "FIELD_NAME" : "END_OBJECT";
-                parseMember(level, member.getKey(), member.getValue(), following);
+                parseMember(level, member.getKey(), at, member.getValue(), following);
             }
         }
 
         /** One key of an object; a dotted key is the path into objects it names, as Elasticsearch expands it. */
         private void parseMember(Level level, String key, JsonValue value, String following) {
-            List<String> path = splitKey(level, key);
+            parseMember(level, key, 0, value, following);
+        }
+
+        private void parseMember(Level level, String key, long keyAt, JsonValue value, String following) {
+            List<String> path = splitKey(level, key, keyAt);
             if (path.size() == 1) {
                 parseNamed(level, path.getFirst(), value, following);
                 return;
@@ -192,14 +234,14 @@ public final class DocumentParser {
             parseNamed(level, path.getFirst(), nested, "END_OBJECT");
         }
 
-        private List<String> splitKey(Level level, String key) {
+        private List<String> splitKey(Level level, String key, long keyAt) {
             if (key.isEmpty()) {
-                throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "field name cannot be an empty string");
+                throw wrapped(keyAt, ErrorKind.ILLEGAL_ARGUMENT, "field name cannot be an empty string");
             }
             if (key.indexOf('.') < 0) {
                 if (key.isBlank()) {
-                    throw new GatewayException(ErrorKind.DOCUMENT_PARSING, "Field name cannot contain only whitespace: ["
-                            + level.childPath(key) + "]");
+                    throw new GatewayException(ErrorKind.DOCUMENT_PARSING, Position.prefix(keyAt)
+                            + "Field name cannot contain only whitespace: [" + level.childPath(key) + "]");
                 }
                 return List.of(key);
             }
@@ -217,16 +259,16 @@ public final class DocumentParser {
                 parts.removeLast();
             }
             if (parts.isEmpty()) {
-                throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "field name cannot contain only dots");
+                throw wrapped(keyAt, ErrorKind.ILLEGAL_ARGUMENT, "field name cannot contain only dots");
             }
             for (String part : parts) {
                 if (part.isEmpty()) {
-                    throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "field name cannot contain only whitespace: ['" + key
-                            + "']");
+                    throw wrapped(keyAt, ErrorKind.ILLEGAL_ARGUMENT, "field name cannot contain only whitespace: ['"
+                            + key + "']");
                 }
                 if (part.isBlank()) {
-                    throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "field name starting or ending with a [.] makes object "
-                            + "resolution ambiguous: [" + key + "]");
+                    throw wrapped(keyAt, ErrorKind.ILLEGAL_ARGUMENT, "field name starting or ending with a [.] makes "
+                            + "object resolution ambiguous: [" + key + "]");
                 }
             }
             return parts;
@@ -245,16 +287,16 @@ public final class DocumentParser {
             Target target = level.lookup(name);
             // Elasticsearch counts the root as 1: an object of this level's children is at depth level.depth + 2
             if (level.depth + 2 > MAPPING_DEPTH_LIMIT && !(target instanceof Leaf)) {
-                throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "Limit of mapping depth [" + MAPPING_DEPTH_LIMIT
+                throw wrapped(object.at(), ErrorKind.ILLEGAL_ARGUMENT, "Limit of mapping depth [" + MAPPING_DEPTH_LIMIT
                         + "] has been exceeded due to object field [" + level.childPath(name) + "]");
             }
             switch (target) {
                 case Obj(Level child) -> parseObject(child, object);
                 case Leaf(FieldMapping mapping) -> parseLeaf(level.childPath(name), mapping, object,
                         object.members().isEmpty() ? "END_OBJECT" : "FIELD_NAME");
-                case Metadata(String field) -> throw metadataField(field);
+                case Metadata(String field) -> throw metadataField(field, object);
                 case null -> {
-                    if (level.admitsNewField(name)) {
+                    if (level.admitsNewField(name, object.at())) {
                         Optional<FieldMapping> templated = templated(level, name, "object");
                         if (templated.isPresent()) {
                             // a template that maps an object to a leaf type: the leaf then fails on the object
@@ -285,11 +327,15 @@ public final class DocumentParser {
                 parseVector(level.childPath(name), field, array);
                 return;
             }
-            if (target == null && !level.admitsNewField(name)) {
+            if (target == null && !level.admitsNewField(name, array.at())) {
                 return;
             }
             List<JsonValue> elements = array.elements();
             for (int i = 0; i < elements.size(); i++) {
+                if (target instanceof Obj(Level child) && isConcrete(elements.get(i))) {
+                    // Elasticsearch has lost the field's name inside the array by then
+                    throw concreteForObject(child, "null", elements.get(i));
+                }
                 String next = i + 1 < elements.size() ? token(elements.get(i + 1)) : "END_ARRAY";
                 parseNamed(level, name, elements.get(i), next);
             }
@@ -301,8 +347,8 @@ public final class DocumentParser {
                 case Leaf(DenseVectorField vector) -> checkSingleVector(level.childPath(name));
                 case Leaf(FieldMapping mapping) when mapping.options().nullValue().isPresent() ->
                         parseLeaf(level.childPath(name), mapping, mapping.options().nullValue().get(), "END_OBJECT");
-                case Metadata(String field) -> throw metadataField(field);
-                case null -> level.admitsNewField(name);
+                case Metadata(String field) -> throw metadataField(field, JsonNull.INSTANCE);
+                case null -> level.admitsNewField(name, 0);
                 default -> {
                     // a null leaf or object has nothing to index
                 }
@@ -312,12 +358,11 @@ public final class DocumentParser {
         private void parseScalarValue(Level level, String name, JsonValue value, String following) {
             Target target = level.lookup(name);
             switch (target) {
-                case Obj(Level child) -> throw new GatewayException(ErrorKind.DOCUMENT_PARSING, "object mapping for ["
-                        + child.path + "] tried to parse field [" + name + "] as object, but found a concrete value");
+                case Obj(Level child) -> throw concreteForObject(child, name, value);
                 case Leaf(FieldMapping mapping) -> parseLeaf(level.childPath(name), mapping, value, following);
-                case Metadata(String field) -> throw metadataField(field);
+                case Metadata(String field) -> throw metadataField(field, value);
                 case null -> {
-                    if (level.admitsNewField(name)) {
+                    if (level.admitsNewField(name, value.at())) {
                         FieldMapping mapping = dynamicMapping(level, name, value);
                         level.addLeaf(name, mapping);
                         parseLeaf(level.childPath(name), mapping, value, following);
@@ -326,9 +371,27 @@ public final class DocumentParser {
             }
         }
 
-        private static GatewayException metadataField(String field) {
-            return new GatewayException(ErrorKind.DOCUMENT_PARSING, "Field [" + field + "] is a metadata field and "
-                    + "cannot be added inside a document. Use the index API request parameters.");
+        private static boolean isConcrete(JsonValue value) {
+            return !(value instanceof JsonObject || value instanceof JsonArray || value instanceof JsonNull);
+        }
+
+        private static GatewayException concreteForObject(Level object, String name, JsonValue value) {
+            return new GatewayException(ErrorKind.DOCUMENT_PARSING, Position.prefix(value) + "object mapping for ["
+                    + object.path + "] tried to parse field [" + name + "] as object, but found a concrete value");
+        }
+
+        /**
+         * A metadata field inside a document: Elasticsearch's field mapper of that name fails it, and the failure is
+         * wrapped as any field's ("failed to parse field [_id] of type [_id] …").
+         */
+        private GatewayException metadataField(String field, JsonValue value) {
+            GatewayException cause = new GatewayException(ErrorKind.DOCUMENT_PARSING, Position.prefix(value)
+                    + "Field [" + field + "] is a metadata field and cannot be added inside a document. Use the index "
+                    + "API request parameters.");
+            return new GatewayException(ErrorKind.DOCUMENT_PARSING, String.format(Locale.ROOT,
+                    "%sfailed to parse field [%s] of type [%s] in %s. Preview of field's value: '%s'",
+                    Position.prefix(Position.endOf(value)), field, field, description,
+                    String.valueOf(javaValue(value))), Map.of(), cause);
         }
 
         /**
@@ -448,6 +511,7 @@ public final class DocumentParser {
                         throw e;
                     }
                     values.subList(mark, values.size()).clear();
+                    ignored.add(path);
                 }
             } else {
                 parsePlainLeaf(path, mapping, value, following);
@@ -476,6 +540,8 @@ public final class DocumentParser {
                         s = keyword.normalize(s);
                         checkTermLength(path, s);
                         values.add(new IndexedValue.Keyword(path, s));
+                    } else {
+                        ignored.add(path);
                     }
                     parseMultiFields(path, keyword.fields(), value, following);
                 }
@@ -485,7 +551,7 @@ public final class DocumentParser {
                 case DenseVectorField vector -> {
                     // Elasticsearch reads the components from the token after the value's start
                     checkSingleVector(path);
-                    throw wrapped(ErrorKind.PARSE, "Failed to parse object: expecting token of type [VALUE_NUMBER] "
+                    throw wrappedParsing(0, "Failed to parse object: expecting token of type [VALUE_NUMBER] "
                             + "but found [" + following + "]");
                 }
                 case ObjectField object -> throw new IllegalStateException("objects are levels, not leaves");
@@ -503,9 +569,15 @@ public final class DocumentParser {
                 case JsonString s -> s.value();
                 case JsonNumber n -> Json.write(n);
                 case JsonBool b -> Boolean.toString(b.value());
-                default -> throw fieldFailure(path, mapping, value,
-                        GatewayException.illegalArgument("Can't get text on a " + value.tokenName()));
+                default -> throw fieldFailure(path, mapping, value, cannotGetText(value));
             };
+        }
+
+        /** Elasticsearch's parser asked for the text of an object or array: "Can't get text on a START_OBJECT at 1:9". */
+        private static GatewayException cannotGetText(JsonValue value) {
+            long at = value.at();
+            return GatewayException.javaException("illegal_state_exception", "Can't get text on a "
+                    + value.tokenName() + (at == 0 ? "" : " at " + Position.line(at) + ":" + Position.column(at)));
         }
 
         private void parseNumber(String path, NumberField field, JsonValue value) {
@@ -515,6 +587,9 @@ public final class DocumentParser {
             }
             if (value instanceof JsonString s && s.value().isEmpty()) {
                 return; // coerce treats an empty string as null
+            }
+            if (value instanceof JsonObject) {
+                throw fieldFailure(path, field, value, GatewayException.illegalArgument("Cannot parse object as number"));
             }
             try {
                 IndexedValue parsed = switch (type) {
@@ -573,15 +648,29 @@ public final class DocumentParser {
                 case JsonString s -> s.value();
                 case JsonNumber n -> plainNumber(n);
                 case JsonBool b -> Boolean.toString(b.value());
-                default -> throw fieldFailure(path, field, value,
-                        GatewayException.illegalArgument("Can't get text on a " + value.tokenName()));
+                default -> throw fieldFailure(path, field, value, cannotGetText(value));
             };
+            DateFormat format = DateFormat.of(field.format().orElse(DateFormat.DEFAULT_PATTERN));
             try {
-                DateFormat format = DateFormat.of(field.format().orElse(DateFormat.DEFAULT_PATTERN));
                 values.add(new IndexedValue.DateValue(path, format.parseMillis(text)));
             } catch (GatewayException cause) {
-                throw fieldFailure(path, field, value, cause);
+                throw fieldFailure(path, field, value, withEnclosedParsers(format, cause));
             }
+        }
+
+        /**
+         * Elasticsearch's date failure over several parsers (a built-in format, or formats joined by {@code ||})
+         * carries the formatter's own {@code date_time_parse_exception} "Failed to parse with all enclosed parsers"
+         * as its cause.
+         */
+        private static GatewayException withEnclosedParsers(DateFormat format, GatewayException cause) {
+            String pattern = format.pattern();
+            if (!cause.reason().startsWith("failed to parse date field [") || cause.gatewayCause() != null
+                    || !(pattern.contains("||") || pattern.contains("_"))) {
+                return cause;
+            }
+            return new GatewayException(cause.kind(), cause.reason(), cause.metadata(), GatewayException.javaException(
+                    "date_time_parse_exception", "Failed to parse with all enclosed parsers"));
         }
 
         /** A number as epoch formats read it: digits with an optional fraction, never an exponent. */
@@ -600,7 +689,7 @@ public final class DocumentParser {
 
         private void checkSingleVector(String path) {
             if (vectorPaths.contains(path)) {
-                throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "Field [" + path + "] of type [dense_vector] doesn't "
+                throw wrapped(0, ErrorKind.ILLEGAL_ARGUMENT, "Field [" + path + "] of type [dense_vector] doesn't "
                         + "support indexing multiple values for the same field in the same document");
             }
         }
@@ -613,36 +702,40 @@ public final class DocumentParser {
             int index = 0;
             for (JsonValue element : array.elements()) {
                 if (index >= dims) {
-                    throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "The [dense_vector] field [" + path + "] in doc ["
-                            + description + "] has more dimensions than defined in the mapping [" + dims + "]");
+                    throw wrapped(element.at(), ErrorKind.ILLEGAL_ARGUMENT, "The [dense_vector] field [" + path
+                            + "] in doc [" + description + "] has more dimensions than defined in the mapping [" + dims
+                            + "]");
                 }
                 if (!(element instanceof JsonNumber number)) {
-                    throw wrapped(ErrorKind.PARSE, "Failed to parse object: expecting token of type [VALUE_NUMBER] "
-                            + "but found [" + token(element) + "]");
+                    throw wrappedParsing(element.at(), "Failed to parse object: expecting token of type "
+                            + "[VALUE_NUMBER] but found [" + token(element) + "]");
                 }
                 float component = number.value().floatValue();
                 vector[index++] = component;
                 squaredMagnitude += component * component;
             }
             if (index != dims) {
-                throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "The [dense_vector] field [" + path + "] in doc ["
+                throw wrapped(array.end(), ErrorKind.ILLEGAL_ARGUMENT, "The [dense_vector] field [" + path + "] in doc ["
                         + description + "] has a different number of dimensions [" + index
                         + "] than defined in the mapping [" + dims + "]");
             }
             for (int i = 0; i < dims; i++) {
                 if (Float.isNaN(vector[i]) || Float.isInfinite(vector[i])) {
                     String problem = Float.isNaN(vector[i]) ? "NaN values" : "infinite values";
-                    throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "element_type [float] vectors do not support " + problem
+                    throw wrapped(array.end(), ErrorKind.ILLEGAL_ARGUMENT, "element_type [float] vectors do not support "
+                            + problem
                             + " but found [" + vector[i] + "] at dim [" + i + "];" + preview(vector));
                 }
             }
             if (field.index()) {
                 if (field.similarity() == Similarity.DOT_PRODUCT && Math.abs(squaredMagnitude - 1.0f) > 1e-4f) {
-                    throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "The [dot_product] similarity can only be used with "
+                    throw wrapped(array.end(), ErrorKind.ILLEGAL_ARGUMENT, "The [dot_product] similarity can only be "
+                            + "used with "
                             + "unit-length vectors." + preview(vector));
                 }
                 if (field.similarity() == Similarity.COSINE && Math.sqrt(squaredMagnitude) == 0.0f) {
-                    throw wrapped(ErrorKind.ILLEGAL_ARGUMENT, "The [cosine] similarity does not support vectors with "
+                    throw wrapped(array.end(), ErrorKind.ILLEGAL_ARGUMENT, "The [cosine] similarity does not support "
+                            + "vectors with "
                             + "zero magnitude." + preview(vector));
                 }
             }
@@ -670,14 +763,21 @@ public final class DocumentParser {
         private GatewayException fieldFailure(String path, FieldMapping field, JsonValue value,
                                               GatewayException cause) {
             return new GatewayException(ErrorKind.DOCUMENT_PARSING, String.format(Locale.ROOT,
-                    "failed to parse field [%s] of type [%s] in %s. Preview of field's value: '%s'", path,
-                    field.type(), description, String.valueOf(javaValue(value))), Map.of(), cause);
+                    "%sfailed to parse field [%s] of type [%s] in %s. Preview of field's value: '%s'",
+                    Position.prefix(Position.endOf(value)), path, field.type(), description,
+                    String.valueOf(javaValue(value))), Map.of(), cause);
         }
 
-        /** Elasticsearch's generic wrapper: "failed to parse: <detail>" caused by the detail. */
-        private static GatewayException wrapped(ErrorKind causeKind, String detail) {
-            return new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed to parse: " + detail, Map.of(),
-                    new GatewayException(causeKind, detail));
+        /** Elasticsearch's generic wrapper: "[l:c] failed to parse: <detail>" caused by the detail. */
+        private static GatewayException wrapped(long at, ErrorKind causeKind, String detail) {
+            return new GatewayException(ErrorKind.DOCUMENT_PARSING, Position.prefix(at) + "failed to parse: " + detail,
+                    Map.of(), new GatewayException(causeKind, detail));
+        }
+
+        /** As {@link #wrapped}, over a {@code parsing_exception} with the same position as its line and col. */
+        private static GatewayException wrappedParsing(long at, String detail) {
+            return new GatewayException(ErrorKind.DOCUMENT_PARSING, Position.prefix(at) + "failed to parse: " + detail,
+                    Map.of(), GatewayException.parsingAt(detail, at));
         }
     }
 
@@ -738,13 +838,15 @@ public final class DocumentParser {
 
         /**
          * Whether a field the mapping does not know may be parsed here: {@code true} under {@code dynamic: true},
-         * {@code false} under {@code dynamic: false}, an error under {@code dynamic: strict}.
+         * {@code false} under {@code dynamic: false}, an error under {@code dynamic: strict} (naming the position
+         * {@code at} of the value).
          */
-        boolean admitsNewField(String child) {
+        boolean admitsNewField(String child, long at) {
             return switch (dynamic) {
                 case TRUE -> true;
                 case FALSE -> false;
-                case STRICT -> throw new GatewayException(ErrorKind.STRICT_DYNAMIC_MAPPING, "mapping set to strict, "
+                case STRICT -> throw new GatewayException(ErrorKind.STRICT_DYNAMIC_MAPPING, Position.prefix(at)
+                        + "mapping set to strict, "
                         + "dynamic introduction of [" + child + "] within [" + (path.isEmpty() ? "_doc" : path)
                         + "] is not allowed");
             };
@@ -901,7 +1003,7 @@ public final class DocumentParser {
                 try {
                     yield Float.parseFloat(s.value());
                 } catch (NumberFormatException e) {
-                    throw GatewayException.illegalArgument(e.getMessage());
+                    throw GatewayException.javaException("number_format_exception", e.getMessage());
                 }
             }
             case JsonNumber n -> n.value().floatValue();
@@ -926,12 +1028,15 @@ public final class DocumentParser {
         return half;
     }
 
-    /** {@link Double#parseDouble}, whose failures Elasticsearch reports as they are ("For input string: …"). */
+    /**
+     * {@link Double#parseDouble}, whose failures Elasticsearch reports as they are: {@code number_format_exception}
+     * "For input string: …".
+     */
     private static double parseDouble(String text) {
         try {
             return Double.parseDouble(text);
         } catch (NumberFormatException e) {
-            throw GatewayException.illegalArgument(e.getMessage());
+            throw GatewayException.javaException("number_format_exception", e.getMessage());
         }
     }
 

@@ -5,6 +5,7 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.JsonValue.Position;
 import io.qdrant.esgateway.domain.script.Script;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +44,7 @@ public record UpdateBody(Optional<JsonObject> doc, Optional<JsonObject> upsert, 
                 case "script" -> script = Optional.of(Script.parse(v));
                 case "scripted_upsert" -> scriptedUpsert = bool("scripted_upsert", v);
                 default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
-                        "[UpdateRequest] unknown field [" + e.getKey() + "]");
+                        Position.prefix(root.keyAt(e.getKey())) + "[UpdateRequest] unknown field [" + e.getKey() + "]");
             }
         }
         if (doc.isEmpty() && script.isEmpty()) {
@@ -65,8 +66,8 @@ public record UpdateBody(Optional<JsonObject> doc, Optional<JsonObject> upsert, 
         if (v instanceof JsonObject o) {
             return o;
         }
-        throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[UpdateRequest] failed to parse field [" + field
-                + "]: expected an object, got [" + v.tokenName() + "]");
+        throw new GatewayException(ErrorKind.X_CONTENT_PARSE, Position.prefix(v) + "[UpdateRequest] " + field
+                + " doesn't support values of type: " + v.tokenName());
     }
 
     private static boolean bool(String field, JsonValue v) {

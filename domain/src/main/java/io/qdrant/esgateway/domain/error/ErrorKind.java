@@ -94,5 +94,13 @@ public enum ErrorKind {
     /** A read or write of a closed index ({@code index_closed_exception}, 400). */
     INDEX_CLOSED,
     /** The change would leave the cluster state inconsistent: Elasticsearch's {@code illegal_state_exception} (500). */
-    ILLEGAL_STATE
+    ILLEGAL_STATE,
+    /**
+     * A plain Java exception that Elasticsearch reports by its class ({@code number_format_exception},
+     * {@code illegal_state_exception}) as the cause of one of its own; its type name is
+     * {@link GatewayException#javaType()}.
+     */
+    JAVA_EXCEPTION,
+    /** An update of a document whose index does not keep {@code _source} ({@code _source.enabled: false}). */
+    DOCUMENT_SOURCE_MISSING
 }

@@ -51,12 +51,20 @@ public final class GatewayException extends RuntimeException {
         return new GatewayException(ErrorKind.SCRIPT_CAUSE, reason, null, javaType, null);
     }
 
+    /**
+     * A plain Java exception as Elasticsearch names it in a {@code caused_by} ({@code number_format_exception},
+     * {@code illegal_state_exception}, …).
+     */
+    public static GatewayException javaException(String javaType, String reason) {
+        return new GatewayException(ErrorKind.JAVA_EXCEPTION, reason, null, javaType, null);
+    }
+
     /** A script's details when this is a {@link ErrorKind#SCRIPT} error, else null. */
     public ScriptErrorDetails scriptDetails() {
         return scriptDetails;
     }
 
-    /** The Elasticsearch type name of a {@link ErrorKind#SCRIPT_CAUSE}, else null. */
+    /** The Elasticsearch type name of a {@link ErrorKind#SCRIPT_CAUSE} or {@link ErrorKind#JAVA_EXCEPTION}, else null. */
     public String javaType() {
         return javaType;
     }
@@ -157,6 +165,16 @@ public final class GatewayException extends RuntimeException {
         return new GatewayException(ErrorKind.INVALID_ALIAS_NAME, "Invalid alias name [" + alias + "]: " + why);
     }
 
+    /** Elasticsearch's refusal to update a document of an index with {@code _source.enabled: false}. */
+    public static GatewayException documentSourceMissing(String index, String uuid, String id) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("index_uuid", uuid);
+        meta.put("shard", "0");
+        meta.put("index", index);
+        return new GatewayException(ErrorKind.DOCUMENT_SOURCE_MISSING, "[" + id + "]: document source missing", meta,
+                null);
+    }
+
     public static GatewayException aliasesNotFound(java.util.Collection<String> aliases) {
         String list = String.join(",", aliases);
         return new GatewayException(ErrorKind.ALIASES_NOT_FOUND, "aliases [" + list + "] missing",
@@ -193,6 +211,20 @@ public final class GatewayException extends RuntimeException {
 
     public static GatewayException parse(String reason) {
         return new GatewayException(ErrorKind.PARSE, reason);
+    }
+
+    /**
+     * Elasticsearch's {@code parsing_exception} with the {@code line} and {@code col} of {@code at} (a position
+     * packed as {@code JsonValue.Position} packs it; 0 leaves them out).
+     */
+    public static GatewayException parsingAt(String reason, long at) {
+        if (at == 0) {
+            return new GatewayException(ErrorKind.PARSING, reason);
+        }
+        Map<String, String> meta = new LinkedHashMap<>();
+        meta.put("line", Integer.toString((int) (at >>> 32)));
+        meta.put("col", Integer.toString((int) at));
+        return new GatewayException(ErrorKind.PARSING, reason, meta, null);
     }
 
     public static GatewayException mapperParsing(String reason) {

@@ -74,9 +74,6 @@ final class MappingParser {
                             case "enabled" -> {
                                 sourceEnabled = Optional.of(FieldOptionParser.bool("_source", "enabled",
                                         p.getValue()));
-                                if (!sourceEnabled.get()) {
-                                    throw GatewayException.unsupported("[_source.enabled: false]");
-                                }
                             }
                             case "includes" -> includes = FieldOptionParser.copyTo("_source", p.getValue());
                             case "excludes" -> excludes = FieldOptionParser.copyTo("_source", p.getValue());

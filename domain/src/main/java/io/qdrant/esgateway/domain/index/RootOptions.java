@@ -12,8 +12,8 @@ import java.util.Optional;
 
 /**
  * The root mapping parameters besides {@code dynamic} and {@code _meta}: {@code _source} ({@code enabled},
- * {@code includes}, {@code excludes}: what a document's {@code _source} shows when read back — the gateway keeps the
- * whole source and indexes every field, as Elasticsearch indexes excluded fields), {@code _routing.required}, and
+ * {@code includes}, {@code excludes}: what a document's {@code _source} shows when read back, if anything — the
+ * gateway keeps the whole source and indexes every field, as Elasticsearch indexes excluded fields), {@code _routing.required}, and
  * {@code dynamic_templates} (in order; the first that matches a new field maps it).
  */
 public record RootOptions(Optional<Boolean> sourceEnabled, List<String> sourceIncludes, List<String> sourceExcludes,
@@ -30,6 +30,14 @@ public record RootOptions(Optional<Boolean> sourceEnabled, List<String> sourceIn
     /** Whether documents read back show less than their whole source. */
     public boolean filtersSource() {
         return !sourceEnabled.orElse(true) || !sourceIncludes.isEmpty() || !sourceExcludes.isEmpty();
+    }
+
+    /**
+     * Whether the mapping says {@code _source: {enabled: false}}: reads show no {@code _source}, updates fail. The
+     * gateway still keeps the source (its complete scan and doc values read it); it is never shown.
+     */
+    public boolean sourceDisabled() {
+        return !sourceEnabled.orElse(true);
     }
 
     public boolean requiresRouting() {

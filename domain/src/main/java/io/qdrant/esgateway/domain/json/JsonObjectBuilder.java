@@ -47,4 +47,13 @@ public final class JsonObjectBuilder {
         built = true;
         return new JsonObject(new BuiltMembers(members));
     }
+
+    /**
+     * As {@link #build()}, for an object parsed from a body: {@code at} is where it starts, {@code end} where it
+     * ends, {@code keyAt} where each key starts, in the order they were put (see {@link JsonValue.Position}).
+     */
+    public JsonObject build(long at, long end, long[] keyAt) {
+        built = true;
+        return new JsonObject(new BuiltMembers(members), at, end, keyAt);
+    }
 }

@@ -29,12 +29,13 @@ public final class AliasFilters {
 
     /**
      * Checks that an alias's filter is a query the gateway can run, as ES checks it when the alias is made: ES's
-     * {@code 400 illegal_argument_exception} "failed to parse filter for alias [x]" caused by the query's error.
+     * {@code 400 illegal_argument_exception} "failed to parse filter for alias [x]" caused by the query's error,
+     * whose position is in the filter's compact JSON text (ES parses the filter it stored, not the request).
      */
     public static void validate(AliasMetadata alias) {
         alias.filter().ifPresent(f -> {
             try {
-                QueryDsl.parse(f);
+                QueryDsl.parse(io.qdrant.esgateway.domain.json.CompactPositions.of(f));
             } catch (GatewayException e) {
                 throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT,
                         "failed to parse filter for alias [" + alias.alias() + "]", Map.of(), e);

@@ -112,7 +112,8 @@ public final class SearchRequestParser {
                     case "version", "seq_no_primary_term" -> HitMetadata.bodyFlag(e.getKey(), v);
                     default -> throw UNSUPPORTED.contains(e.getKey())
                             ? GatewayException.unsupported("[" + e.getKey() + "] in the search body")
-                            : parsing("Unknown key for a " + v.tokenName() + " in [" + e.getKey() + "].");
+                            : GatewayException.parsingAt("Unknown key for a " + v.tokenName() + " in [" + e.getKey()
+                                    + "].", v.at());
                 }
             }
         }

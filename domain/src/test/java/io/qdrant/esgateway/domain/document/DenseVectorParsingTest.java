@@ -91,7 +91,7 @@ class DenseVectorParsingTest {
         "[{'a':1},2,3]  | START_OBJECT",
     })
     void componentsMustBeNumbers(String vector, String found) {
-        assertWrapped(rejection(COSINE, "{'f':" + vector + "}"), ErrorKind.PARSE,
+        assertWrapped(rejection(COSINE, "{'f':" + vector + "}"), ErrorKind.PARSING,
                 "Failed to parse object: expecting token of type [VALUE_NUMBER] but found [" + found + "]");
     }
 
@@ -103,7 +103,7 @@ class DenseVectorParsingTest {
         "{'f':{}}        | END_OBJECT",
     })
     void aValueThatIsNotAnArrayIsRejectedWithTheTokenFoundAfterIt(String document, String found) {
-        assertWrapped(rejection(COSINE, document), ErrorKind.PARSE,
+        assertWrapped(rejection(COSINE, document), ErrorKind.PARSING,
                 "Failed to parse object: expecting token of type [VALUE_NUMBER] but found [" + found + "]");
     }
 

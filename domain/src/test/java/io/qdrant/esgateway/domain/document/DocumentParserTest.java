@@ -102,13 +102,13 @@ class DocumentParserTest {
         @Test
         void rejectAnObject() {
             assertFieldFailure(rejection(KEYWORD, "{'f':{'a':1}}"), "f", "keyword", "{a=1}",
-                    ErrorKind.ILLEGAL_ARGUMENT, "Can't get text on a START_OBJECT");
+                    ErrorKind.JAVA_EXCEPTION, "Can't get text on a START_OBJECT");
         }
 
         @Test
         void previewAnObjectAsAJavaHashMap() {
             assertFieldFailure(rejection(KEYWORD, "{'f':{'b':[1,2.5],'a':'x','c':null,'d':{'e':true}}}"), "f",
-                    "keyword", "{a=x, b=[1, 2.5], c=null, d={e=true}}", ErrorKind.ILLEGAL_ARGUMENT,
+                    "keyword", "{a=x, b=[1, 2.5], c=null, d={e=true}}", ErrorKind.JAVA_EXCEPTION,
                     "Can't get text on a START_OBJECT");
         }
     }
@@ -125,7 +125,7 @@ class DocumentParserTest {
 
         @Test
         void rejectAnObject() {
-            assertFieldFailure(rejection(TEXT, "{'f':{}}"), "f", "text", "{}", ErrorKind.ILLEGAL_ARGUMENT,
+            assertFieldFailure(rejection(TEXT, "{'f':{}}"), "f", "text", "{}", ErrorKind.JAVA_EXCEPTION,
                     "Can't get text on a START_OBJECT");
         }
     }
@@ -165,7 +165,7 @@ class DocumentParserTest {
         @Test
         void areNotFieldsOfTheDocument() {
             assertFieldFailure(rejection(TITLE, "{'title.keyword':'x'}"), "title", "text", "{keyword=x}",
-                    ErrorKind.ILLEGAL_ARGUMENT, "Can't get text on a START_OBJECT");
+                    ErrorKind.JAVA_EXCEPTION, "Can't get text on a START_OBJECT");
         }
     }
 
@@ -209,7 +209,7 @@ class DocumentParserTest {
 
         @Test
         void aNonNumericStringFails() {
-            assertFieldFailure(rejection(INTEGER, "{'f':'abc'}"), "f", "integer", "abc", ErrorKind.ILLEGAL_ARGUMENT,
+            assertFieldFailure(rejection(INTEGER, "{'f':'abc'}"), "f", "integer", "abc", ErrorKind.JAVA_EXCEPTION,
                     "For input string: \"abc\"");
         }
 
@@ -218,8 +218,7 @@ class DocumentParserTest {
             assertFieldFailure(rejection(INTEGER, "{'f':true}"), "f", "integer", "true", ErrorKind.X_CONTENT_PARSE,
                     "Current token (VALUE_TRUE) not numeric, can not use numeric value accessors");
             assertFieldFailure(rejection(INTEGER, "{'f':{'a':1}}"), "f", "integer", "{a=1}",
-                    ErrorKind.X_CONTENT_PARSE,
-                    "Current token (START_OBJECT) not numeric, can not use numeric value accessors");
+                    ErrorKind.ILLEGAL_ARGUMENT, "Cannot parse object as number");
         }
     }
 
@@ -317,7 +316,7 @@ class DocumentParserTest {
 
         @Test
         void nonNumericValuesFail() {
-            assertFieldFailure(rejection(DOUBLE, "{'f':'abc'}"), "f", "double", "abc", ErrorKind.ILLEGAL_ARGUMENT,
+            assertFieldFailure(rejection(DOUBLE, "{'f':'abc'}"), "f", "double", "abc", ErrorKind.JAVA_EXCEPTION,
                     "For input string: \"abc\"");
             assertFieldFailure(rejection(FLOAT, "{'f':false}"), "f", "float", "false", ErrorKind.X_CONTENT_PARSE,
                     "Current token (VALUE_FALSE) not numeric, can not use numeric value accessors");
@@ -389,7 +388,7 @@ class DocumentParserTest {
 
         @Test
         void anObjectFails() {
-            assertFieldFailure(rejection(DATE, "{'f':{'a':1}}"), "f", "date", "{a=1}", ErrorKind.ILLEGAL_ARGUMENT,
+            assertFieldFailure(rejection(DATE, "{'f':{'a':1}}"), "f", "date", "{a=1}", ErrorKind.JAVA_EXCEPTION,
                     "Can't get text on a START_OBJECT");
         }
     }
@@ -425,15 +424,15 @@ class DocumentParserTest {
                     "object mapping for [a] tried to parse field [a] as object, but found a concrete value");
             assertPlain(rejection(NESTED, "{'a':{'o':'x'}}"), ErrorKind.DOCUMENT_PARSING,
                     "object mapping for [a.o] tried to parse field [o] as object, but found a concrete value");
+            // inside an array Elasticsearch's parser no longer knows the field's name
             assertPlain(rejection(NESTED, "{'a':{'o':[{'n':1},true]}}"), ErrorKind.DOCUMENT_PARSING,
-                    "object mapping for [a.o] tried to parse field [o] as object, but found a concrete value");
+                    "object mapping for [a.o] tried to parse field [null] as object, but found a concrete value");
         }
 
         @Test
         void inALeafFieldFail() {
             assertFieldFailure(rejection(NESTED, "{'a':{'o':{'n':{'x':1}}}}"), "a.o.n", "long", "{x=1}",
-                    ErrorKind.X_CONTENT_PARSE,
-                    "Current token (START_OBJECT) not numeric, can not use numeric value accessors");
+                    ErrorKind.ILLEGAL_ARGUMENT, "Cannot parse object as number");
         }
     }
 
@@ -480,7 +479,7 @@ class DocumentParserTest {
         @Test
         void intoALeafAreAnObjectForIt() {
             assertFieldFailure(rejection(KEYWORD, "{'f.x':1}"), "f", "keyword", "{x=1}",
-                    ErrorKind.ILLEGAL_ARGUMENT, "Can't get text on a START_OBJECT");
+                    ErrorKind.JAVA_EXCEPTION, "Can't get text on a START_OBJECT");
         }
 
         @Test
@@ -530,7 +529,11 @@ class DocumentParserTest {
         @ParameterizedTest
         @ValueSource(strings = {"_id", "_index", "_routing", "_source", "_version", "_seq_no", "_ignored"})
         void mayNotBeInTheSource(String name) {
-            assertPlain(rejection(KEYWORD, "{'" + name + "':'x'}"), ErrorKind.DOCUMENT_PARSING, "Field [" + name
+            GatewayException e = rejection(KEYWORD, "{'" + name + "':'x'}");
+            assertThat(e.kind()).isEqualTo(ErrorKind.DOCUMENT_PARSING);
+            assertThat(e.reason()).isEqualTo("failed to parse field [" + name + "] of type [" + name
+                    + "] in document with id '1'. Preview of field's value: 'x'");
+            assertPlain(e.gatewayCause(), ErrorKind.DOCUMENT_PARSING, "Field [" + name
                     + "] is a metadata field and cannot be added inside a document. Use the index API request "
                     + "parameters.");
         }

@@ -177,9 +177,13 @@ class MappingParametersTest {
         }
 
         @Test
-        void a_disabled_source_is_refused_by_name() {
-            assertThat(failure(ErrorKind.UNSUPPORTED, () -> mappings("{'_source':{'enabled':false}}")).reason())
-                    .contains("[_source.enabled: false]");
+        void a_disabled_source_is_kept_and_shown_in_the_mapping() {
+            Mappings m = mappings("{'_source':{'enabled':false},'properties':{'k':{'type':'keyword'}}}");
+            assertThat(m.root().sourceDisabled()).isTrue();
+            assertThat(mappings("{'_source':{'enabled':true}}").root().sourceDisabled()).isFalse();
+            assertThat(Mappings.EMPTY.root().sourceDisabled()).isFalse();
+            assertThat(failure(ErrorKind.UNSUPPORTED, () -> mappings("{'_source':{'mode':'synthetic'}}")).reason())
+                    .contains("[_source.mode]");
         }
     }
 

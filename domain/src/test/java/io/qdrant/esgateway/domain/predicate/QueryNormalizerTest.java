@@ -31,6 +31,18 @@ class QueryNormalizerTest {
     }
 
     @Test
+    void aConditionOnIgnoredIsRefusedByName() {
+        for (String query : List.of("{'exists':{'field':'_ignored'}}", "{'terms':{'_ignored':['k']}}",
+                "{'bool':{'filter':{'term':{'_ignored':'k'}}}}")) {
+            io.qdrant.esgateway.domain.error.GatewayException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    io.qdrant.esgateway.domain.error.GatewayException.class, () -> p(query));
+            assertThat(e).as(query).isNotNull();
+            assertThat(e.kind()).isEqualTo(io.qdrant.esgateway.domain.error.ErrorKind.UNSUPPORTED);
+            assertThat(e.reason()).contains("[_ignored]");
+        }
+    }
+
+    @Test
     void noQueryMatchesEverythingAndRanksNothing() {
         NormalizedQuery n = QueryNormalizer.normalize(Optional.empty());
         assertThat(n.predicate()).isEqualTo(new Always());

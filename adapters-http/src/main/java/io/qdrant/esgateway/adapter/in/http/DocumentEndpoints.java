@@ -134,6 +134,10 @@ final class DocumentEndpoints {
         noStoredFields(request);
         GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"),
                 request.param("routing"));
+        if (result.document().isPresent() && result.sourceHidden()) {
+            throw new GatewayException(ErrorKind.RESOURCE_NOT_FOUND, "Source not found [" + result.index() + "]/["
+                    + result.id() + "]");
+        }
         return result.document()
                 .map(doc -> EsResponse.ok(sourceFilter(request).apply(doc.source())))
                 .orElseThrow(() -> new GatewayException(ErrorKind.RESOURCE_NOT_FOUND, "Document not found ["
@@ -141,7 +145,9 @@ final class DocumentEndpoints {
     }
 
     private EsResponse sourceExists(EsRequest request) {
-        return exists(request);
+        GetResult result = documents.get(request.pathParam("index"), request.pathParam("id"),
+                request.param("routing"));
+        return EsResponse.empty(result.document().isPresent() && !result.sourceHidden() ? 200 : 404);
     }
 
     static SourceFilter sourceFilter(EsRequest request) {

@@ -57,7 +57,7 @@ final class DocumentResponses {
                 .put("_primary_term", doc.version().primaryTerm());
         doc.routing().ifPresent(r -> b.put("_routing", r));
         b.put("found", true);
-        if (filter.fetch()) {
+        if (filter.fetch() && !result.sourceHidden()) {
             b.put("_source", filter.apply(doc.source()));
         }
         return b.build();

@@ -31,7 +31,7 @@ final class ErrorBodies {
                  ILLEGAL_ARGUMENT, PARSE, PARSING, X_CONTENT_PARSE, NOT_JSON, MAPPER_PARSING, UNSUPPORTED -> 400;
             case CONTENT_TOO_LONG -> 413;
             case SEARCH_PHASE_EXECUTION, TOO_MANY_BUCKETS -> 400;
-            case SCRIPT, SCRIPT_CAUSE -> 400;
+            case SCRIPT, SCRIPT_CAUSE, JAVA_EXCEPTION, DOCUMENT_SOURCE_MISSING -> 400;
             case BACKEND_UNAVAILABLE -> 503;
             case BACKEND_TIMEOUT -> 504;
             case BACKEND_FAILURE -> 502;
@@ -71,7 +71,8 @@ final class ErrorBodies {
             case SEARCH_CONTEXT_MISSING -> "search_context_missing_exception";
             case TOO_MANY_SEARCH_CONTEXTS -> "exception";
             case SCRIPT -> "script_exception";
-            case SCRIPT_CAUSE -> "exception";
+            case SCRIPT_CAUSE, JAVA_EXCEPTION -> "exception";
+            case DOCUMENT_SOURCE_MISSING -> "document_source_missing_exception";
             case REJECTED_EXECUTION -> "es_rejected_execution_exception";
             case QUERY_SHARD -> "query_shard_exception";
             case ROUTING_MISSING -> "routing_missing_exception";
@@ -93,7 +94,7 @@ final class ErrorBodies {
 
     /** Kinds that Elasticsearch reports from a plain Java exception, never as a root cause below its own. */
     private static boolean isPlainJavaException(ErrorKind kind) {
-        return kind == ErrorKind.ILLEGAL_ARGUMENT || kind == ErrorKind.SCRIPT_CAUSE;
+        return kind == ErrorKind.ILLEGAL_ARGUMENT || kind == ErrorKind.SCRIPT_CAUSE || kind == ErrorKind.JAVA_EXCEPTION;
     }
 
     /** The error object with its {@code root_cause} list (top-level errors and {@code _mget} items). */
@@ -118,7 +119,7 @@ final class ErrorBodies {
 
     static JsonObject cause(GatewayException e, boolean withCausedBy) {
         JsonObjectBuilder b = JsonObjectBuilder.object()
-                .put("type", e.kind() == ErrorKind.SCRIPT_CAUSE ? e.javaType() : type(e.kind()))
+                .put("type", e.javaType() != null ? e.javaType() : type(e.kind()))
                 .put("reason", e.reason() == null ? JsonValue.JsonNull.INSTANCE : new JsonValue.JsonString(e.reason()));
         if (e.scriptDetails() != null) {
             ScriptErrorDetails d = e.scriptDetails();
@@ -131,6 +132,10 @@ final class ErrorBodies {
         if (e.kind() == ErrorKind.TOO_MANY_BUCKETS) {
             // ES renders max_buckets as a number
             e.metadata().forEach((k, v) -> b.put(k, new JsonValue.JsonNumber(Long.parseLong(v))));
+        } else if (e.kind() == ErrorKind.PARSING) {
+            // a parsing_exception's position: line and col as numbers
+            e.metadata().forEach((k, v) -> b.put(k, k.equals("line") || k.equals("col")
+                    ? new JsonValue.JsonNumber(Long.parseLong(v)) : new JsonValue.JsonString(v)));
         } else {
             e.metadata().forEach(b::put);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -19,6 +20,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.json.JsonValue.Position;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,7 +67,7 @@ final class JsonCodec {
             if (first == null) {
                 throw notJson("request body is required", null);
             }
-            JsonValue value = read(parser, first, new int[] {MAX_VALUES});
+            JsonValue value = read(parser, first, new Scratch());
             JsonToken trailing = parser.nextToken();
             if (trailing != null) {
                 throw notJson("Unexpected " + trailing + " after the end of the JSON body", parser.currentLocation());
@@ -88,34 +90,75 @@ final class JsonCodec {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    private static JsonValue read(JsonParser p, JsonToken token, int[] budget) throws IOException {
-        if (--budget[0] < 0) {
+    /**
+     * One parse's state: the values it may still read, and a stack of key positions shared by all its objects (each
+     * object copies its own keys' positions out once, in one exact array).
+     */
+    private static final class Scratch {
+        int budget = MAX_VALUES;
+        long[] keys = new long[8];
+        int top;
+
+        void push(long at) {
+            if (top == keys.length) {
+                keys = java.util.Arrays.copyOf(keys, top * 2);
+            }
+            keys[top++] = at;
+        }
+
+        long[] pop(int from) {
+            long[] out = top == from ? NO_KEYS : java.util.Arrays.copyOfRange(keys, from, top);
+            top = from;
+            return out;
+        }
+    }
+
+    private static final long[] NO_KEYS = new long[0];
+
+    /**
+     * Where the parser's current token starts, packed as {@link Position} does: Jackson's token location, read
+     * without allocating one for a value or a bracket (its token column counts one past the location's).
+     */
+    private static long at(JsonParser p) {
+        if (p instanceof ParserBase base && p.currentToken() != JsonToken.FIELD_NAME) {
+            return Position.of(base.getTokenLineNr(), base.getTokenColumnNr() - 1);
+        }
+        JsonLocation location = p.currentTokenLocation();
+        return Position.of(location.getLineNr(), location.getColumnNr());
+    }
+
+    private static JsonValue read(JsonParser p, JsonToken token, Scratch scratch) throws IOException {
+        if (--scratch.budget < 0) {
             throw notJson("the body holds more than " + MAX_VALUES + " values", p.currentLocation());
         }
+        long at = at(p);
         return switch (token) {
             case START_OBJECT -> {
                 // a builder hands its members to the object without a copy (duplicates are refused by the parser)
                 JsonObjectBuilder members = JsonObjectBuilder.object();
+                int from = scratch.top;
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    scratch.push(at(p));
                     String name = p.currentName();
-                    members.put(name, read(p, p.nextToken(), budget));
+                    members.put(name, read(p, p.nextToken(), scratch));
                 }
-                yield members.build();
+                long end = at(p);
+                yield members.build(at, end, scratch.pop(from));
             }
             case START_ARRAY -> {
                 List<JsonValue> elements = new ArrayList<>();
                 JsonToken t;
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                    elements.add(read(p, t, budget));
+                    elements.add(read(p, t, scratch));
                 }
-                yield new JsonArray(elements);
+                yield new JsonArray(elements, at, at(p));
             }
-            case VALUE_STRING -> new JsonString(p.getText());
+            case VALUE_STRING -> new JsonString(p.getText(), at);
             case VALUE_NUMBER_INT -> new JsonNumber(p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? p.getBigIntegerValue() : (Number) p.getLongValue());
-            case VALUE_NUMBER_FLOAT -> new JsonNumber(p.getDoubleValue());
-            case VALUE_TRUE -> new JsonBool(true);
-            case VALUE_FALSE -> new JsonBool(false);
+                    ? p.getBigIntegerValue() : (Number) p.getLongValue(), at);
+            case VALUE_NUMBER_FLOAT -> new JsonNumber(p.getDoubleValue(), at);
+            case VALUE_TRUE -> new JsonBool(true, at);
+            case VALUE_FALSE -> new JsonBool(false, at);
             case VALUE_NULL -> JsonNull.INSTANCE;
             default -> throw notJson("Unexpected token " + token, p.currentLocation());
         };

@@ -12,6 +12,7 @@ import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
 import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
+import io.qdrant.esgateway.domain.document.DocumentParser;
 import io.qdrant.esgateway.domain.document.SourceFilter;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.query.Query;
@@ -260,8 +261,19 @@ final class SearchEndpoints {
                 h.put("_rank", ++rank);
             }
             io.qdrant.esgateway.domain.index.Mappings hitMappings = result.mappings().get(hit.index());
-            JsonObject shown = hitMappings == null ? hit.source() : SourceFilter.stored(hitMappings, hit.source());
-            if (parsed.source().fetch()) {
+            if (hitMappings != null && !parsed.noStoredFields()) {
+                // the fields whose values ignore_above or ignore_malformed left out, as ES's _ignored metadata
+                List<String> ignored = DocumentParser.ignoredFields(hitMappings, hit.source());
+                if (!ignored.isEmpty()) {
+                    h.put("_ignored", new JsonArray(ignored.stream().<JsonValue>map(JsonValue.JsonString::new)
+                            .toList()));
+                }
+            }
+            boolean sourceHidden = hitMappings != null && hitMappings.root().sourceDisabled();
+            // an index without _source shows none, and the fields read from it find nothing
+            JsonObject shown = hitMappings == null ? hit.source()
+                    : sourceHidden ? JsonObject.of() : SourceFilter.stored(hitMappings, hit.source());
+            if (parsed.source().fetch() && !sourceHidden) {
                 h.put("_source", parsed.source().apply(shown));
             }
             Map<String, List<JsonValue>> fields = new LinkedHashMap<>();

@@ -64,6 +64,48 @@ class CodecAndErrorsTest {
     }
 
     @Test
+    void parsedValuesKnowWhereTheyStartAsJacksonCountsIt() {
+        byte[] body = "{\"a\" : { \"bb\":  [1, true]},\n  \"c\": \"x\", \"é\": 2.5}".getBytes(StandardCharsets.UTF_8);
+        JsonValue.JsonObject root = (JsonValue.JsonObject) codec.parse(body);
+        JsonValue.JsonObject a = (JsonValue.JsonObject) root.get("a");
+        JsonValue.JsonArray bb = (JsonValue.JsonArray) a.get("bb");
+        assertThat(JsonValue.Position.prefix(root)).isEqualTo("[1:1] ");
+        assertThat(JsonValue.Position.prefix(root.keyAt("a"))).isEqualTo("[1:2] ");
+        assertThat(JsonValue.Position.prefix(a)).isEqualTo("[1:8] ");
+        assertThat(JsonValue.Position.prefix(a.keyAt("bb"))).isEqualTo("[1:10] ");
+        assertThat(JsonValue.Position.prefix(bb)).isEqualTo("[1:17] ");
+        assertThat(JsonValue.Position.prefix(bb.elements().get(1))).isEqualTo("[1:21] ");
+        assertThat(JsonValue.Position.prefix(bb.end())).isEqualTo("[1:25] ");
+        assertThat(JsonValue.Position.prefix(a.end())).isEqualTo("[1:26] ");
+        assertThat(JsonValue.Position.prefix(root.keyAt("c"))).isEqualTo("[2:3] ");
+        assertThat(JsonValue.Position.prefix(root.get("c"))).isEqualTo("[2:8] ");
+        // columns count bytes: "é" is two
+        assertThat(JsonValue.Position.prefix(root.get("é"))).isEqualTo("[2:19] ");
+        assertThat(JsonValue.Position.prefix(root.end())).isEqualTo("[2:22] ");
+        // positions take no part in equality
+        assertThat(root).isEqualTo(codec.parse("{\"a\":{\"bb\":[1,true]},\"c\":\"x\",\"é\":2.5}"
+                .getBytes(StandardCharsets.UTF_8)));
+        assertThat(root.hashCode()).isEqualTo(codec.parse("{\"a\":{\"bb\":[1,true]},\"c\":\"x\",\"é\":2.5}"
+                .getBytes(StandardCharsets.UTF_8)).hashCode());
+    }
+
+    @Test
+    void aParsingExceptionShowsItsLineAndColumnAsNumbersAndJavaExceptionsTheirType() {
+        GatewayException e = new GatewayException(ErrorKind.DOCUMENT_PARSING, "[1:9] failed to parse: x",
+                java.util.Map.of(), GatewayException.parsingAt("x", JsonValue.Position.of(1, 9)));
+        assertThat(new String(codec.write(ErrorBodies.of(e).json(), false), StandardCharsets.UTF_8)).isEqualTo(
+                "{\"error\":{\"root_cause\":[{\"type\":\"parsing_exception\",\"reason\":\"x\",\"line\":1,\"col\":9}],"
+                + "\"type\":\"document_parsing_exception\",\"reason\":\"[1:9] failed to parse: x\",\"caused_by\":{"
+                + "\"type\":\"parsing_exception\",\"reason\":\"x\",\"line\":1,\"col\":9}},\"status\":400}");
+        GatewayException f = new GatewayException(ErrorKind.DOCUMENT_PARSING, "failed", java.util.Map.of(),
+                GatewayException.javaException("number_format_exception", "For input string: \"a\""));
+        assertThat(new String(codec.write(ErrorBodies.of(f).json(), false), StandardCharsets.UTF_8)).isEqualTo(
+                "{\"error\":{\"root_cause\":[{\"type\":\"document_parsing_exception\",\"reason\":\"failed\"}],"
+                + "\"type\":\"document_parsing_exception\",\"reason\":\"failed\",\"caused_by\":{"
+                + "\"type\":\"number_format_exception\",\"reason\":\"For input string: \\\"a\\\"\"}},\"status\":400}");
+    }
+
+    @Test
     void everyErrorKindHasAStatusAndAType() {
         for (ErrorKind kind : ErrorKind.values()) {
             assertThat(ErrorBodies.status(kind)).as(kind.name()).isBetween(400, 599);

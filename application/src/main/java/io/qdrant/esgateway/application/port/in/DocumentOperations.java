@@ -144,7 +144,11 @@ public interface DocumentOperations {
     }
 
     /** A looked-up document: found or not, in a concrete index. */
-    record GetResult(String index, String id, Optional<StoredDocument> document) {
+    /** A document read by id; {@code sourceHidden} when its index's mapping has {@code _source.enabled: false}. */
+    record GetResult(String index, String id, Optional<StoredDocument> document, boolean sourceHidden) {
+        public GetResult(String index, String id, Optional<StoredDocument> document) {
+            this(index, id, document, false);
+        }
     }
 
     /**

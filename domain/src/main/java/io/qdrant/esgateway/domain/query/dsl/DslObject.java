@@ -106,8 +106,9 @@ final class DslObject {
     /** Rejects every key not read, naming it. */
     void done() {
         if (!remaining.isEmpty()) {
-            String key = remaining.keySet().iterator().next();
-            throw parsing("[" + type + "] query does not support [" + key + "]");
+            Map.Entry<String, JsonValue> first = remaining.entrySet().iterator().next();
+            throw GatewayException.parsingAt("[" + type + "] query does not support [" + first.getKey() + "]",
+                    first.getValue().at());
         }
     }
 

@@ -1,8 +1,10 @@
 package io.qdrant.esgateway.domain.query.dsl;
 
+import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.JsonValue.Position;
 import io.qdrant.esgateway.domain.query.Query;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,12 +57,14 @@ public final class QueryDsl {
             throw DslObject.parsing("query malformed, must start with start_object");
         }
         if (object.members().isEmpty()) {
-            throw DslObject.parsing("query malformed, empty clause found");
+            long end = object.end();
+            throw GatewayException.illegalArgument("query malformed, empty clause found" + (end == 0 ? ""
+                    : " at [" + Position.line(end) + ":" + Position.column(end) + "]"));
         }
         if (object.members().size() > 1) {
             List<String> keys = new ArrayList<>(object.members().keySet());
-            throw DslObject.parsing("[" + keys.get(0) + "] malformed query, expected [END_OBJECT] but found "
-                    + "[FIELD_NAME]");
+            throw GatewayException.parsingAt("[" + keys.get(0) + "] malformed query, expected [END_OBJECT] but found "
+                    + "[FIELD_NAME]", object.keyAt(keys.get(1)));
         }
         Map.Entry<String, JsonValue> only = object.members().entrySet().iterator().next();
         String type = only.getKey();
@@ -97,7 +101,7 @@ public final class QueryDsl {
             case "function_score" -> FunctionScoreQueries.functionScore(body);
             default -> throw KNOWN_UNSUPPORTED.contains(type)
                     ? GatewayException.unsupported("the [" + type + "] query")
-                    : DslObject.parsing("unknown query [" + type + "]");
+                    : unknownQuery(type, body.at());
         };
     }
 
@@ -115,6 +119,17 @@ public final class QueryDsl {
         }
         return type.equals("exists") && o.get("field") instanceof JsonValue.JsonString f
                 && f.value().equals("_routing");
+    }
+
+    /**
+     * Elasticsearch's "unknown query [x]" at the query's body, caused by its registry's
+     * {@code named_object_not_found_exception}.
+     */
+    private static GatewayException unknownQuery(String type, long at) {
+        GatewayException cause = GatewayException.javaException("named_object_not_found_exception",
+                Position.prefix(at) + "unknown field [" + type + "]");
+        GatewayException parsing = GatewayException.parsingAt("unknown query [" + type + "]", at);
+        return new GatewayException(ErrorKind.PARSING, parsing.reason(), parsing.metadata(), cause);
     }
 
     static List<Query> parseAll(List<JsonValue> clauses) {
