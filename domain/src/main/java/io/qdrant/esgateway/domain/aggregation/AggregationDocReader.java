@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A document's values as the gateway computes them ({@link AggregationDoc}, e.g. from a scanned source) read as the
- * {@code doc} of a script. The gateway's values hold no vectors: a script reads none.
+ * {@code doc} of a sort, field or aggregation script. The gateway's values hold no vectors, so reading a
+ * {@code dense_vector} field's doc values here is refused by name (a 400) rather than read as absent.
  */
 public final class AggregationDocReader implements DocReader {
     private final AggregationDoc doc;
@@ -33,7 +34,8 @@ public final class AggregationDocReader implements DocReader {
 
     @Override
     public float[] vector(String field) {
-        return null;
+        throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("reading the [dense_vector] field ["
+                + field + "] in a sort, field or aggregation script");
     }
 
     @Override

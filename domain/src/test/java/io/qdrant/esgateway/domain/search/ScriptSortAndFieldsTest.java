@@ -58,6 +58,19 @@ class ScriptSortAndFieldsTest {
     }
 
     @Test
+    void aSortScriptReadingAVectorFieldIsRefusedByName() {
+        Mappings withVector = Mappings.parse(Json.parse(
+                "{\"properties\":{\"v\":{\"type\":\"dense_vector\",\"dims\":2}}}"));
+        GatewaySort s = GatewaySort.of("idx", SortParser.parse(Json.parse(
+                "[{\"_script\":{\"type\":\"number\",\"script\":\"doc['v'].size()\"}}]")), withVector, () -> 0L);
+        JsonValue.JsonObject source = (JsonValue.JsonObject) Json.parse("{\"v\":[0.5,0.5]}");
+        ValuesDoc doc = new ValuesDoc("0", Float.NaN, DocumentParser.parse(withVector, source, "0").values(),
+                f -> false);
+        // the gateway's values hold no vectors: a count of 0 would be a wrong answer, so the read is refused
+        assertThatThrownBy(() -> s.key(doc, 0, source)).hasStackTraceContaining("dense_vector");
+    }
+
+    @Test
     void aSortScriptReadsTheScore() {
         assertThat(order("[{\"_script\":{\"type\":\"number\",\"script\":\"_score * 2\"}}]", new float[] {1f, 3f, 2f},
                 "{}", "{}", "{}")).containsExactly("0=[2.0]", "2=[4.0]", "1=[6.0]");
