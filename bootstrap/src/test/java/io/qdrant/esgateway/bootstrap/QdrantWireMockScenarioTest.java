@@ -53,7 +53,7 @@ class QdrantWireMockScenarioTest {
     private static final String KEY = "wm-scenario-key";
     private static final String NO_RESERVED = "\"must_not\":[{\"has_id\":[\"00000000-0000-0000-0000-000000000000\"]}]";
     private static final String STORED_FIELDS = "\"with_payload\":[\"_id\",\"_src\",\"_version\",\"_seq_no\","
-            + "\"_primary_term\"],\"with_vector\":false";
+            + "\"_primary_term\",\"_routing\"],\"with_vector\":false";
 
     @TempDir
     Path data;
@@ -234,7 +234,7 @@ class QdrantWireMockScenarioTest {
                 + "\"with_payload\":[\"_id\",\"_source.year\"],\"with_vector\":false}";
         String orderBy = "{\"query\":{\"order_by\":{\"key\":\"_f.year\",\"direction\":\"desc\"}},\"filter\":" + animals
                 + ",\"limit\":11,\"with_payload\":[\"_id\",\"_source.year\",\"_src\",\"_version\",\"_seq_no\","
-                + "\"_primary_term\"],\"with_vector\":false}";
+                + "\"_primary_term\",\"_routing\"],\"with_vector\":false}";
         String countAll = "{\"filter\":{" + NO_RESERVED + "},\"exact\":true}";
         String facet = "{\"key\":\"_f.tag\",\"filter\":{" + NO_RESERVED + "},\"limit\":65536,\"exact\":true}";
         post(BULKED, null, "/points/count", "{\"filter\":" + animals + ",\"exact\":true}", ok("{\"count\":2}"));
