@@ -577,17 +577,16 @@ public final class DocumentService implements DocumentOperations {
 
     @Override
     public GetResult get(String target, String id, Optional<String> routing) {
-        CatalogView view = catalog.view();
-        IndexMetadata index = resolveSingle(view, target);
-        IndexBlocks.check(index, IndexBlocks.Level.READ);
-        RoutingRequired.check(index, view.indexRouting(target, routing), id);
-        return get(index, id);
+        return get(target, id, routing, Versioning.MATCH_ANY);
     }
 
     @Override
     public GetResult get(String target, String id, Optional<String> routing, long version) {
-        IndexMetadata index = resolveSingle(catalog.view(), target);
-        RoutingRequired.check(index, routing, id);
+        CatalogView view = catalog.view();
+        IndexMetadata index = resolveSingle(view, target);
+        IndexBlocks.check(index, IndexBlocks.Level.READ);
+        // through an alias with an index_routing, that routing is the get's (a different one is ES's 400)
+        RoutingRequired.check(index, view.indexRouting(target, routing), id);
         GetResult result = get(index, id);
         result.document().ifPresent(d -> Versioning.checkRead(index, id, d.version().version(), version));
         return result;

@@ -298,6 +298,8 @@ class SpringDataFlowsTest {
         next.setVersion(next.getVersion() + 1);
         Book behind = repository.findById("b05").orElseThrow();
         out.add("saveAll with one stale version: " + attemptAll(() -> repository.saveAll(List.of(next, behind))));
+        // the searches below read the saves: Elasticsearch shows them only after a refresh (the gateway at once)
+        operations.indexOps(Book.class).refresh();
         out.add("after saveAll: " + repository.findById("b04").orElseThrow().getVersion() + " "
                 + repository.findById("b05").orElseThrow().getVersion());
         out.add("findById missing: " + repository.findById("nope").isPresent());
