@@ -90,7 +90,8 @@ public final class ScriptedField {
                 }
             }
             if (kind == FieldRef.ValueKind.KEYWORD) {
-                return raw.stream().filter(v -> v != null).map(ScriptedField::text).distinct()
+                // every value, duplicates too (value_count counts them, as ES); terms takes each key once
+                return raw.stream().filter(v -> v != null).map(ScriptedField::text)
                         .sorted(Keys::compareCodePoints).toArray(String[]::new);
             }
             double[] out = new double[raw.size()];

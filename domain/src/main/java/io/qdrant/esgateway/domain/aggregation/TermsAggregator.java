@@ -83,9 +83,10 @@ final class TermsAggregator {
         boolean none = switch (field.kind()) {
             case KEYWORD -> {
                 String[] values = doc.keywords(field.name());
-                for (String v : values) {
-                    if (accept.test(v)) {
-                        out.accept(v);
+                for (int i = 0; i < values.length; i++) {
+                    // sorted: a script's repeated value counts the document once, as a field's distinct values do
+                    if ((i == 0 || !values[i].equals(values[i - 1])) && accept.test(values[i])) {
+                        out.accept(values[i]);
                     }
                 }
                 yield values.length == 0;

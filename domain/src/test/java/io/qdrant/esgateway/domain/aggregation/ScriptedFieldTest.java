@@ -64,6 +64,17 @@ class ScriptedFieldTest {
     }
 
     @Test
+    void aStringScriptsRepeatedValuesAreCountedByValueCountAndOnceByTerms() {
+        String script = "[doc['brand'].value, doc['brand'].value, 'z']";
+        assertThat(run("{\"c\":{\"value_count\":{\"script\":\"" + script + "\"}},"
+                + "\"d\":{\"cardinality\":{\"script\":\"" + script + "\"}},"
+                + "\"t\":{\"terms\":{\"script\":\"" + script + "\"}}}", Map.of(), docs()))
+                .isEqualTo("{\"c\":{\"value\":9},\"d\":{\"value\":3},\"t\":{\"doc_count_error_upper_bound\":0,"
+                        + "\"sum_other_doc_count\":0,\"buckets\":[{\"key\":\"z\",\"doc_count\":3},"
+                        + "{\"key\":\"a\",\"doc_count\":2},{\"key\":\"c\",\"doc_count\":1}]}}");
+    }
+
+    @Test
     void storedScriptsAreReadByIdAndAnUnknownOneFails() {
         assertThat(run("{\"m\":{\"max\":{\"script\":{\"id\":\"half\",\"params\":{\"by\":2}}}}}",
                 Map.of("half", "doc['n'].value / params.by"), docs())).isEqualTo("{\"m\":{\"value\":5.0}}");
