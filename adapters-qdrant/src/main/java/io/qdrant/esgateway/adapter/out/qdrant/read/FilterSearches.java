@@ -65,8 +65,11 @@ public final class FilterSearches {
         return FilterTranslator.and(parts);
     }
 
-    /** What a search on the filter path settles before any call: its matches, score and sort. */
-    private record Prepared(Translated matches, float score, GatewaySort sort) {
+    /**
+     * What a search on the filter path settles before any call: its matches, score, sort and parsed
+     * {@code search_after} (null without one).
+     */
+    private record Prepared(Translated matches, float score, GatewaySort sort, Object[] after) {
     }
 
     /** The filter path's translation, constant score, sort and {@code search_after} (their 400s thrown here). */
@@ -75,8 +78,9 @@ public final class FilterSearches {
         Translated matches = matches(index, request, true, Optional.empty(), new FilterTranslator(index, now));
         float score = request.needsScores() ? ConstantScores.of(request.query()) : Float.NaN;
         GatewaySort sort = GatewaySort.of(index.name(), request.sort(), index.mappings(), now);
-        request.searchAfter().ifPresent(sort::parseAfter); // a bad value is a 400 before any call
-        return new Prepared(matches, score, sort);
+        // a bad value is a 400 before any call
+        Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
+        return new Prepared(matches, score, sort, after);
     }
 
     /** The exact count of the query's matches ({@link CollectionReads#count}). */
@@ -95,8 +99,9 @@ public final class FilterSearches {
         // every match scores the same, so relevance order is index order
         boolean indexOrder = request.searchAfter().isEmpty()
                 && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
-        OptionalLong start = request.searchAfter().isEmpty() ? OptionalLong.empty()
-                : indexOrderStart(request.sort(), sort, sort.parseAfter(request.searchAfter().get()), score);
+        Object[] after = prepared.after();
+        OptionalLong start = after == null ? OptionalLong.empty()
+                : indexOrderStart(request.sort(), sort, after, score);
         Optional<IndexHits.Total> total = Optional.empty();
         boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         if (topN <= 0 || matches instanceof FilterTranslator.Never) {
@@ -115,7 +120,7 @@ public final class FilterSearches {
         List<Hit> hits;
         try {
             hits = start.isPresent() ? continuation(index, request, topN, matches, score, sort, start.getAsLong())
-                    : page(index, request, topN, matches, score, sort, indexOrder, primary, beside);
+                    : page(index, request, topN, matches, score, sort, after, indexOrder, primary, beside);
         } catch (RuntimeException e) {
             throw count == null ? e : count.settle(e);
         }
@@ -126,11 +131,12 @@ public final class FilterSearches {
     }
 
     /**
-     * The hits of a search's page (see {@link #search}); {@code primary}: the {@code order_by} path's first key when
+     * The hits of a search's page (see {@link #search}); {@code after}: its parsed {@code search_after} (null: none);
+     * {@code primary}: the {@code order_by} path's first key when
      * that path serves the sort, {@code beside}: a read to send beside its first call (null: none).
      */
     private List<Hit> page(IndexMetadata index, SearchRequest request, int topN, Translated matches, float score,
-                           GatewaySort sort, boolean indexOrder, Optional<SortSpec.Field> primary,
+                           GatewaySort sort, Object[] after, boolean indexOrder, Optional<SortSpec.Field> primary,
                            QdrantClient.Beside<?> beside) {
         List<Hit> hits = new ArrayList<>();
         BiFunction<String, JsonObject, Map<String, List<String>>> highlights = reads.highlighter(index, request);
@@ -161,7 +167,7 @@ public final class FilterSearches {
                         }, (m, include, limit, sink) -> reads.scroll(index, m, include, limit, sink), streamed);
                 hits.addAll(refs.isEmpty() ? List.of() : reads.fetch(index, request, refs, streamed));
             } else {
-                hits.addAll(sortedHits(index, request, topN, matches, score, sort));
+                hits.addAll(sortedHits(index, request, topN, matches, score, sort, after));
             }
         }
         return hits;
@@ -234,8 +240,7 @@ public final class FilterSearches {
 
     /** Any other order: the gateway's own sort over a scan of the sort fields, then one retrieve of the page. */
     private List<Hit> sortedHits(IndexMetadata index, SearchRequest request, int topN, Translated matches,
-                                 float score, GatewaySort sort) {
-        Object[] after = request.searchAfter().map(sort::parseAfter).orElse(null);
+                                 float score, GatewaySort sort, Object[] after) {
         SortPayload payload = new SortPayload(index.mappings(), sort);
         List<GatewaySort.Key> keys = new ArrayList<>();
         List<String> ids = new ArrayList<>();
