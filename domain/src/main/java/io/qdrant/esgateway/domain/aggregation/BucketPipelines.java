@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.domain.aggregation;
 
+import io.qdrant.esgateway.domain.aggregation.AggregationTree.Node;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
@@ -13,6 +14,7 @@ import io.qdrant.esgateway.domain.script.Script;
 import io.qdrant.esgateway.domain.script.ScriptContext;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,16 +31,13 @@ import java.util.function.Function;
  * returns true. {@code gap_policy}: {@code skip} (default: a bucket with a missing value is left as it is),
  * {@code insert_zeros}, {@code keep_values}.
  *
- * <p>Like {@code meta} ({@link AggregationMeta}), they are read from the validated request body and applied to the
- * rendered answer; the {@link io.qdrant.esgateway.domain.aggregation.parse.AggregationParser} checks them and leaves
+ * <p>Like {@code meta} ({@link AggregationMeta}), they are read from the validated request body's {@link AggregationTree} and applied
+ * to the rendered answer; the {@link io.qdrant.esgateway.domain.aggregation.parse.AggregationParser} checks them and leaves
  * them out of the computed aggregations.
  */
 public final class BucketPipelines {
     /** Pipeline aggregation types run here. */
     public static final Set<String> TYPES = Set.of("bucket_script", "bucket_selector");
-    /** Aggregation types whose answer holds its sub-aggregations in {@code buckets}. */
-    private static final Set<String> MULTI_BUCKET = Set.of("terms", "range", "date_range", "histogram",
-            "date_histogram", "composite", "filters");
 
     enum GapPolicy { SKIP, INSERT_ZEROS, KEEP_VALUES }
 
@@ -47,32 +46,49 @@ public final class BucketPipelines {
                 Optional<String> format) {
     }
 
-    private record Node(String type, List<Spec> pipelines, Map<String, Node> subs) {
-        boolean hasPipelines() {
-            return !pipelines.isEmpty() || subs.values().stream().anyMatch(Node::hasPipelines);
-        }
-    }
-
-    private static final BucketPipelines NONE = new BucketPipelines(Map.of());
+    private static final BucketPipelines NONE = new BucketPipelines(Map.of(), new IdentityHashMap<>());
 
     private final Map<String, Node> roots;
+    /** The pipelines run over each multi-bucket aggregation's buckets, in request order. */
+    private final Map<Node, List<Spec>> pipelines;
 
-    private BucketPipelines(Map<String, Node> roots) {
+    private BucketPipelines(Map<String, Node> roots, Map<Node, List<Spec>> pipelines) {
         this.roots = roots;
+        this.pipelines = pipelines;
     }
 
     /** The pipelines of a search body's aggregations (which the parser accepted). */
     public static BucketPipelines of(Optional<JsonValue> body) {
-        if (body.isEmpty() || !(body.get() instanceof JsonObject o)) {
-            return NONE;
+        return of(AggregationTree.of(body));
+    }
+
+    /** The pipelines of a request's aggregations (which the parser accepted). */
+    public static BucketPipelines of(AggregationTree tree) {
+        Map<Node, List<Spec>> pipelines = new IdentityHashMap<>();
+        collect(tree.roots(), pipelines);
+        return pipelines.isEmpty() ? NONE : new BucketPipelines(tree.roots(), pipelines);
+    }
+
+    /** Each aggregation's pipelines (the pipeline aggregations among its sub-aggregations). */
+    private static void collect(Map<String, Node> nodes, Map<Node, List<Spec>> out) {
+        for (Node node : nodes.values()) {
+            collect(node.subs(), out);
+            List<Spec> specs = new ArrayList<>();
+            for (Map.Entry<String, Node> s : node.subs().entrySet()) {
+                for (String t : TYPES) {
+                    if (s.getValue().body().get(t) instanceof JsonObject options) {
+                        specs.add(parse(s.getKey(), t, options, node.subs().keySet(), node.type()));
+                    }
+                }
+            }
+            if (!specs.isEmpty()) {
+                out.put(node, specs);
+            }
         }
-        JsonValue aggs = o.members().containsKey("aggs") ? o.members().get("aggs") : o.members().get("aggregations");
-        Map<String, Node> roots = nodes(aggs);
-        return roots.values().stream().anyMatch(Node::hasPipelines) ? new BucketPipelines(roots) : NONE;
     }
 
     public boolean isEmpty() {
-        return roots.isEmpty();
+        return pipelines.isEmpty();
     }
 
     /** Every stored script ({@code id}) the pipelines name. */
@@ -82,9 +98,9 @@ public final class BucketPipelines {
         return out;
     }
 
-    private static void collectIds(Map<String, Node> nodes, List<String> out) {
+    private void collectIds(Map<String, Node> nodes, List<String> out) {
         for (Node n : nodes.values()) {
-            n.pipelines().forEach(p -> p.script().id().ifPresent(out::add));
+            pipelines.getOrDefault(n, List.of()).forEach(p -> p.script().id().ifPresent(out::add));
             collectIds(n.subs(), out);
         }
     }
@@ -138,7 +154,7 @@ public final class BucketPipelines {
             throw new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, "Validation Failed: 1: " + type + " aggregation [" + name
                     + "] must be declared inside of another aggregation;");
         }
-        if (!MULTI_BUCKET.contains(parentType)) {
+        if (!AggregationTree.MULTI_BUCKET.contains(parentType)) {
             throw GatewayException.unsupported("[" + type + "] under a [" + parentType + "] aggregation (only under a"
                     + " multi-bucket aggregation)");
         }
@@ -173,156 +189,77 @@ public final class BucketPipelines {
         return out;
     }
 
-    private static Map<String, Node> nodes(JsonValue aggs) {
-        Map<String, Node> out = new LinkedHashMap<>();
-        if (!(aggs instanceof JsonObject o)) {
-            return out;
-        }
-        Map<String, JsonObject> bodies = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
-            if (e.getValue() instanceof JsonObject body) {
-                bodies.put(e.getKey(), body);
-            }
-        }
-        for (Map.Entry<String, JsonObject> e : bodies.entrySet()) {
-            String type = "";
-            Map<String, Node> subs = Map.of();
-            List<Spec> pipelines = new ArrayList<>();
-            for (Map.Entry<String, JsonValue> m : e.getValue().members().entrySet()) {
-                switch (m.getKey()) {
-                    case "aggs", "aggregations" -> subs = nodes(m.getValue());
-                    case "meta" -> { }
-                    default -> type = m.getKey();
-                }
-            }
-            JsonValue subAggs = e.getValue().members().containsKey("aggs") ? e.getValue().get("aggs")
-                    : e.getValue().get("aggregations");
-            if (subAggs instanceof JsonObject so) {
-                for (Map.Entry<String, JsonValue> s : so.members().entrySet()) {
-                    if (s.getValue() instanceof JsonObject sb) {
-                        for (String t : TYPES) {
-                            if (sb.get(t) instanceof JsonObject options) {
-                                pipelines.add(parse(s.getKey(), t, options, so.members().keySet(), type));
-                            }
-                        }
-                    }
-                }
-            }
-            if (!TYPES.contains(type)) {
-                out.put(e.getKey(), new Node(type, pipelines, subs));
-            }
-        }
-        return out;
-    }
-
     /**
      * The rendered {@code aggregations} object with the pipelines run; {@code typedKeys}: the answers are named
      * {@code <type>#<name>}; {@code stored} reads a stored script's source by id.
      */
     public JsonObject apply(JsonObject rendered, boolean typedKeys, Function<String, String> stored) {
-        return isEmpty() ? rendered : level(rendered, roots, typedKeys, stored);
+        return isEmpty() ? rendered : AggregationTree.walk(rendered, roots, typedKeys, new Run(stored));
     }
 
-    private static JsonObject level(JsonObject container, Map<String, Node> nodes, boolean typed,
-                                    Function<String, String> stored) {
-        JsonObjectBuilder out = JsonObjectBuilder.object();
-        for (Map.Entry<String, JsonValue> e : container.members().entrySet()) {
-            Node node = nodes.get(subName(e.getKey(), typed));
-            if (node != null && node.hasPipelines() && e.getValue() instanceof JsonObject answer) {
-                out.put(e.getKey(), answer(answer, node, typed, stored));
-            } else {
-                out.put(e.getKey(), e.getValue());
-            }
-        }
-        return out.build();
-    }
+    /** One run of the pipelines over a rendered answer. */
+    private final class Run implements AggregationTree.Visitor {
+        private final Function<String, String> stored;
 
-    private static JsonObject answer(JsonObject answer, Node node, boolean typed, Function<String, String> stored) {
-        boolean multi = MULTI_BUCKET.contains(node.type());
-        JsonObjectBuilder out = JsonObjectBuilder.object();
-        for (Map.Entry<String, JsonValue> e : answer.members().entrySet()) {
-            JsonValue v = e.getValue();
-            if (multi && e.getKey().equals("buckets")) {
-                out.put(e.getKey(), buckets(v, node, typed, stored));
-            } else if (!multi && v instanceof JsonObject sub && node.subs().containsKey(subName(e.getKey(), typed))) {
-                out.put(e.getKey(), level(JsonObjectBuilder.object().put(e.getKey(), sub).build(), node.subs(), typed,
-                        stored).members().get(e.getKey()));
-            } else {
-                out.put(e.getKey(), v);
-            }
+        Run(Function<String, String> stored) {
+            this.stored = stored;
         }
-        return out.build();
-    }
 
-    private static JsonValue buckets(JsonValue buckets, Node node, boolean typed, Function<String, String> stored) {
-        if (buckets instanceof JsonArray a) {
-            List<JsonValue> out = new ArrayList<>();
-            for (JsonValue b : a.elements()) {
-                bucket(b, node, typed, stored).ifPresent(out::add);
-            }
-            return new JsonArray(out);
+        @Override
+        public boolean touches(Node node) {
+            return pipelines.containsKey(node) || AggregationTree.touchesAny(node.subs(), this);
         }
-        if (buckets instanceof JsonObject keyed) {
-            JsonObjectBuilder out = JsonObjectBuilder.object();
-            keyed.members().forEach((key, b) -> bucket(b, node, typed, stored).ifPresent(x -> out.put(key, x)));
-            return out.build();
-        }
-        return buckets;
-    }
 
-    /** One bucket with its pipelines run (in request order) and its sub-aggregations' own; empty when dropped. */
-    private static Optional<JsonValue> bucket(JsonValue value, Node node, boolean typed,
-                                              Function<String, String> stored) {
-        if (!(value instanceof JsonObject bucket)) {
-            return Optional.of(value);
-        }
-        JsonObject current = node.subs().values().stream().anyMatch(Node::hasPipelines)
-                ? level(bucket, node.subs(), typed, stored) : bucket;
-        for (Spec spec : node.pipelines()) {
-            Map<String, Object> params = new HashMap<>(spec.script().paramsForRun());
-            boolean skip = false;
-            for (Map.Entry<String, String> p : spec.paths().entrySet()) {
-                Double v = resolve(current, p.getValue(), typed);
-                if (v == null || v.isNaN()) {
-                    switch (spec.gapPolicy()) {
-                        case SKIP -> skip = true;
-                        case INSERT_ZEROS -> v = 0.0;
-                        case KEEP_VALUES -> { }
+        /** A bucket with its pipelines run (in request order); empty when dropped. */
+        @Override
+        public Optional<JsonObject> bucket(JsonObject bucket, Node node, boolean typed) {
+            JsonObject current = bucket;
+            for (Spec spec : pipelines.getOrDefault(node, List.of())) {
+                Map<String, Object> params = new HashMap<>(spec.script().paramsForRun());
+                boolean skip = false;
+                for (Map.Entry<String, String> p : spec.paths().entrySet()) {
+                    Double v = resolve(current, p.getValue(), typed);
+                    if (v == null || v.isNaN()) {
+                        switch (spec.gapPolicy()) {
+                            case SKIP -> skip = true;
+                            case INSERT_ZEROS -> v = 0.0;
+                            case KEEP_VALUES -> { }
+                        }
                     }
+                    params.put(p.getKey(), v);
                 }
-                params.put(p.getKey(), v);
-            }
-            if (skip && !spec.selector()) {
-                continue;
-            }
-            String source = spec.script().source().orElseGet(() -> stored.apply(spec.script().id().orElseThrow()));
-            Object result = PainlessScript.compile(ScriptContext.BUCKET, source).execute(params);
-            if (spec.selector()) {
-                if (!(result instanceof Boolean keep)) {
-                    throw GatewayException.illegalArgument("bucket_selector aggregation [" + spec.name()
-                            + "] script must return a boolean");
+                if (skip && !spec.selector()) {
+                    continue;
                 }
-                if (!keep) {
-                    return Optional.empty();
+                String source = spec.script().source().orElseGet(() -> stored.apply(spec.script().id().orElseThrow()));
+                Object result = PainlessScript.compile(ScriptContext.BUCKET, source).execute(params);
+                if (spec.selector()) {
+                    if (!(result instanceof Boolean keep)) {
+                        throw GatewayException.illegalArgument("bucket_selector aggregation [" + spec.name()
+                                + "] script must return a boolean");
+                    }
+                    if (!keep) {
+                        return Optional.empty();
+                    }
+                    continue;
                 }
-                continue;
+                if (result == null) {
+                    continue;
+                }
+                if (!(result instanceof Number n)) {
+                    throw GatewayException.illegalArgument("bucket_script aggregation [" + spec.name()
+                            + "] must return a Number, got [" + result.getClass().getName() + "]");
+                }
+                double d = n.doubleValue();
+                JsonObjectBuilder v = JsonObjectBuilder.object().put("value", StatsAggregator.number(d));
+                spec.format().ifPresent(f -> v.put("value_as_string", BucketValues.decimal(f).format(d)));
+                JsonObjectBuilder next = JsonObjectBuilder.object();
+                current.members().forEach(next::put);
+                next.put(typed ? "simple_value#" + spec.name() : spec.name(), v.build());
+                current = next.build();
             }
-            if (result == null) {
-                continue;
-            }
-            if (!(result instanceof Number n)) {
-                throw GatewayException.illegalArgument("bucket_script aggregation [" + spec.name()
-                        + "] must return a Number, got [" + result.getClass().getName() + "]");
-            }
-            double d = n.doubleValue();
-            JsonObjectBuilder v = JsonObjectBuilder.object().put("value", StatsAggregator.number(d));
-            spec.format().ifPresent(f -> v.put("value_as_string", BucketValues.decimal(f).format(d)));
-            JsonObjectBuilder next = JsonObjectBuilder.object();
-            current.members().forEach(next::put);
-            next.put(typed ? "simple_value#" + spec.name() : spec.name(), v.build());
-            current = next.build();
+            return Optional.of(current);
         }
-        return Optional.of(current);
     }
 
     /** The value a {@code buckets_path} names in a bucket, or null when it has none. */
@@ -368,7 +305,7 @@ public final class BucketPipelines {
 
     private static JsonObject child(JsonObject at, String name, boolean typed) {
         for (Map.Entry<String, JsonValue> e : at.members().entrySet()) {
-            if (subName(e.getKey(), typed).equals(name) && e.getValue() instanceof JsonObject o) {
+            if (AggregationTree.subName(e.getKey(), typed).equals(name) && e.getValue() instanceof JsonObject o) {
                 return o;
             }
         }
@@ -387,10 +324,5 @@ public final class BucketPipelines {
             }
         }
         return null;
-    }
-
-    private static String subName(String key, boolean typed) {
-        int hash = typed ? key.indexOf('#') : -1;
-        return hash >= 0 ? key.substring(hash + 1) : key;
     }
 }

@@ -313,12 +313,16 @@ final class SearchEndpoints {
                 .put("timed_out", io.qdrant.esgateway.domain.search.SearchDeadline.timedOutHere())
                 .put("_shards", shards(result.indices(), result.failures()))
                 .put("hits", hits);
-        result.aggregations().ifPresent(a -> out.put("aggregations",
-                AggregationMeta.of(body).apply(io.qdrant.esgateway.domain.aggregation.BucketPipelines.of(body).apply(
-                        io.qdrant.esgateway.domain.aggregation.BucketLimit.check(a.render(typedKeys),
-                                parsed.aggregations()), typedKeys, id -> {
-                            throw GatewayException.unsupported("a stored script ([id]) in a pipeline aggregation");
-                        }), typedKeys)));
+        result.aggregations().ifPresent(a -> {
+            io.qdrant.esgateway.domain.aggregation.AggregationTree tree =
+                    io.qdrant.esgateway.domain.aggregation.AggregationTree.of(body);
+            out.put("aggregations", AggregationMeta.of(tree).apply(
+                    io.qdrant.esgateway.domain.aggregation.BucketPipelines.of(tree).apply(
+                            io.qdrant.esgateway.domain.aggregation.BucketLimit.check(a.render(typedKeys),
+                                    parsed.aggregations()), typedKeys, id -> {
+                                throw GatewayException.unsupported("a stored script ([id]) in a pipeline aggregation");
+                            }), typedKeys));
+        });
         return out.build();
     }
 
