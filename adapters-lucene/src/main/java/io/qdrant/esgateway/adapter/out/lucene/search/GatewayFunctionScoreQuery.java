@@ -5,17 +5,11 @@ import io.qdrant.esgateway.domain.script.FunctionScoring;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.FilterScorer;
-import org.apache.lucene.search.FilterWeight;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 
@@ -24,15 +18,14 @@ import org.apache.lucene.search.Weight;
  * their doc values, the inner score and which functions' filters match them. The boost given to this query goes to
  * the inner query, as in Elasticsearch (so {@code boost_mode: replace} drops it).
  */
-final class GatewayFunctionScoreQuery extends Query {
-    private final Query in;
+final class GatewayFunctionScoreQuery extends InnerScoringQuery {
     /** Each function's filter, or null for a function that applies to every document. */
     private final List<Query> filters;
     private final FunctionScoring.Bound functions;
     private final Mappings mappings;
 
     GatewayFunctionScoreQuery(Query in, List<Query> filters, FunctionScoring.Bound functions, Mappings mappings) {
-        this.in = in;
+        super(in);
         this.filters = filters;
         this.functions = functions;
         this.mappings = mappings;
@@ -65,37 +58,14 @@ final class GatewayFunctionScoreQuery extends Query {
             filterWeights[i] = f == null ? null
                     : searcher.createWeight(searcher.rewrite(f), ScoreMode.COMPLETE_NO_SCORES, 1f);
         }
-        return new FilterWeight(this, inner) {
-            @Override
-            public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
-                ScorerSupplier supplier = inner.scorerSupplier(context);
-                if (supplier == null) {
-                    return null;
-                }
-                return new ScorerSupplier() {
-                    @Override
-                    public Scorer get(long leadCost) throws IOException {
-                        FilterMatch[] matches = new FilterMatch[filterWeights.length];
-                        for (int i = 0; i < matches.length; i++) {
-                            matches[i] = filterWeights[i] == null ? FilterMatch.ALL
-                                    : FilterMatch.of(filterWeights[i].scorer(context));
-                        }
-                        return new FunctionScorer(supplier.get(leadCost),
-                                new ScriptScoreQuery.LeafDocReader(context, mappings), matches, subScores);
-                    }
-
-                    @Override
-                    public long cost() {
-                        return supplier.cost();
-                    }
-                };
+        return weight(inner, (scorer, context) -> {
+            FilterMatch[] matches = new FilterMatch[filterWeights.length];
+            for (int i = 0; i < matches.length; i++) {
+                matches[i] = filterWeights[i] == null ? FilterMatch.ALL
+                        : FilterMatch.of(filterWeights[i].scorer(context));
             }
-
-            @Override
-            public boolean isCacheable(LeafReaderContext ctx) {
-                return false;
-            }
-        };
+            return new FunctionScorer(scorer, new LeafDocReader(context, mappings), matches, subScores);
+        });
     }
 
     /** Whether a filter matches the current document (documents come in increasing order within a segment). */
@@ -138,36 +108,24 @@ final class GatewayFunctionScoreQuery extends Query {
         }
     }
 
-    /** The inner query's matches (Lucene's {@link FilterScorer} keeps its iteration), scored by the functions. */
-    private final class FunctionScorer extends FilterScorer {
-        private final ScriptScoreQuery.LeafDocReader doc;
+    /** The inner query's matches, scored by the functions. */
+    private final class FunctionScorer extends DocValuesScorer {
         private final FilterMatch[] matches;
         private final boolean subScores;
 
-        FunctionScorer(Scorer inner, ScriptScoreQuery.LeafDocReader doc, FilterMatch[] matches, boolean subScores) {
-            super(inner);
-            this.doc = doc;
+        FunctionScorer(Scorer inner, LeafDocReader doc, FilterMatch[] matches, boolean subScores) {
+            super(inner, doc);
             this.matches = matches;
             this.subScores = subScores;
         }
 
         @Override
         public float score() throws IOException {
-            int id = in.docID();
-            doc.doc = id;
+            LeafDocReader doc = current();
+            int id = doc.doc;
             float sub = subScores ? in.score() : 0f;
             return functions.score(doc, sub, i -> matches[i].matches(id), doc.docId());
         }
-
-        @Override
-        public float getMaxScore(int upTo) {
-            return Float.MAX_VALUE;
-        }
-    }
-
-    @Override
-    public void visit(QueryVisitor visitor) {
-        in.visit(visitor.getSubVisitor(BooleanClause.Occur.MUST, this));
     }
 
     @Override

@@ -1,25 +1,20 @@
 package io.qdrant.esgateway.adapter.out.lucene.search;
 
 import java.io.IOException;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.FilterWeight;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TwoPhaseIterator;
 import org.apache.lucene.search.Weight;
 
 /** ES's {@code min_score}: the documents of {@code in} whose score is at least {@code min} (for hits and totals). */
-final class MinScoreQuery extends Query {
-    private final Query in;
+final class MinScoreQuery extends InnerScoringQuery {
     private final float min;
 
     MinScoreQuery(Query in, float min) {
-        this.in = in;
+        super(in);
         this.min = min;
     }
 
@@ -31,32 +26,8 @@ final class MinScoreQuery extends Query {
 
     @Override
     public Weight createWeight(IndexSearcher searcher, ScoreMode scoreMode, float boost) throws IOException {
-        Weight inner = in.createWeight(searcher, ScoreMode.COMPLETE, boost);
-        return new FilterWeight(this, inner) {
-            @Override
-            public ScorerSupplier scorerSupplier(LeafReaderContext context) throws IOException {
-                ScorerSupplier supplier = inner.scorerSupplier(context);
-                if (supplier == null) {
-                    return null;
-                }
-                return new ScorerSupplier() {
-                    @Override
-                    public Scorer get(long leadCost) throws IOException {
-                        return new MinScoreScorer(supplier.get(leadCost), min);
-                    }
-
-                    @Override
-                    public long cost() {
-                        return supplier.cost();
-                    }
-                };
-            }
-
-            @Override
-            public boolean isCacheable(LeafReaderContext ctx) {
-                return false;
-            }
-        };
+        return weight(in.createWeight(searcher, ScoreMode.COMPLETE, boost),
+                (inner, context) -> new MinScoreScorer(inner, min));
     }
 
     private static final class MinScoreScorer extends Scorer {
@@ -104,11 +75,6 @@ final class MinScoreQuery extends Query {
         public float score() throws IOException {
             return in.score();
         }
-    }
-
-    @Override
-    public void visit(QueryVisitor visitor) {
-        in.visit(visitor.getSubVisitor(org.apache.lucene.search.BooleanClause.Occur.MUST, this));
     }
 
     @Override
