@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.adapter.out.catalog.redis;
 
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -164,6 +165,38 @@ public final class RedisTestServer implements AutoCloseable {
 
     /** Sends one command in RESP and returns the raw first reply line (e.g. {@code +OK}, {@code :3}). */
     public String command(String... args) {
+        return exchange(args, (first, in) -> first);
+    }
+
+    /**
+     * Sends one command in RESP and returns its bulk-string reply (e.g. {@code INFO}'s text), null for the null
+     * bulk string; any other reply fails.
+     */
+    public String bulk(String... args) {
+        return exchange(args, (first, in) -> {
+            if (!first.startsWith("$")) {
+                throw new IOException("not a bulk-string reply: " + first);
+            }
+            int length = Integer.parseInt(first.substring(1));
+            if (length < 0) {
+                return null;
+            }
+            byte[] text = in.readNBytes(length);
+            if (text.length < length) {
+                throw new IOException("connection closed inside a bulk-string reply");
+            }
+            readLine(in); // the CRLF after the bytes
+            return new String(text, StandardCharsets.UTF_8);
+        });
+    }
+
+    /** Reads the rest of a reply, given its first line. */
+    @FunctionalInterface
+    private interface Reply {
+        String read(String first, InputStream in) throws IOException;
+    }
+
+    private String exchange(String[] args, Reply reply) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
             socket.setSoTimeout(5_000);
@@ -175,18 +208,23 @@ public final class RedisTestServer implements AutoCloseable {
             OutputStream os = socket.getOutputStream();
             os.write(out.toString().getBytes(StandardCharsets.UTF_8));
             os.flush();
-            InputStream in = socket.getInputStream();
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) >= 0 && c != '\n') {
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-            }
-            return line.toString();
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            return reply.read(readLine(in), in);
         } catch (IOException e) {
             throw new IllegalStateException("redis command " + String.join(" ", args) + " failed: " + e, e);
         }
+    }
+
+    /** One reply line, without its CRLF. */
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) >= 0 && c != '\n') {
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
     }
 
     @Override
