@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
 import io.qdrant.esgateway.application.port.in.SearchOperations.SearchResult;
-import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
-import io.qdrant.esgateway.application.port.out.ReadSnapshots;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.IndexAdministrationService;
 import io.qdrant.esgateway.application.service.PointInTimeService;
@@ -54,8 +52,7 @@ class LucenePointInTimeTest {
     private ScrollService scrolls;
     private SearchService search;
     private Instant now = Instant.parse("2024-06-01T00:00:00Z");
-    private final AtomicInteger opened = new AtomicInteger();
-    private final AtomicInteger closed = new AtomicInteger();
+    private CountingSnapshots counting;
 
     @BeforeEach
     void setUp() {
@@ -66,22 +63,7 @@ class LucenePointInTimeTest {
         IndexAdministrationService admin = new IndexAdministrationService(catalog, store,
                 () -> "uuid" + ids.incrementAndGet(), clock);
         documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(), clock);
-        ReadSnapshots counting = index -> {
-            ReadSnapshots.Snapshot held = store.open(index);
-            opened.incrementAndGet();
-            return new ReadSnapshots.Snapshot() {
-                @Override
-                public DocumentStore reads() {
-                    return held.reads();
-                }
-
-                @Override
-                public void close() {
-                    closed.incrementAndGet();
-                    held.close();
-                }
-            };
-        };
+        counting = new CountingSnapshots(store);
         pits = new PointInTimeService(catalog, store, Optional.of(counting), store.capabilities(), clock,
                 () -> "id" + ids.incrementAndGet(), 25);
         scrolls = new ScrollService(catalog, store, Optional.of(counting), store.capabilities(), clock,
@@ -180,14 +162,14 @@ class LucenePointInTimeTest {
         }
         assertThat(pits.openContexts()).isEqualTo(20);
         assertThat(scrolls.openContexts()).isEqualTo(20);
-        assertThat(opened.get()).isEqualTo(10 + 20 + 20);
+        assertThat(counting.opened()).isEqualTo(10 + 20 + 20);
         now = now.plusSeconds(40);
         assertThat(pits.openContexts()).as("those of keep-alive above 40 s").isEqualTo(9);
         assertThat(scrolls.openContexts()).isEqualTo(9);
         now = now.plusSeconds(10);
         assertThat(pits.openContexts()).isZero();
         assertThat(scrolls.openContexts()).isZero();
-        assertThat(closed.get()).as("every reader released").isEqualTo(opened.get());
+        assertThat(counting.closed()).as("every reader released").isEqualTo(counting.opened());
     }
 
     @Test
@@ -199,7 +181,7 @@ class LucenePointInTimeTest {
         GatewayException full = catchThrowableOfType(GatewayException.class,
                 () -> pits.open("books", Duration.ofSeconds(10), CatalogView.Options.STRICT_EXPAND_OPEN));
         assertThat(full.kind()).isEqualTo(ErrorKind.TOO_MANY_SEARCH_CONTEXTS);
-        assertThat(opened.get()).as("the refused one held nothing").isEqualTo(25);
+        assertThat(counting.opened()).as("the refused one held nothing").isEqualTo(25);
         assertThat(pits.close(open.get(0))).isEqualTo(1);
         assertThat(pits.close(open.get(0))).isZero();
         now = now.plusSeconds(11);
@@ -208,6 +190,6 @@ class LucenePointInTimeTest {
         assertThat(gone.shardFailures().get(0).reason().kind()).isEqualTo(ErrorKind.SEARCH_CONTEXT_MISSING);
         assertThat(gone.shardFailures().get(0).index()).isEqualTo("books");
         assertThat(pits.openContexts()).isZero();
-        assertThat(closed.get()).isEqualTo(25);
+        assertThat(counting.closed()).isEqualTo(25);
     }
 }

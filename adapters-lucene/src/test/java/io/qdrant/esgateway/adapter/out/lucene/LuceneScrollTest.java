@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.qdrant.esgateway.application.port.in.DocumentOperations.WriteCommand;
 import io.qdrant.esgateway.application.port.in.ScrollOperations.Page;
-import io.qdrant.esgateway.application.port.out.DocumentStore;
 import io.qdrant.esgateway.application.port.out.InMemoryCatalog;
-import io.qdrant.esgateway.application.port.out.ReadSnapshots;
 import io.qdrant.esgateway.application.service.DocumentService;
 import io.qdrant.esgateway.application.service.IndexAdministrationService;
 import io.qdrant.esgateway.application.service.ScrollService;
@@ -47,8 +45,7 @@ class LuceneScrollTest {
     private DocumentService documents;
     private ScrollService scrolls;
     private Instant now = Instant.parse("2024-06-01T00:00:00Z");
-    private final AtomicInteger opened = new AtomicInteger();
-    private final AtomicInteger closed = new AtomicInteger();
+    private CountingSnapshots counting;
 
     @BeforeEach
     void setUp() {
@@ -59,22 +56,7 @@ class LuceneScrollTest {
         IndexAdministrationService admin = new IndexAdministrationService(catalog, store,
                 () -> "uuid" + ids.incrementAndGet(), clock);
         documents = new DocumentService(catalog, store, admin, () -> "gen" + ids.incrementAndGet(), clock);
-        ReadSnapshots counting = index -> {
-            ReadSnapshots.Snapshot held = store.open(index);
-            opened.incrementAndGet();
-            return new ReadSnapshots.Snapshot() {
-                @Override
-                public DocumentStore reads() {
-                    return held.reads();
-                }
-
-                @Override
-                public void close() {
-                    closed.incrementAndGet();
-                    held.close();
-                }
-            };
-        };
+        counting = new CountingSnapshots(store);
         scrolls = new ScrollService(catalog, store, Optional.of(counting), store.capabilities(), clock,
                 () -> "id" + ids.incrementAndGet(), 3);
         admin.create(CreateIndexRequest.parse("books", Json.parse(
@@ -135,13 +117,13 @@ class LuceneScrollTest {
         assertThat(full.shardFailures().get(0).reason().reason()).isEqualTo("Trying to create too many scroll"
                 + " contexts. Must be less than or equal to: [3]. This limit can be set by changing the"
                 + " [search.max_open_scroll_context] setting.");
-        assertThat(opened.get()).as("the refused scroll held nothing").isEqualTo(3);
+        assertThat(counting.opened()).as("the refused scroll held nothing").isEqualTo(3);
 
         now = now.plusSeconds(31);
         assertThat(scrolls.openContexts()).as("the first two expired").isEqualTo(1);
         now = now.plusSeconds(1);
         assertThat(scrolls.openContexts()).isZero();
-        assertThat(closed.get()).as("every reader released").isEqualTo(3);
+        assertThat(counting.closed()).as("every reader released").isEqualTo(3);
     }
 
     @Test
@@ -157,7 +139,7 @@ class LuceneScrollTest {
         assertThat(gone.kind()).isEqualTo(ErrorKind.SEARCH_PHASE_EXECUTION);
         assertThat(gone.shardFailures().get(0).reason().kind()).isEqualTo(ErrorKind.SEARCH_CONTEXT_MISSING);
         assertThat(gone.shardFailures().get(0).reason().reason()).isEqualTo("No search context found for id [1]");
-        assertThat(closed.get()).isEqualTo(1);
+        assertThat(counting.closed()).isEqualTo(1);
     }
 
     @Test
@@ -168,7 +150,7 @@ class LuceneScrollTest {
         assertThat(ids(last)).containsExactly("b5", "b6", "b7", "b8");
         assertThat(last.scrollId()).isEmpty();
         assertThat(scrolls.openContexts()).isZero();
-        assertThat(closed.get()).isEqualTo(1);
+        assertThat(counting.closed()).isEqualTo(1);
     }
 
     @Test
@@ -181,7 +163,7 @@ class LuceneScrollTest {
         assertThat(scrolls.clear(List.of(a.scrollId().orElseThrow()))).isZero();
         assertThat(scrolls.clearAll()).isEqualTo(1);
         assertThat(scrolls.openContexts()).isZero();
-        assertThat(closed.get()).isEqualTo(2);
+        assertThat(counting.closed()).isEqualTo(2);
         assertThat(b.scrollId()).isNotEqualTo(a.scrollId());
     }
 }
