@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
-import io.qdrant.esgateway.bootstrap.GatewayForCompat;
 import io.qdrant.esgateway.compat.harness.RequestSpec;
 import io.qdrant.esgateway.compat.harness.Scenario;
 import io.qdrant.esgateway.compat.harness.ScenarioLoader;
@@ -20,15 +18,12 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,21 +50,13 @@ class FuzzTest {
     /** Longer than any answer of a healthy gateway; an answer that takes longer is a hang. */
     private static final int REQUEST_TIMEOUT_MS = 20_000;
 
-    private static FakeQdrant qdrant;
-    private static GatewayForCompat onQdrant;
-    private static GatewayForCompat onLucene;
-    private static Path dir;
+    private static BackendPair backends;
     private static List<RequestSpec> setups;
     private static List<RequestSpec> corpus;
 
     @BeforeAll
     static void start() throws IOException {
-        dir = Files.createTempDirectory("qeg-fuzz-");
-        qdrant = new FakeQdrant();
-        Map<String, String> quiet = Map.of("QEG_WARM_UP", "off");
-        onQdrant = GatewayForCompat.start(dir.resolve("qdrant"), Map.of("QEG_BACKEND", "qdrant", "QEG_QDRANT_URL",
-                qdrant.uri().toString(), "QEG_WARM_UP", "off"));
-        onLucene = GatewayForCompat.start(dir.resolve("lucene"), quiet);
+        backends = BackendPair.start("qeg-fuzz-", Map.of("QEG_WARM_UP", "off"));
         setups = new ArrayList<>();
         corpus = new ArrayList<>();
         for (Scenario s : ScenarioLoader.loadAll()) {
@@ -84,17 +71,8 @@ class FuzzTest {
 
     @AfterAll
     static void stop() throws IOException {
-        for (AutoCloseable c : new AutoCloseable[] {onQdrant, onLucene, qdrant}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception ignored) {
-                // closing the rest
-            }
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        if (backends != null) {
+            backends.close();
         }
     }
 
@@ -105,7 +83,7 @@ class FuzzTest {
     @ParameterizedTest
     @ValueSource(strings = {"lucene", "qdrant"})
     void mutatedScenarioRequestsNeverGetA5xxNorHang(String backend) throws Exception {
-        int port = backend.equals("lucene") ? onLucene.port() : onQdrant.port();
+        int port = backend.equals("lucene") ? backends.onLucene.port() : backends.onQdrant.port();
         assertThat(corpus).hasSizeGreaterThan(500);
         Random random = new Random(SEED + backend.hashCode());
         Map<Integer, Integer> statuses = new TreeMap<>();
@@ -135,7 +113,7 @@ class FuzzTest {
         assertThat(alive.status).as("the gateway still answers").isEqualTo(200);
         assertThat(failures).as("answers >= 500, hangs or dropped connections").isEmpty();
         if (backend.equals("qdrant")) {
-            assertThat(qdrant.violations).as("requests the gateway sent Qdrant outside its API").isEmpty();
+            assertThat(backends.qdrant.violations).as("requests the gateway sent Qdrant outside its API").isEmpty();
         }
     }
 

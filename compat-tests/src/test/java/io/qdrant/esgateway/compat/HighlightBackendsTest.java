@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
-import io.qdrant.esgateway.bootstrap.GatewayForCompat;
 import io.qdrant.esgateway.compat.generator.CorpusGenerator;
 import io.qdrant.esgateway.compat.generator.GeneratedScenarios;
 import io.qdrant.esgateway.compat.generator.HighlightGenerator;
@@ -14,8 +13,6 @@ import io.qdrant.esgateway.compat.harness.Json;
 import io.qdrant.esgateway.compat.harness.RequestSpec;
 import io.qdrant.esgateway.compat.harness.Scenario;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,42 +32,26 @@ import org.junit.jupiter.api.TestFactory;
 class HighlightBackendsTest {
     private static final long SEED = Long.getLong(GeneratedScenarios.HIGHLIGHT_SEED, 20261203);
     private static final int SEARCHES = Integer.getInteger(GeneratedScenarios.HIGHLIGHT_QUERIES, 150);
-    private static FakeQdrant qdrant;
-    private static GatewayForCompat onQdrant;
-    private static GatewayForCompat onLucene;
-    private static Path dir;
+    private static BackendPair backends;
     private static final AtomicInteger HIGHLIGHTED = new AtomicInteger();
 
     @BeforeAll
     static void start() throws IOException {
-        dir = Files.createTempDirectory("qeg-highlight-backends-");
-        qdrant = new FakeQdrant();
-        onQdrant = GatewayForCompat.start(dir.resolve("qdrant"), Map.of("QEG_BACKEND", "qdrant", "QEG_QDRANT_URL",
-                qdrant.uri().toString()));
-        onLucene = GatewayForCompat.start(dir.resolve("lucene"));
+        backends = BackendPair.start("qeg-highlight-backends-", Map.of());
     }
 
     @AfterAll
     static void stop() throws IOException {
-        if (onQdrant != null) {
-            onQdrant.close();
-        }
-        if (onLucene != null) {
-            onLucene.close();
-        }
-        if (qdrant != null) {
-            qdrant.close();
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        if (backends != null) {
+            backends.close();
         }
     }
 
     @TestFactory
     Stream<DynamicTest> theQdrantStoreHighlightsAsTheLuceneStore() {
         CorpusGenerator.Corpus corpus = HighlightGenerator.corpus(SEED, 30);
-        HttpTarget qdrantTarget = new HttpTarget("qdrant", onQdrant.port());
-        HttpTarget luceneTarget = new HttpTarget("lucene", onLucene.port());
+        HttpTarget qdrantTarget = new HttpTarget("qdrant", backends.onQdrant.port());
+        HttpTarget luceneTarget = new HttpTarget("lucene", backends.onLucene.port());
         Stream<DynamicTest> setup = Stream.of(dynamicTest("setup: the corpus on both backends", () -> {
             for (Scenario.Step step : GeneratedScenarios.setup(corpus)) {
                 for (HttpTarget t : List.of(qdrantTarget, luceneTarget)) {
@@ -104,7 +85,7 @@ class HighlightBackendsTest {
         // not vacuous: the searches highlighted many hits, and every call to the fake followed Qdrant's spec
         Stream<DynamicTest> checks = Stream.of(dynamicTest("many hits were highlighted; Qdrant's spec was kept", () -> {
             assertThat(HIGHLIGHTED.get()).isGreaterThan(SEARCHES);
-            assertThat(qdrant.violations).isEmpty();
+            assertThat(backends.qdrant.violations).isEmpty();
         }));
         return Stream.concat(Stream.concat(setup, searches), checks);
     }
