@@ -31,9 +31,8 @@ import org.junit.jupiter.api.TestFactory;
  * normalisation, with one gateway process on the Qdrant backend — which {@link ScenarioBackendsTest} and the
  * Qdrant-backend tests compare further. Shared mode must change nothing of an answer. No oracle needed.
  *
- * <p>On the Qdrant backend equal-sorting hits come in point-id order, and a point id hashes the index's uuid: both
- * deployments draw their index uuids from one deterministic sequence each, so the same index has the same uuid in
- * both. Left out ({@link #LEFT_OUT}): the scenarios that read sequence numbers or versions after writes through
+ * <p>Both deployments draw their index uuids from one deterministic sequence each, so the same index has the same
+ * uuid (and its documents the same point ids) in both. Left out ({@link #LEFT_OUT}): the scenarios that read sequence numbers or versions after writes through
  * different replicas: deletion tombstones are per replica (docs/compatibility.md, "Shared catalog").
  */
 class ScenarioSharedModeTest {

@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * With a sort, Elasticsearch's tiebreaker {@code _shard_doc} (the index's number in the point in time in the high 32
  * bits, the document's position in it in the low ones) orders equal hits and carries {@code search_after} across
  * indices: each index continues after the same values, its own position where the tiebreaker names it, before or
- * after every position elsewhere. On a backend whose positions need more than 32 bits (Qdrant's point-id order) the
+ * after every position elsewhere. On a backend whose positions may need more than 32 bits (Qdrant's _seq_no) the
  * tiebreaker of a point in time over several indices is the text {@code "<index number>:<position>"}.
  *
  * <p>A point in time expires {@code keepAlive} after its last use (time from the {@link InstantSource}); expired

@@ -44,7 +44,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * hit it returned ({@code search_after}), and merges the indices' pages in the request's order. Where the store can
  * hold a snapshot ({@link ReadSnapshots}: the embedded store's reader) each index is read from the one taken at
  * open, so writes after it do not shift the scroll; elsewhere the index is read live, in the same stable order
- * ({@code _doc} is then the position in the backend's id order).
+ * ({@code _doc} is then the position in the backend's index order).
  *
  * <p>A context expires {@code keepAlive} after its last page (time from the {@link InstantSource}); expired contexts
  * are closed whenever contexts are opened, paged or counted. At most {@code maxOpen} are open at once.

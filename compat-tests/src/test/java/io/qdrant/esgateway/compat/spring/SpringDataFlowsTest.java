@@ -166,12 +166,12 @@ class SpringDataFlowsTest {
 
     @Test
     void theRepositoryFlowOnTheLuceneBackendIsElasticsearchs() throws IOException {
-        assertSame(onLucene("books", SpringDataFlowsTest::books), false);
+        assertSame(onLucene("books", SpringDataFlowsTest::books));
     }
 
     @Test
     void theRepositoryFlowOnTheQdrantBackendIsElasticsearchs() throws IOException {
-        assertSame(onQdrant("books", SpringDataFlowsTest::books), true);
+        assertSame(onQdrant("books", SpringDataFlowsTest::books));
     }
 
     @Test
@@ -198,32 +198,11 @@ class SpringDataFlowsTest {
                 .isEqualTo(String.join("\n", lucene));
     }
 
-    /**
-     * The gateway's reads must be Elasticsearch's, line by line. {@code tiesInPointIdOrder}: the Qdrant backend
-     * orders equal-scoring hits by point id, not in index order (docs/compatibility.md), so the lines of steps whose
-     * hits all score the same and are returned unsorted ({@link #INDEX_ORDER}) are compared as sets there.
-     */
-    private void assertSame(List<String> gateway, boolean tiesInPointIdOrder) {
+    /** The gateway's reads must be Elasticsearch's, line by line (ties included: both backends keep index order). */
+    private void assertSame(List<String> gateway) {
         // every step reads something: an empty or failed step cannot pass by comparing nothing
         assertThat(elasticsearch).hasSizeGreaterThan(30);
-        assertThat(String.join("\n", tiesInPointIdOrder ? unordered(gateway) : gateway))
-                .isEqualTo(String.join("\n", tiesInPointIdOrder ? unordered(elasticsearch) : elasticsearch));
-    }
-
-    /** The marker of a step whose order is the index order of equal scores. */
-    private static final String INDEX_ORDER = " (index order): ";
-
-    private static List<String> unordered(List<String> lines) {
-        return lines.stream().map(l -> {
-            int at = l.indexOf(INDEX_ORDER);
-            if (at < 0) {
-                return l;
-            }
-            String list = l.substring(at + INDEX_ORDER.length());
-            List<String> items = new ArrayList<>(List.of(list.substring(1, list.length() - 1).split(", ")));
-            items.sort(null);
-            return l.substring(0, at) + " (as a set): " + items;
-        }).toList();
+        assertThat(String.join("\n", gateway)).isEqualTo(String.join("\n", elasticsearch));
     }
 
     static List<Book> library() {
@@ -304,8 +283,8 @@ class SpringDataFlowsTest {
                 + repository.findById("b05").orElseThrow().getVersion());
         out.add("findById missing: " + repository.findById("nope").isPresent());
         out.add("existsById: " + repository.existsById("b03") + " " + repository.existsById("nope"));
-        out.add("findAllById" + INDEX_ORDER + ids(repository.findAllById(List.of("b03", "b01", "nope"))));
-        out.add("findAllById of more" + INDEX_ORDER + ids(repository.findAllById(
+        out.add("findAllById (index order): " + ids(repository.findAllById(List.of("b03", "b01", "nope"))));
+        out.add("findAllById of more (index order): " + ids(repository.findAllById(
                 List.of("b10", "b02", "b07", "b01", "b05", "b08", "b03"))));
         out.add("count: " + repository.count());
 

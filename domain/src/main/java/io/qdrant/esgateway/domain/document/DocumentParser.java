@@ -696,6 +696,10 @@ public final class DocumentParser {
 
         private void parseVector(String path, DenseVectorField field, JsonArray array) {
             checkSingleVector(path);
+            if (field.index()) {
+                // Elasticsearch's codec refuses out-of-range options when it indexes the field's first vector
+                io.qdrant.esgateway.domain.index.VectorIndexOptions.checkIndexing(field.indexOptions());
+            }
             int dims = field.dims();
             float[] vector = new float[dims];
             float squaredMagnitude = 0;

@@ -291,18 +291,8 @@ final class MappingParser {
                 throw GatewayException.mappingFailed("Field [index_options] requires field [index] to be configured as"
                         + " [true]");
             }
-            JsonObject o = JsonReads.object(v, GatewayException::mappingFailed, "[index_options]");
-            String t = JsonReads.text(o.get("type") == null ? new JsonString("") : o.get("type")).orElse("");
-            if (!t.equals("hnsw")) {
-                throw GatewayException.unsupported("[index_options.type: " + t + "] on field [" + name
-                        + "] (only [hnsw])");
-            }
-            for (String key : o.members().keySet()) {
-                if (!Set.of("type", "m", "ef_construction").contains(key)) {
-                    throw GatewayException.unsupported("[index_options." + key + "] on field [" + name + "]");
-                }
-            }
-            return o;
+            return VectorIndexOptions.parse(name, JsonReads.object(v, GatewayException::mappingFailed,
+                    "[index_options]"), dimsGiven ? dims : 0);
         });
         return new DenseVectorField(dims, similarity, index, options);
     }

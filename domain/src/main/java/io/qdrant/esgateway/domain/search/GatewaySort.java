@@ -294,7 +294,7 @@ public final class GatewaySort {
             try {
                 out[i] = switch (col.kind) {
                     case SCORE -> Float.parseFloat(SortValues.text(v));
-                    // a position: a Lucene doc id, or on Qdrant a 63-bit position in point-id order
+                    // a position: a Lucene doc id, or on Qdrant the document's _seq_no (its position in index order)
                     case DOC -> Long.parseLong(SortValues.text(v));
                     case KEYWORD -> v == JsonNull.INSTANCE ? null : SortValues.text(v);
                     case LONG -> SortValues.longOf(v);

@@ -4,6 +4,7 @@ import static io.qdrant.esgateway.domain.error.Failures.failure;
 import static io.qdrant.esgateway.domain.json.JsonFixtures.compact;
 import static io.qdrant.esgateway.domain.json.JsonFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -470,23 +471,61 @@ class MappingParserTest {
                     "[element_type: byte] on field [f] (only [float])");
         }
 
-        @Test
-        void quantized_index_options_are_unsupported() {
-            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,'index_options':{'type':'int8_hnsw'}}"),
-                    "[index_options.type: int8_hnsw] on field [f] (only [hnsw])");
+        @ParameterizedTest
+        @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "{'type':'flat'}|{'type':'flat'}",
+            "{'type':'int8_flat'}|{'type':'int8_flat'}",
+            "{'type':'int8_flat','confidence_interval':'0.9'}|{'type':'int8_flat','confidence_interval':0.9}",
+            "{'type':'int4_flat'}|{'type':'int4_flat','confidence_interval':0.0}",
+            "{'type':'hnsw'}|{'type':'hnsw','m':16,'ef_construction':100}",
+            "{'type':'hnsw','m':null,'ef_construction':'50'}|{'type':'hnsw','m':16,'ef_construction':50}",
+            "{'type':'int8_hnsw'}|{'type':'int8_hnsw','m':16,'ef_construction':100}",
+            "{'type':'int8_hnsw','m':32,'ef_construction':200,'confidence_interval':0.95}"
+                    + "|{'type':'int8_hnsw','m':32,'ef_construction':200,'confidence_interval':0.95}",
+            "{'type':'int4_hnsw','confidence_interval':0}"
+                    + "|{'type':'int4_hnsw','m':16,'ef_construction':100,'confidence_interval':0.0}",
+            "{'type':'hnsw','m':0,'ef_construction':4000}|{'type':'hnsw','m':0,'ef_construction':4000}"})
+        void every_index_options_type_is_kept_as_elasticsearch_renders_it(String given, String rendered) {
+            DenseVectorField f = (DenseVectorField) field("{'type':'dense_vector','dims':4,'index_options':" + given
+                    + "}");
+            assertThat(f.indexOptions()).contains(JsonFixtures.object(rendered));
         }
 
         @Test
-        void index_options_without_a_type_are_unsupported() {
-            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,'index_options':{'m':8}}"),
-                    "[index_options.type: ] on field [f] (only [hnsw])");
-        }
-
-        @Test
-        void an_unknown_hnsw_option_is_unsupported() {
-            assertUnsupported(fieldFailure("{'type':'dense_vector','dims':3,"
+        void index_options_errors_are_elasticsearchs() {
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':2,'index_options':{'type':'bogus'}}"),
+                    "Unknown vector index options type [bogus] for field [f]");
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':2,'index_options':{'m':8}}"),
+                    "[index_options] requires field [type] to be configured");
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':2,'index_options':{'type':'flat','m':16}}"),
+                    "Mapping definition for [f] has unsupported parameters:  [m : 16]");
+            assertMappingFailed(fieldFailure("{'type':'dense_vector','dims':3,"
                     + "'index_options':{'type':'hnsw','confidence_interval':0.9}}"),
-                    "[index_options.confidence_interval] on field [f]");
+                    "Mapping definition for [f] has unsupported parameters:  [confidence_interval : 0.9]");
+            GatewayException odd = fieldFailure("{'type':'dense_vector','dims':3,'index_options':{'type':'int4_hnsw'}}");
+            assertThat(odd.reason()).isEqualTo("Failed to parse mapping: int4_hnsw only supports even dimensions;"
+                    + " provided=3");
+            assertThat(odd.gatewayCause().kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+            assertThat(fieldFailure("{'type':'dense_vector','dims':2,'index_options':{'type':'hnsw','m':16.5}}")
+                    .reason()).isEqualTo("Failed to parse mapping: 16.5 is not an integer value");
+        }
+
+        @Test
+        void out_of_range_options_fail_when_a_vector_is_indexed() {
+            DenseVectorField f = (DenseVectorField) field("{'type':'dense_vector','dims':2,"
+                    + "'index_options':{'type':'int8_hnsw','m':600}}");
+            assertThatThrownBy(() -> VectorIndexOptions.checkIndexing(f.indexOptions()))
+                    .isInstanceOfSatisfying(GatewayException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+                        assertThat(e.reason()).isEqualTo("maxConn must be positive and less than or equal to 512;"
+                                + " maxConn=600");
+                    });
+            DenseVectorField c = (DenseVectorField) field("{'type':'dense_vector','dims':2,"
+                    + "'index_options':{'type':'int8_flat','confidence_interval':1.5}}");
+            assertThatThrownBy(() -> VectorIndexOptions.checkIndexing(c.indexOptions()))
+                    .hasMessage("confidenceInterval must be between 0.9 and 1.0; confidenceInterval=1.5");
+            VectorIndexOptions.checkIndexing(((DenseVectorField) field("{'type':'dense_vector','dims':2,"
+                    + "'index_options':{'type':'int4_flat'}}")).indexOptions());
         }
 
         @Test

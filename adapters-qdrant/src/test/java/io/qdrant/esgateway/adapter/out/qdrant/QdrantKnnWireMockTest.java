@@ -102,7 +102,7 @@ class QdrantKnnWireMockTest {
 
     private static String point(String id, double score) {
         return "{\"id\": \"" + QdrantLayout.pointId(INDEX, id) + "\", \"version\": 3, \"score\": " + score
-                + ", \"payload\": {\"_id\": \"" + id + "\"}}";
+                + ", \"payload\": {\"_id\": \"" + id + "\", \"_seq_no\": " + Math.floorMod(id.hashCode(), 1000) + "}}";
     }
 
     private static String record(String id, String source) {
@@ -121,7 +121,7 @@ class QdrantKnnWireMockTest {
                 {"query": [0.5, -1.0, 2.0], "using": "emb",
                  "filter": {"must": [{"key": "_f.tag", "match": {"value": "red"}}],
                             "must_not": [{"has_id": ["00000000-0000-0000-0000-000000000000"]}]},
-                 "params": {"hnsw_ef": 10}, "limit": 3, "with_payload": ["_id"], "with_vector": false}""",
+                 "params": {"hnsw_ef": 10}, "limit": 3, "with_payload": ["_id", "_seq_no"], "with_vector": false}""",
                 "{\"result\": {\"points\": [" + point("a", 0.9) + ", " + point("b", 0.25) + ", " + point("c", -0.5)
                         + "]}, \"status\": \"ok\", \"time\": 0.0002}");
         answer("POST", COLLECTION + "/points", null, "{\"result\": [" + record("b", "{\"tag\":\"red\"}") + ", "
@@ -151,7 +151,7 @@ class QdrantKnnWireMockTest {
         answer("POST", COLLECTION + "/points/query", """
                 {"query": [1.0, 1.0], "using": "pos",
                  "filter": {"must_not": [{"has_id": ["00000000-0000-0000-0000-000000000000"]}]},
-                 "params": {"hnsw_ef": 10}, "score_threshold": 2.00002, "limit": 6, "with_payload": ["_id"],
+                 "params": {"hnsw_ef": 10}, "score_threshold": 2.00002, "limit": 6, "with_payload": ["_id", "_seq_no"],
                  "with_vector": false}""",
                 "{\"result\": {\"points\": [" + point("near", 0.5) + ", " + point("edge", 2.0) + ", "
                         + point("past", 2.00001) + "]}, \"status\": \"ok\", \"time\": 0.0002}");

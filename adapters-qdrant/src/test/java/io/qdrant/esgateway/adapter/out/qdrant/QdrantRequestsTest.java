@@ -75,6 +75,50 @@ class QdrantRequestsTest {
     }
 
     @Test
+    void aNextPageInIndexOrderIsOneOrderedScrollFromTheLastPosition() {
+        // d0..d59 were written in that order (_seq_no 0..59); d7 rewritten last moves to the end, as in ES
+        store.write(index, List.of(new DocumentWrite.Upsert(doc("d7", "{\"count\": 7}", 60))), 60);
+        fake.requests.clear();
+        var first = store.search(index, request("{\"sort\": [\"_doc\"], \"size\": 5,"
+                + " \"track_total_hits\": false}"), 5);
+        assertThat(first.hits()).extracting(h -> h.id()).containsExactly("d0", "d1", "d2", "d3", "d4");
+        var next = store.search(index, request("{\"sort\": [\"_doc\"], \"size\": 5, \"search_after\": [56],"
+                + " \"track_total_hits\": false}"), 5);
+        assertThat(next.hits()).extracting(h -> h.id()).containsExactly("d57", "d58", "d59", "d7");
+        assertThat(next.hits()).extracting(h -> Json.write(h.sort().get(0))).containsExactly("57", "58", "59", "60");
+        // one call per page: an ordered scroll, the next one starting at the position after the cursor
+        List<FakeQdrant.Request> scrolls = fake.requests("POST", "/points/scroll");
+        assertThat(fake.requests).hasSize(2);
+        assertThat(scrolls.get(0).body().get("order_by").toString()).isEqualTo("{\"key\":\"_seq_no\","
+                + "\"direction\":\"asc\"}");
+        assertThat(scrolls.get(1).body().get("order_by").toString()).isEqualTo("{\"key\":\"_seq_no\","
+                + "\"direction\":\"asc\",\"start_from\":57}");
+        assertThat(scrolls.get(1).body().has("offset")).isFalse();
+    }
+
+    @Test
+    void aScanLongerThanAPageContinuesAtTheLastValueLeavingOutWhatWasRead() {
+        List<DocumentWrite> more = new ArrayList<>();
+        for (int i = 60; i < 300; i++) {
+            more.add(new DocumentWrite.Upsert(doc("d" + i, "{\"count\": " + i + "}", i)));
+        }
+        store.write(index, more, 299);
+        fake.requests.clear();
+        var hits = store.search(index, request("{\"size\": 300, \"track_total_hits\": false}"), 300);
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            expected.add("d" + i);
+        }
+        assertThat(hits.hits()).extracting(h -> h.id()).containsExactlyElementsOf(expected);
+        List<FakeQdrant.Request> scrolls = fake.requests("POST", "/points/scroll");
+        assertThat(scrolls).hasSize(2);
+        assertThat(scrolls.get(1).body().at("/order_by/start_from").asLong()).isEqualTo(255);
+        String id255 = QdrantLayout.pointId(index, "d255");
+        assertThat(scrolls.get(1).body().at("/filter/must_not").toString()).contains("{\"has_id\":[\"" + id255
+                + "\"]}");
+    }
+
+    @Test
     void createIndexMakesTheCollectionWithNamedVectorsAndThePayloadIndexesOfTheMapping() {
         FakeQdrant other = new FakeQdrant();
         try {
@@ -197,11 +241,11 @@ class QdrantRequestsTest {
         assertThat(scrolls).hasSize(1);
         assertThat(scrolls.get(0).body().get("with_payload").toString())
                 .isEqualTo("[\"_id\",\"_source.author\",\"_source.\\\"author.name\\\"\"]");
-        // index order is point-id order, with positions that grow with it
+        // index order is _seq_no order, and the positions are the sequence numbers (d0..d59 written as 0..59)
         List<Long> positions = new ArrayList<>();
         store.scan(index, new DocumentStore.ScanRequest(request("{}"), false, Optional.empty(), Set.of(), false),
                 d -> positions.add(d.position()));
-        assertThat(positions).isSorted();
+        assertThat(positions).isEqualTo(java.util.stream.LongStream.range(0, 60).boxed().toList());
     }
 
     /** The number of records all {@code points/query} answers carried. */
@@ -226,8 +270,8 @@ class QdrantRequestsTest {
         assertThat(query.at("/query/order_by").toString())
                 .isEqualTo("{\"key\":\"_f.count\",\"direction\":\"desc\"}");
         assertThat(query.get("limit").asInt()).isEqualTo(21);
-        assertThat(query.get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\",\"_src\","
-                + "\"_version\",\"_seq_no\",\"_primary_term\",\"_routing\"]");
+        assertThat(query.get("with_payload").toString()).isEqualTo("[\"_id\",\"_seq_no\",\"_source.count\",\"_src\","
+                + "\"_version\",\"_primary_term\",\"_routing\"]");
         assertThat(fake.requests("POST", "/points")).isEmpty();
         assertThat(fake.requests("POST", "/points/scroll")).isEmpty();
         assertThat(Json.write(hits.hits().get(0).source())).isEqualTo(Json.write(store.get(index, List.of("d59"))
@@ -263,12 +307,11 @@ class QdrantRequestsTest {
         fake.queryAnswerSizes.clear();
         var hits = store.search(index, request("{\"sort\": [{\"count\": \"desc\"}], \"size\": 20,"
                 + " \"track_total_hits\": false}"), 20);
-        // 59..46 (14 documents), then 6 of the 11 tied at 45: the first in index (point-id) order, as ES
+        // 59..46 (14 documents), then 6 of the 11 tied at 45: the first in index (_seq_no) order, as ES
         List<String> tied = new ArrayList<>(List.of("d45"));
         for (int i = 0; i < 10; i++) {
             tied.add("e" + i);
         }
-        tied.sort(java.util.Comparator.comparingLong(id -> QdrantLayout.position(QdrantLayout.pointId(index, id))));
         List<String> expected = new ArrayList<>();
         for (int i = 59; i > 45; i--) {
             expected.add("d" + i);
@@ -283,7 +326,7 @@ class QdrantRequestsTest {
         assertThat(streamed(fake)).isEqualTo(20 + 6); // the page, the 5 tied documents left out, one past the group
         // the first query carried its 21 records' documents, the second only keys: one retrieve of the page's
         // documents that came with the second
-        assertThat(queries.get(1).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]");
+        assertThat(queries.get(1).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_seq_no\",\"_source.count\"]");
         List<FakeQdrant.Request> retrieves = fake.requests("POST", "/points");
         assertThat(retrieves).hasSize(1);
         assertThat(retrieves.get(0).body().get("ids").size()).isBetween(1, 6);
@@ -299,7 +342,6 @@ class QdrantRequestsTest {
         var first = store.search(index, request("{\"sort\": [{\"count\": {\"order\": \"asc\", \"missing\":"
                 + " \"_first\"}}], \"size\": 5, \"track_total_hits\": false}"), 5);
         List<String> missing = new ArrayList<>(List.of("m0", "m1", "m2"));
-        missing.sort(java.util.Comparator.comparingLong(id -> QdrantLayout.position(QdrantLayout.pointId(index, id))));
         List<String> expected = new ArrayList<>(missing);
         expected.addAll(List.of("d0", "d1"));
         assertThat(first.hits()).extracting(h -> h.id()).containsExactlyElementsOf(expected);
@@ -337,10 +379,10 @@ class QdrantRequestsTest {
             assertThat(other.requests("POST", "/points/scroll")).isEmpty();
             List<FakeQdrant.Request> queries = other.requests("POST", "/points/query");
             assertThat(queries).isNotEmpty();
-            assertThat(queries.get(0).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\","
-                    + "\"_src\",\"_version\",\"_seq_no\",\"_primary_term\",\"_routing\"]");
+            assertThat(queries.get(0).body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_seq_no\","
+                    + "\"_source.count\",\"_src\",\"_version\",\"_primary_term\",\"_routing\"]");
             assertThat(queries.subList(1, queries.size())).allSatisfy(r -> assertThat(
-                    r.body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_source.count\"]"));
+                    r.body().get("with_payload").toString()).isEqualTo("[\"_id\",\"_seq_no\",\"_source.count\"]"));
             // 49 matches: far fewer records than the corpus, even with this data's ties and multi-valued counts
             assertThat(streamed(other)).isLessThan(40);
             assertThat(result.total().orElseThrow().value()).isEqualTo(49);

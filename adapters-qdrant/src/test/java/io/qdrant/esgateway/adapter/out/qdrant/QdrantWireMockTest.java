@@ -220,8 +220,8 @@ class QdrantWireMockTest {
         String p3 = QdrantLayout.pointId(INDEX, "p3");
         String p4 = QdrantLayout.pointId(INDEX, "p4");
         // Qdrant's stream, descending: p1 at 9.5, p2 at 9.5 again? no: p2 holds [7, 3] and p3 holds 7 (ties by id)
-        String[] tied = QdrantLayout.position(p2) > QdrantLayout.position(p3) ? new String[] {p2, p3}
-                : new String[] {p3, p2};
+        String[] tied = java.util.UUID.fromString(p2).compareTo(java.util.UUID.fromString(p3)) > 0
+                ? new String[] {p2, p3} : new String[] {p3, p2};
         answerWhen(query, "$.offset", false, ok("{\"points\":["
                 + record(p1, "p1", "9.5", 9.5) + "," + record(tied[0], tied[0].equals(p2) ? "p2" : "p3",
                 tied[0].equals(p2) ? "[7, 3]" : "7", 7) + "," + record(tied[1], tied[1].equals(p2) ? "p2" : "p3",
@@ -235,8 +235,8 @@ class QdrantWireMockTest {
         var hits = store.search(INDEX, search("{\"sort\":[{\"price\":\"desc\"}],\"size\":2,"
                 + "\"track_total_hits\":false}"), 2);
 
-        // ES: p1 (9.5), then of the two at 7 the first in index order (point-id order ascending)
-        String second = QdrantLayout.position(p2) < QdrantLayout.position(p3) ? "p2" : "p3";
+        // ES: p1 (9.5), then of the two at 7 the first in index order (_seq_no: p3 was written before p2)
+        String second = "p3";
         assertThat(hits.hits()).extracting(h -> h.id() + " " + Json.write(h.sort().get(0)))
                 .containsExactly("p1 9.5", second + " 7.0");
         qdrant.verify(1, postRequestedFor(urlPathEqualTo(query))
@@ -244,7 +244,8 @@ class QdrantWireMockTest {
                 .withRequestBody(matchingJsonPath("$.query.order_by.direction", equalTo("desc")))
                 .withRequestBody(matchingJsonPath("$.limit", equalTo("3")))
                 .withRequestBody(matchingJsonPath("$.with_payload[0]", equalTo("_id")))
-                .withRequestBody(matchingJsonPath("$.with_payload[1]", equalTo("_source.price"))));
+                .withRequestBody(matchingJsonPath("$.with_payload[1]", equalTo("_seq_no")))
+                .withRequestBody(matchingJsonPath("$.with_payload[2]", equalTo("_source.price"))));
         // the page ended inside the group at 7: its size (2, both seen) asks for exactly one more record
         qdrant.verify(1, postRequestedFor(urlPathEqualTo(count))
                 .withRequestBody(matchingJsonPath("$.filter.must[0].range.gte", equalTo("7.0")))
@@ -258,8 +259,10 @@ class QdrantWireMockTest {
     }
 
     private static String record(String pointId, String id, String price, double orderValue) {
+        int seqNo = id.equals("p3") ? 2 : id.equals("p2") ? 3 : Integer.parseInt(id.substring(1));
         return "{\"id\":\"" + pointId + "\",\"version\":0,\"score\":1.0,\"payload\":{\"_id\":\"" + id
-                + "\",\"_source\":{\"price\":" + price + "}},\"order_value\":" + orderValue + "}";
+                + "\",\"_seq_no\":" + seqNo + ",\"_source\":{\"price\":" + price + "}},\"order_value\":"
+                + orderValue + "}";
     }
 
     private static String stored(String pointId, String id, String source) {

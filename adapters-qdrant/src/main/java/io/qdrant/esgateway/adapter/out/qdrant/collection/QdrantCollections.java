@@ -9,6 +9,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
 import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient.QdrantError;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
+import io.qdrant.esgateway.domain.index.VectorIndexOptions;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -54,6 +55,20 @@ public final class QdrantCollections {
                     case DOT_PRODUCT, MAX_INNER_PRODUCT -> "Dot";
                     case L2_NORM -> "Euclid";
                 });
+                if (v.indexOptions().isPresent()) {
+                    // index_options: a graph type builds Qdrant's HNSW graph with its m and ef_construction (Qdrant's
+                    // ef_construct is at least 4); a flat type builds none (m 0), so every search of it is exact.
+                    // Vectors stay float: the quantized types are not quantized here
+                    String type = VectorIndexOptions.type(v.indexOptions());
+                    ObjectNode hnsw = params.putObject("hnsw_config");
+                    if (VectorIndexOptions.graph(type)) {
+                        hnsw.put("m", Math.max(0, VectorIndexOptions.intParam(v.indexOptions(), "m", 16)));
+                        hnsw.put("ef_construct", Math.max(4, VectorIndexOptions.intParam(v.indexOptions(),
+                                "ef_construction", 100)));
+                    } else {
+                        hnsw.put("m", 0);
+                    }
+                }
             });
         }
         body.put("on_disk_payload", true);
@@ -73,6 +88,9 @@ public final class QdrantCollections {
             for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
+            // index order (QdrantLayout.position): the scroll's order_by over _seq_no
+            createPayloadIndexAt(index, collection, QdrantLayout.SEQ_NO, QdrantLayout.seqNoSchema(),
+                    QdrantLayout.SEQ_NO);
             if (textPayloads) {
                 for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
                     createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
@@ -153,6 +171,10 @@ public final class QdrantCollections {
             if (!schema.has(QdrantLayout.fieldPath(e.getKey()))) {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
+        }
+        if (!schema.has(QdrantLayout.SEQ_NO)) {
+            createPayloadIndexAt(index, collection, QdrantLayout.SEQ_NO, QdrantLayout.seqNoSchema(),
+                    QdrantLayout.SEQ_NO);
         }
         if (textPayloads) {
             for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {

@@ -20,7 +20,8 @@ import io.qdrant.esgateway.adapter.out.qdrant.QdrantStores;
  *       which a JSON payload would not guarantee); read by {@code get} and {@code fetch};</li>
  *   <li>{@code _source} — the same source as a JSON object, so that the complete scan can ask Qdrant for only the
  *       top-level keys it needs ({@code with_payload} include lists);</li>
- *   <li>{@code _version}, {@code _seq_no}, {@code _primary_term} — the version triple;</li>
+ *   <li>{@code _version}, {@code _seq_no}, {@code _primary_term} — the version triple; {@code _seq_no} (integer range
+ *       index) is also the point's position in index order ({@link #position});</li>
  *   <li>{@code _f} — the values as Elasticsearch indexes them, one array per field path ({@code _f."title.raw"}),
  *       already converted to the mapped type by the domain (keywords past {@code ignore_above} left out, dates as epoch
  *       milliseconds, numbers rounded to float/half_float precision); filters run on these, so that they see what an
@@ -137,19 +138,30 @@ public final class QdrantLayout {
     }
 
     /**
-     * A position that orders points as Qdrant's scroll does (by id; UUIDs compare as unsigned 128-bit numbers):
-     * the top 63 bits of the UUID.
+     * A point's position in index order: its {@code _seq_no} (the sequence number of the document's live version, so
+     * ascending positions are the order in which the live versions were written, Elasticsearch's order on one shard).
+     * Read from the record's payload, which every read that needs positions includes ({@link #SEQ_NO}); the scroll
+     * in index order puts it there from the record's {@code order_value}.
      */
-    public static long position(String pointId) {
-        return UUID.fromString(pointId).getMostSignificantBits() >>> 1;
+    public static long position(com.fasterxml.jackson.databind.JsonNode record) {
+        com.fasterxml.jackson.databind.JsonNode seqNo = record.path("payload").get(SEQ_NO);
+        if (seqNo == null || !seqNo.canConvertToLong()) {
+            throw new IllegalStateException("a record read without its [" + SEQ_NO + "] payload");
+        }
+        return seqNo.asLong();
     }
 
     /**
-     * The lowest point id whose {@link #position} is {@code position} or more: a scroll {@code offset} (inclusive)
-     * that starts at the first point at or after that position in id order. {@code position} is 0 or more.
+     * The payload index that serves index order: an integer range index on {@link #SEQ_NO} (Qdrant's {@code order_by}
+     * needs one); no value lookup, as no filter matches a sequence number.
      */
-    public static String firstAt(long position) {
-        return new UUID(position << 1, 0L).toString();
+    public static com.fasterxml.jackson.databind.node.ObjectNode seqNoSchema() {
+        com.fasterxml.jackson.databind.node.ObjectNode s = com.fasterxml.jackson.databind.node.JsonNodeFactory
+                .instance.objectNode();
+        s.put("type", "integer");
+        s.put("lookup", false);
+        s.put("range", true);
+        return s;
     }
 
     /**

@@ -34,8 +34,8 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
- * The reads every search path is made of: documents by id (get, fetch), the scroll of a filter's matches in point-id
- * order, exact counts, and {@code points/query} calls.
+ * The reads every search path is made of: documents by id (get, fetch), the scroll of a filter's matches in index
+ * order (ascending {@code _seq_no}), exact counts, and {@code points/query} calls.
  */
 public final class CollectionReads {
     /** Points scrolled per call. */
@@ -178,50 +178,96 @@ public final class CollectionReads {
     // ---------------------------------------------------------------- scroll and count
 
     /**
-     * Scrolls the matches in point-id order, {@link #PAGE} at a time, until {@code limit} or {@code sink} says stop
-     * or the search's deadline ({@link io.qdrant.esgateway.domain.search.SearchDeadline}) has passed between pages.
+     * Scrolls the matches in index order (ascending {@code _seq_no}, {@link QdrantLayout#position}), {@link #PAGE} at
+     * a time, until {@code limit} or {@code sink} says stop or the search's deadline
+     * ({@link io.qdrant.esgateway.domain.search.SearchDeadline}) has passed between pages. Every record's payload
+     * carries its {@code _seq_no}.
      */
     public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit,
                        Predicate<JsonNode> sink) {
-        scroll(index, matches, include, limit, null, sink);
+        scroll(index, matches, include, limit, 0L, sink);
     }
 
     /**
-     * {@link #scroll(IndexMetadata, Translated, List, int, Predicate)} from the point id {@code from} on (inclusive;
-     * it need not exist: the scroll starts at the first point id not below it), or from the first point when null.
+     * {@link #scroll(IndexMetadata, Translated, List, int, Predicate)} from the position {@code from} on (inclusive;
+     * no point need hold it). Qdrant's scroll {@code order_by} over the {@code _seq_no} range index: each page starts
+     * at the last value read ({@code start_from} is inclusive) and leaves out the points already read at that value,
+     * so a page costs one call whatever ties a value holds.
      */
-    public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit, String from,
+    public void scroll(IndexMetadata index, Translated matches, List<String> include, int limit, long from,
                        Predicate<JsonNode> sink) {
         String collection = calls.collection(index);
-        JsonNode offset = from == null ? null : com.fasterxml.jackson.databind.node.TextNode.valueOf(from);
+        long start = from;
+        List<String> atStart = new ArrayList<>();
         int seen = 0;
-        ObjectNode filter = filter(matches);
         while (seen < limit) {
             ObjectNode body = QdrantClient.object();
+            ObjectNode filter = filter(matches);
+            if (!atStart.isEmpty()) {
+                ObjectNode read = QdrantClient.object();
+                ArrayNode ids = read.putArray("has_id");
+                atStart.forEach(ids::add);
+                ((ArrayNode) filter.get("must_not")).add(read);
+            }
             body.set("filter", filter);
             body.put("limit", Math.min(PAGE, limit - seen));
             ArrayNode with = body.putArray("with_payload");
             include.forEach(with::add);
             body.put("with_vector", false);
-            if (offset != null) {
-                body.set("offset", offset);
+            ObjectNode orderBy = body.putObject("order_by");
+            orderBy.put("key", QdrantLayout.SEQ_NO);
+            orderBy.put("direction", "asc");
+            if (start > 0) {
+                orderBy.put("start_from", start);
             }
-            JsonNode result = calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true,
-                    "scroll the documents of index [" + index.name() + "]");
-            for (JsonNode record : result.path("points")) {
+            JsonNode result = scrollCall(index, collection, body);
+            JsonNode points = result.path("points");
+            for (JsonNode record : points) {
                 seen++;
+                long position = record.path("order_value").asLong();
+                if (record.path("payload") instanceof ObjectNode payload) {
+                    payload.put(QdrantLayout.SEQ_NO, position);
+                } else if (record instanceof ObjectNode r) {
+                    r.putObject("payload").put(QdrantLayout.SEQ_NO, position);
+                }
+                if (position != start) {
+                    start = position;
+                    atStart.clear();
+                }
+                atStart.add(record.path("id").asText());
                 if (!sink.test(record) || seen >= limit) {
                     return;
                 }
             }
-            offset = result.get("next_page_offset");
-            if (offset == null || offset.isNull()) {
-                return;
+            if (points.size() < body.path("limit").asInt()) {
+                return; // the last page: order_by never gives a next_page_offset
             }
             if (io.qdrant.esgateway.domain.search.SearchDeadline.passed()) {
                 // the search's timeout: what was read so far is its partial result, as Elasticsearch's
                 return;
             }
+        }
+    }
+
+    /**
+     * One page of the scroll in index order. A collection without the {@code _seq_no} range index (created before
+     * index order was kept there) gets it, once, and the page is asked again.
+     */
+    private JsonNode scrollCall(IndexMetadata index, String collection, ObjectNode body) {
+        String what = "scroll the documents of index [" + index.name() + "]";
+        try {
+            return calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true, what);
+        } catch (GatewayException e) {
+            String message = String.valueOf(e.getMessage());
+            if (!message.contains("No range index for `order_by` key: `" + QdrantLayout.SEQ_NO + "`")) {
+                throw e;
+            }
+            ObjectNode create = QdrantClient.object();
+            create.put("field_name", QdrantLayout.SEQ_NO);
+            create.set("field_schema", QdrantLayout.seqNoSchema());
+            calls.call(index, "PUT", collection, "/index", Map.of("wait", "true"), create, false,
+                    "create the payload index of [" + QdrantLayout.SEQ_NO + "] of index [" + index.name() + "]");
+            return calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true, what);
         }
     }
 

@@ -100,8 +100,9 @@ public final class FilterSearches {
         boolean indexOrder = request.searchAfter().isEmpty()
                 && request.sort().stream().allMatch(s -> s instanceof SortSpec.Score);
         Object[] after = prepared.after();
-        OptionalLong start = after == null ? OptionalLong.empty()
-                : indexOrderStart(request.sort(), sort, after, score);
+        // a sort that is index order (_score ties, then _doc): from the start, or after the search_after's position
+        OptionalLong start = after == null ? (!indexOrder && inIndexOrder(request.sort()) ? OptionalLong.of(0L)
+                : OptionalLong.empty()) : indexOrderStart(request.sort(), sort, after, score);
         Optional<IndexHits.Total> total = Optional.empty();
         boolean counted = !(request.trackTotalHits() instanceof TrackTotalHits.Disabled);
         if (topN <= 0 || matches instanceof FilterTranslator.Never) {
@@ -141,7 +142,7 @@ public final class FilterSearches {
         List<Hit> hits = new ArrayList<>();
         BiFunction<String, JsonObject, Map<String, List<String>>> highlights = reads.highlighter(index, request);
         if (indexOrder) {
-            // every match scores the same: the best topN are the first topN in index (point id) order
+            // every match scores the same: the best topN are the first topN in index (_seq_no) order
             reads.scroll(index, matches, CollectionReads.STORED, topN, record -> {
                 StoredDocument d = CollectionReads.stored(index, record.path("payload"));
                 hits.add(new Hit(index.name(), d.id(), score, request.sort().stream().map(s -> floatValue(score))
@@ -176,20 +177,13 @@ public final class FilterSearches {
     /**
      * Where a page in index order continues after its {@code search_after} ({@code after}, parsed): its sort keys
      * are {@code _score} (every match scores {@code score}) and at most one {@code _doc} ascending, last — a scroll's
-     * or a point in time's next page. Empty when the sort is another; else the first position in point-id order
-     * the page starts at ({@link QdrantLayout#position}), or -1 when no match comes after.
+     * or a point in time's next page. Empty when the sort is another; else the first position in index order
+     * ({@code _seq_no}, {@link QdrantLayout#position}) the page starts at, or -1 when no match comes after.
      */
     static OptionalLong indexOrderStart(List<SortSpec> specs, GatewaySort sort, Object[] after, float score) {
         int n = specs.size();
-        if (n == 0) {
+        if (!inIndexOrder(specs)) {
             return OptionalLong.empty();
-        }
-        for (int i = 0; i < n; i++) {
-            SortSpec spec = specs.get(i);
-            boolean lastDoc = i == n - 1 && spec instanceof SortSpec.Doc d && d.order() == SortSpec.Order.ASC;
-            if (!(spec instanceof SortSpec.Score) && !lastDoc) {
-                return OptionalLong.empty();
-            }
         }
         boolean byDoc = specs.get(n - 1) instanceof SortSpec.Doc;
         Object[] first = new Object[n];
@@ -209,6 +203,22 @@ public final class FilterSearches {
         return OptionalLong.of((Long) after[n - 1] + 1);
     }
 
+    /** Whether the sort keys are {@code _score} (every match ties) and at most one {@code _doc} ascending, last. */
+    private static boolean inIndexOrder(List<SortSpec> specs) {
+        int n = specs.size();
+        if (n == 0) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            SortSpec spec = specs.get(i);
+            boolean lastDoc = i == n - 1 && spec instanceof SortSpec.Doc d && d.order() == SortSpec.Order.ASC;
+            if (!(spec instanceof SortSpec.Score) && !lastDoc) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A page in index order from position {@code start} on ({@link #indexOrderStart}; -1: none). */
     private List<Hit> continuation(IndexMetadata index, SearchRequest request, int topN, Translated matches,
                                    float score, GatewaySort sort, long start) {
@@ -219,10 +229,10 @@ public final class FilterSearches {
         BiFunction<String, JsonObject, Map<String, List<String>>> highlights = reads.highlighter(index, request);
         int keys = request.sort().size();
         boolean byDoc = request.sort().get(keys - 1) instanceof SortSpec.Doc;
-        reads.scroll(index, matches, CollectionReads.STORED, topN, start == 0 ? null : QdrantLayout.firstAt(start),
+        reads.scroll(index, matches, CollectionReads.STORED, topN, start,
                 record -> {
                     StoredDocument d = CollectionReads.stored(index, record.path("payload"));
-                    long position = QdrantLayout.position(record.path("id").asText());
+                    long position = QdrantLayout.position(record);
                     Object[] values = new Object[keys];
                     for (int i = 0; i < keys; i++) {
                         values[i] = byDoc && i == keys - 1 ? (Object) position : (Object) score;
@@ -282,7 +292,7 @@ public final class FilterSearches {
                 request.trackTotalHits(), reads.besideResult(index, count)), List.of(), Float.NaN)));
     }
 
-    /** The complete scan on the filter path: every match in point-id order, with the requested source fields. */
+    /** The complete scan on the filter path: every match in index order, with the requested source fields. */
     public void scan(IndexMetadata index, ScanRequest scan, Consumer<ScannedDocument> sink) {
         FilterTranslator translator = new FilterTranslator(index, CollectionReads.now());
         Translated matches = matches(index, scan.search(), scan.postFilter(), scan.filter(), translator);
@@ -294,7 +304,7 @@ public final class FilterSearches {
         reads.scroll(index, matches, read.include(), Integer.MAX_VALUE, record -> {
             JsonNode payload = record.path("payload");
             sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(),
-                    QdrantLayout.position(record.path("id").asText()), score, read.source(payload)));
+                    QdrantLayout.position(record), score, read.source(payload)));
             return true;
         });
     }

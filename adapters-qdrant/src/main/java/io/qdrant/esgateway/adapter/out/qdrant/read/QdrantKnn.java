@@ -35,7 +35,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
  * the distance {@code d}. Float summation order differs between engines (SIMD), so a score may differ from
  * Elasticsearch's in its last bits; the order and the set of neighbours do not, unless two neighbours are that close.
  *
- * <p>The {@code k} nearest are chosen by that score, ties by point-id order (the Qdrant backend's index order): when
+ * <p>The {@code k} nearest are chosen by that score, ties in index order (ascending {@code _seq_no}): when
  * the neighbour after the {@code k}-th ties with it, the search is repeated with a larger limit until the tie is
  * complete, so that Qdrant's arbitrary order among equal scores never decides. {@code similarity} keeps, of the
  * {@code k} nearest, those at least that similar: Qdrant gets a slightly looser {@code score_threshold} (so that no
@@ -50,11 +50,15 @@ public final class QdrantKnn {
         JsonNode query(ObjectNode body);
     }
 
-    /** The neighbours of one kNN search: point id → ES score (before the knn's boost), and their {@code _id}s. */
-    public record Neighbours(Map<String, Float> scores, Map<String, String> ids) {
+    /**
+     * The neighbours of one kNN search: point id → ES score (before the knn's boost), their {@code _id}s and their
+     * positions in index order ({@link QdrantLayout#position}).
+     */
+    public record Neighbours(Map<String, Float> scores, Map<String, String> ids, Map<String, Long> positions) {
         public Neighbours {
             scores = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(scores));
             ids = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(ids));
+            positions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(positions));
         }
 
         /** The point ids as a {@code has_id} condition, or {@link FilterTranslator.Never} when there are none. */
@@ -109,7 +113,7 @@ public final class QdrantKnn {
         return out;
     }
 
-    /** One kNN search: its {@code k} nearest (ES scores, best first; ties by point id) above its similarity. */
+    /** One kNN search: its {@code k} nearest (ES scores, best first; ties in index order) above its similarity. */
     static Neighbours search(IndexMetadata index, Set<String> vectors, Query.Knn knn,
                              Function<Query, Translated> filters, Caller caller) {
         DenseVectorField dense = field(index, knn);
@@ -121,7 +125,7 @@ public final class QdrantKnn {
         knn.filter().forEach(f -> parts.add(filters.apply(f)));
         Translated filter = FilterTranslator.and(parts);
         if (filter instanceof FilterTranslator.Never) {
-            return new Neighbours(Map.of(), Map.of());
+            return new Neighbours(Map.of(), Map.of(), Map.of());
         }
         int limit = knn.k() + 1;
         List<Scored> found;
@@ -137,12 +141,12 @@ public final class QdrantKnn {
                                     + " not written by the gateway", Map.of(), null);
                 }
                 found.add(new Scored(pointId, id.asText(), esScore(dense.similarity(),
-                        (float) point.path("score").asDouble()), QdrantLayout.position(pointId)));
+                        (float) point.path("score").asDouble()), QdrantLayout.position(point)));
             }
             if (found.size() < limit || !tiesAtBoundary(found, knn.k())) {
                 break;
             }
-            // the neighbour after the k-th ties with it: fetch the whole tie so that point-id order decides
+            // the neighbour after the k-th ties with it: fetch the whole tie so that index order decides
             limit = Math.multiplyExact(limit, 2);
         }
         found.sort(Comparator.comparing(Scored::score, Comparator.reverseOrder())
@@ -150,13 +154,15 @@ public final class QdrantKnn {
         Optional<Float> threshold = knn.similarity().map(s -> esScore(dense.similarity(), s, true));
         Map<String, Float> scores = new LinkedHashMap<>();
         Map<String, String> ids = new LinkedHashMap<>();
+        Map<String, Long> positions = new LinkedHashMap<>();
         for (Scored s : found.subList(0, Math.min(knn.k(), found.size()))) {
             if (threshold.isEmpty() || s.score() >= threshold.get()) {
                 scores.put(s.pointId(), s.score());
                 ids.put(s.pointId(), s.id());
+                positions.put(s.pointId(), s.position());
             }
         }
-        return new Neighbours(scores, ids);
+        return new Neighbours(scores, ids, positions);
     }
 
     private record Scored(String pointId, String id, float score, long position) {
@@ -182,7 +188,7 @@ public final class QdrantKnn {
         body.putObject("params").put("hnsw_ef", knn.numCandidates());
         knn.similarity().ifPresent(s -> body.put("score_threshold", looseThreshold(dense.similarity(), s)));
         body.put("limit", limit);
-        body.putArray("with_payload").add(QdrantLayout.ID);
+        body.putArray("with_payload").add(QdrantLayout.ID).add(QdrantLayout.SEQ_NO);
         body.put("with_vector", false);
         return body;
     }

@@ -45,7 +45,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
  *
  * <p>Only the neighbours can score differently from each other: every other match scores the query's constant
  * score. So the relevance order needs no scan: the neighbours that match are scored, and the first matches of the
- * rest in index (point-id) order fill up the window; ties are broken by point-id order on both sides. Any other order
+ * rest in index order fill up the window; ties are broken by index order ({@code _seq_no}) on both sides. Any other order
  * ({@code _doc}, {@code _score} ascending, {@code search_after}) sorts a scroll of all matches, as the constant-score
  * path does. Only the hits of the window are fetched, with their source only when the response shows it.
  * {@code min_score} applies to the computed scores: neighbours one by one, the other matches all or none.
@@ -89,6 +89,7 @@ public final class QdrantKnnSearch {
         /** Every point some kNN search found: the only matches whose scores differ. */
         final Set<String> scored = new LinkedHashSet<>();
         final Map<String, String> ids = new HashMap<>();
+        final Map<String, Long> positions = new HashMap<>();
         Set<String> matchingQuery;
 
         Context(IndexMetadata index, SearchRequest request, Optional<Query> extra) {
@@ -112,6 +113,7 @@ public final class QdrantKnnSearch {
             found.values().forEach(n -> {
                 scored.addAll(n.scores().keySet());
                 ids.putAll(n.ids());
+                positions.putAll(n.positions());
             });
             this.scores = new KnnScores(found);
             this.scoring = request.query().or(() -> request.knn().isEmpty() ? Optional.of(new Query.MatchAll(1f))
@@ -266,7 +268,7 @@ public final class QdrantKnnSearch {
         List<Ranked> ranked = new ArrayList<>();
         for (String pointId : candidates) {
             if (matching.contains(pointId)) {
-                Ranked r = ranked(context, pointId, context.ids.get(pointId), scored);
+                Ranked r = ranked(context, pointId, context.ids.get(pointId), context.positions.get(pointId), scored);
                 if (context.passes(r.score())) {
                     ranked.add(r);
                 }
@@ -279,7 +281,7 @@ public final class QdrantKnnSearch {
                 store.scroll(context.index, rest, List.of(QdrantLayout.ID), topN, record -> {
                     String pointId = record.path("id").asText();
                     ranked.add(ranked(context, pointId, record.path("payload").path(QdrantLayout.ID).asText(),
-                            scored));
+                            QdrantLayout.position(record), scored));
                     return true;
                 });
             }
@@ -288,11 +290,11 @@ public final class QdrantKnnSearch {
         return ranked.subList(0, Math.min(topN, ranked.size()));
     }
 
-    private static Ranked ranked(Context context, String pointId, String id, boolean scored) {
+    private static Ranked ranked(Context context, String pointId, String id, long position, boolean scored) {
         float score = context.score(pointId);
         List<JsonValue> sort = context.request.sort().isEmpty() ? List.of()
                 : List.of(new JsonValue.JsonNumber(Double.parseDouble(Float.toString(score))));
-        return new Ranked(pointId, id, scored ? score : Float.NaN, QdrantLayout.position(pointId), sort);
+        return new Ranked(pointId, id, scored ? score : Float.NaN, position, sort);
     }
 
     /** Any other order: the gateway's sort over a scroll of every match (with the sort fields' source). */
@@ -390,7 +392,7 @@ public final class QdrantKnnSearch {
             if (!context.passes(score)) {
                 return true;
             }
-            sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(), QdrantLayout.position(pointId),
+            sink.accept(new ScannedDocument(payload.path(QdrantLayout.ID).asText(), QdrantLayout.position(record),
                     scan.scores() ? score : Float.NaN, read.source(payload)));
             return true;
         });

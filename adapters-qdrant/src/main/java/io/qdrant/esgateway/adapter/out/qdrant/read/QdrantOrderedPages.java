@@ -41,7 +41,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
  *       order; the stream is read past the page until the primary value changes, so the whole tie group at the
  *       page's boundary is a candidate, and the candidates are ordered by {@link GatewaySort#order()};</li>
  *   <li><b>missing values</b>: {@code order_by} leaves out points without the field; they are read separately
- *       ({@code is_empty} on the field, by scroll in point-id = index order) when they can reach the page: always
+ *       ({@code is_empty} on the field, by scroll in index order) when they can reach the page: always
  *       with {@code missing: _first}, and with {@code _last} (or a value) when the stream ran out or the missing
  *       key does not sort after the boundary. With a single sort key the first {@code topN} suffice; with further
  *       keys the whole group is read (it is one tie group);</li>
@@ -69,7 +69,7 @@ public final class QdrantOrderedPages {
         <T> T post(String rest, ObjectNode body, String what, QdrantClient.ResultDecoder<T> decoder);
     }
 
-    /** A scroll in point-id order of the matches, with a payload include list, at most {@code limit} records. */
+    /** A scroll in index order of the matches, with a payload include list, at most {@code limit} records. */
     @FunctionalInterface
     public interface Scroll {
         void scroll(Translated matches, List<String> include, int limit, Predicate<JsonNode> sink);

@@ -17,7 +17,7 @@ import io.qdrant.esgateway.adapter.out.qdrant.payload.QdrantJson;
 /**
  * What a gateway-side sort reads from Qdrant, and how it reads it: the payload include list (the document id and the
  * sort fields' source paths, never the whole source) and each record's {@link GatewaySort.Key} (its values parsed as
- * the mapping says, its position in point-id order).
+ * the mapping says, its position in index order: its {@code _seq_no}).
  */
 public final class SortPayload {
     private final Mappings mappings;
@@ -35,6 +35,7 @@ public final class SortPayload {
         this.projection = fields.isEmpty() ? SourceFilter.NONE : new SourceFilter(true, List.copyOf(fields), List.of());
         List<String> paths = new ArrayList<>();
         paths.add(QdrantLayout.ID);
+        paths.add(QdrantLayout.SEQ_NO);
         paths.addAll(QdrantJson.sourceIncludes(fields));
         this.include = List.copyOf(paths);
         this.plain = PlainSortValues.of(mappings, fields);
@@ -64,7 +65,7 @@ public final class SortPayload {
             values = DocumentParser.parse(mappings, source, id).values();
         }
         ValuesDoc doc = new ValuesDoc(id, score, values, i -> false);
-        return sort.key(doc, QdrantLayout.position(record.pointId()));
+        return sort.key(doc, record.position());
     }
 
     /**

@@ -30,16 +30,19 @@ import io.qdrant.esgateway.adapter.out.qdrant.transport.StreamedJsonNodes;
  * @param pointId    the point's id as {@code JsonNode.asText} gives it ({@code ""} when absent)
  * @param orderValue the record's {@code order_value} ({@link MissingNode} when absent)
  * @param docId      the payload's {@code _id} as {@code asText} gives it ({@code ""} when absent)
+ * @param position   the payload's {@code _seq_no} as {@code asLong} gives it (0 when absent): the point's position in
+ *                   index order
  * @param source     the payload's {@code _source} object as {@link QdrantJson#toObject} gives it ({@code {}} when
  *                   absent or not an object)
  */
-record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject source) {
+record SortRecord(String pointId, JsonNode orderValue, String docId, long position, JsonObject source) {
 
     /** The record as the tree-based reading saw it. */
     static SortRecord of(JsonNode record) {
         JsonNode payload = record.path("payload");
         return new SortRecord(record.path("id").asText(), record.path("order_value"),
-                payload.path(QdrantLayout.ID).asText(), QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)));
+                payload.path(QdrantLayout.ID).asText(), payload.path(QdrantLayout.SEQ_NO).asLong(),
+                QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)));
     }
 
     /**
@@ -101,6 +104,7 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
         String pointId = "";
         JsonNode orderValue = MissingNode.getInstance();
         String docId = "";
+        long position = 0;
         JsonObject source = JsonObject.of();
         StoredDocuments.Fields stored = documents == null ? null : new StoredDocuments.Fields();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -111,6 +115,7 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
                 case "order_value" -> orderValue = StreamedJsonNodes.node(parser);
                 case "payload" -> { // a repeated key: the last one counts, as in the tree
                     docId = "";
+                    position = 0;
                     source = JsonObject.of();
                     if (token != JsonToken.START_OBJECT) {
                         parser.skipChildren();
@@ -124,6 +129,8 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
                         }
                         if (key.equals(QdrantLayout.ID)) {
                             docId = StreamedJsonNodes.text(parser);
+                        } else if (key.equals(QdrantLayout.SEQ_NO)) {
+                            position = StreamedJsonNodes.node(parser).asLong();
                         } else if (key.equals(QdrantLayout.SOURCE)) {
                             source = inner == JsonToken.START_OBJECT ? (JsonObject) value(parser) : JsonObject.of();
                             parser.skipChildren();
@@ -141,7 +148,7 @@ record SortRecord(String pointId, JsonNode orderValue, String docId, JsonObject 
                 documents.putIfAbsent(document.id(), document);
             }
         }
-        return new SortRecord(pointId, orderValue, docId, source);
+        return new SortRecord(pointId, orderValue, docId, position, source);
     }
 
     /**

@@ -42,9 +42,9 @@ import io.qdrant.esgateway.adapter.out.qdrant.filter.FilterTranslator;
  * Elasticsearch's semantics: full-text queries, term-level queries on text fields, per-document scores (BM25 of
  * {@code term} and full-text queries, {@code bool} with {@code should}, {@code dis_max}, {@code boosting}) and
  * {@code min_score}. Qdrant selects the candidates ({@link SupersetFilter}, a superset of the matches), returned in
- * point-id order with only the source fields the queries read; the {@link RelevanceScorer} keeps the real matches
+ * index order with only the source fields the queries read; the {@link RelevanceScorer} keeps the real matches
  * and scores them with the whole index's statistics ({@link QdrantStatistics}); the gateway then orders (score
- * descending, ties in point-id order, or the request's sort), windows and counts. The cost is proportional to the
+ * descending, ties in index order, or the request's sort), windows and counts. The cost is proportional to the
  * candidate set, not to the page.
  */
 public final class GatewayScoring {
@@ -94,7 +94,7 @@ public final class GatewayScoring {
     }
 
     /**
-     * Every match of the request's query (and {@code filters}), in point-id order, scored when {@code scores}; the
+     * Every match of the request's query (and {@code filters}), in index order, scored when {@code scores}; the
      * source of each reduced to {@code fields} (plus what the queries read).
      */
     private void matches(IndexMetadata index, SearchRequest request, List<Query> filters, Set<String> fields,
@@ -160,7 +160,7 @@ public final class GatewayScoring {
             JsonObject source = payload.has(QdrantLayout.SOURCE)
                     ? QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)) : JsonObject.of();
             List<IndexedValue> values = DocumentParser.parse(mappings, source, id).values();
-            page.put(id, new Pending(new Candidate(id, values), QdrantLayout.position(record.path("id").asText()),
+            page.put(id, new Pending(new Candidate(id, values), QdrantLayout.position(record),
                     source));
             if (page.size() >= batch) {
                 flush.run();

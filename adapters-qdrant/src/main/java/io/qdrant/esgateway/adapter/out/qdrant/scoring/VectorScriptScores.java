@@ -39,7 +39,7 @@ import java.util.regex.Pattern;
  * score is at least {@code T = S − 3ε} is scored exactly; a candidate below {@code T} has a script cosine below
  * {@code T + ε}, so a final score at most {@code B = float(T + ε + c) · boost}. The page is taken from the exactly
  * scored set only when {@code B} (plus two ulps) is below the {@code k}-th exact score, which proves that no
- * candidate left out could be on the page, not even as a tie (ties are in point-id order on both paths); else
+ * candidate left out could be on the page, not even as a tie (ties are in index order on both paths); else
  * {@code T} is lowered and, after three attempts, the exact path answers. The total is Qdrant's exact count. The
  * first search asks for {@code 2k + 16} points, which usually already reach below {@code T} (then no second search);
  * when the page holds every candidate, the exact path answers (nothing to save).

@@ -149,10 +149,10 @@ class PlainSortValuesTest {
                 continue;
             }
             String point = "00000000-0000-0000-0000-" + String.format("%012d", n);
-            SortRecord record = new SortRecord(point, MissingNode.getInstance(), "d" + n, source);
+            SortRecord record = new SortRecord(point, MissingNode.getInstance(), "d" + n, n, source);
             GatewaySort.Key key = payload.key(record, 1.0f);
             GatewaySort.Key expected = sort.key(new ValuesDoc("d" + n, 1.0f, parsed, i -> false),
-                    QdrantLayout.position(point));
+                    n);
             assertThat(key.values()).as(Json.write(source)).containsExactly(expected.values());
             assertThat(key.position()).isEqualTo(expected.position());
         }
