@@ -45,8 +45,8 @@ final class MappingParser {
     /** Mapping parameters Elasticsearch has that the gateway does not implement (rejected by name). */
     private static final Set<String> KNOWN_ES_PARAMETERS = Set.of("index", "doc_values", "store", "null_value",
             "copy_to", "coerce", "ignore_malformed", "search_analyzer", "search_quote_analyzer", "normalizer", "norms",
-            "boost", "eager_global_ordinals", "similarity", "term_vector", "index_options", "index_phrases",
-            "index_prefixes", "meta", "fielddata", "fielddata_frequency_filter", "position_increment_gap",
+            "boost", "eager_global_ordinals", "similarity", "term_vector", "index_options", "meta",
+            "fielddata", "fielddata_frequency_filter", "position_increment_gap",
             "split_queries_on_whitespace", "locale", "element_type", "enabled", "subobjects", "script",
             "on_script_error", "time_series_dimension", "time_series_metric", "dynamic", "properties", "fields",
             "analyzer", "format", "ignore_above", "dims");
@@ -202,9 +202,10 @@ final class MappingParser {
                 TextField text = AnalysisReferences.textField(name, p.string("analyzer"), p.string("search_analyzer"),
                         p.string("search_quote_analyzer"), p.multiFields());
                 Optional<String> similarity = p.string("similarity");
-                TextOptions textOptions = p.textOptions();
+                FieldOptions textFieldOptions = p.options(false, false, false, null);
+                TextOptions textOptions = p.textOptions(textFieldOptions.index());
                 yield new TextField(text.analyzer(), text.fields(), text.searchAnalyzer(), text.searchQuoteAnalyzer(),
-                        p.options(false, false, false, null), similarity, textOptions);
+                        textFieldOptions, similarity, textOptions);
             }
             case "keyword" -> {
                 Optional<Integer> ignoreAbove = p.positiveInt("ignore_above");
@@ -353,12 +354,47 @@ final class MappingParser {
             return take(key).map(v -> FieldOptionParser.bool(field, key, v));
         }
 
-        /** {@code position_increment_gap} and {@code index_prefixes}, with ES's checks. */
-        TextOptions textOptions() {
+        /**
+         * {@code position_increment_gap}, {@code index_prefixes}, {@code index_phrases} and {@code index_options}, with
+         * ES's checks ({@code indexed}: the field's {@code index}).
+         */
+        TextOptions textOptions(boolean indexed) {
+            Optional<String> indexOptions = take("index_options").map(v -> JsonReads.text(v).orElseThrow(() ->
+                    GatewayException.mappingFailed("Failed to parse value [" + v.tokenName() + "] for field"
+                            + " [index_options]")));
             Optional<Integer> gap = positiveInt("position_increment_gap");
             Optional<TextOptions.IndexPrefixes> prefixes = take("index_prefixes").filter(v ->
                     !(v instanceof JsonValue.JsonNull)).map(this::indexPrefixes);
-            TextOptions out = new TextOptions(gap, prefixes);
+            boolean phrases = bool("index_phrases").orElse(false);
+            boolean positions = true;
+            if (indexOptions.isPresent()) {
+                switch (indexOptions.get()) {
+                    case "positions", "offsets" -> {
+                    }
+                    case "docs", "freqs" -> positions = false;
+                    default -> throw GatewayException.mappingFailed("Unknown value [" + indexOptions.get()
+                            + "] for field [index_options] - accepted values are [positions, docs, freqs, offsets]");
+                }
+            }
+            if (!positions && gap.isPresent()) {
+                throw GatewayException.mappingIllegal("Cannot set position_increment_gap on field [" + field
+                        + "] without positions enabled");
+            }
+            if (phrases && !indexed) {
+                throw GatewayException.mappingIllegal("Cannot set index_phrases on unindexed field [" + field + "]");
+            }
+            if (phrases && !positions) {
+                throw GatewayException.mappingIllegal("Cannot set index_phrases on field [" + field
+                        + "] if positions are not enabled");
+            }
+            if (prefixes.isPresent() && !indexed) {
+                throw GatewayException.mappingIllegal("Cannot set index_prefixes on unindexed field [" + field + "]");
+            }
+            if (!positions) {
+                throw GatewayException.unsupported("[index_options: " + indexOptions.get() + "] on field [" + field
+                        + "] of type [text]");
+            }
+            TextOptions out = new TextOptions(gap, prefixes, phrases, indexOptions);
             return out.equals(TextOptions.DEFAULT) ? TextOptions.DEFAULT : out;
         }
 

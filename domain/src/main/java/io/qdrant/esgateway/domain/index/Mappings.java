@@ -98,6 +98,9 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
                         b.text().positionIncrementGap());
                 requireSame(path, "index_prefixes", a.text().indexPrefixes().map(Mappings::showPrefixes),
                         b.text().indexPrefixes().map(Mappings::showPrefixes));
+                requireSame(path, "index_phrases", a.text().indexPhrases(), b.text().indexPhrases());
+                requireSame(path, "index_options", a.text().indexOptions().orElse("positions"),
+                        b.text().indexOptions().orElse("positions"));
                 // search analyzers may change, as in Elasticsearch
                 yield new TextField(a.analyzer(), mergeProperties(path + ".", a.fields(), b.fields()),
                         b.searchAnalyzer(), b.searchQuoteAnalyzer(), mergeOptions(path, a.options(), b.options()),

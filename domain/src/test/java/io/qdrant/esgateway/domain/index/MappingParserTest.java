@@ -262,6 +262,61 @@ class MappingParserTest {
     }
 
     @Nested
+    class TextIndexingOptions {
+        @Test
+        void index_phrases_and_index_options_are_kept_and_rendered() {
+            TextField f = (TextField) field("{'type':'text','index_phrases':true,'index_options':'offsets'}");
+            assertThat(f.text().indexPhrases()).isTrue();
+            assertThat(f.text().indexOptions()).contains("offsets");
+            assertThat(compact(f.toJson())).isEqualTo("{'type':'text','index_options':'offsets','index_phrases':true}");
+            assertThat(((TextField) field("{'type':'text','index_phrases':false}")).text())
+                    .isSameAs(TextOptions.DEFAULT);
+        }
+
+        @Test
+        void the_hidden_fields_resolve_to_their_parent() {
+            Mappings m = mapping("{'properties':{'t':{'type':'text','index_phrases':true,"
+                    + "'fields':{'p':{'type':'text','index_prefixes':{}}}},'u':{'type':'text'}}}");
+            assertThat(TextOptions.hidden(m, "t._index_phrase")).map(TextOptions.Hidden::parent).contains("t");
+            assertThat(TextOptions.hidden(m, "t.p._index_prefix")).map(TextOptions.Hidden::kind)
+                    .contains(TextOptions.HiddenKind.PREFIXES);
+            assertThat(TextOptions.hidden(m, "t._index_prefix")).isEmpty();
+            assertThat(TextOptions.hidden(m, "u._index_phrase")).isEmpty();
+            assertThat(TextOptions.hidden(m, "t")).isEmpty();
+        }
+
+        @Test
+        void elasticsearchs_errors() {
+            assertIllegal(fieldFailure("{'type':'text','index':false,'index_phrases':true}"),
+                    "Cannot set index_phrases on unindexed field [f]");
+            assertIllegal(fieldFailure("{'type':'text','index_options':'freqs','index_phrases':true}"),
+                    "Cannot set index_phrases on field [f] if positions are not enabled");
+            assertIllegal(fieldFailure("{'type':'text','index_options':'docs','position_increment_gap':2}"),
+                    "Cannot set position_increment_gap on field [f] without positions enabled");
+            assertIllegal(fieldFailure("{'type':'text','index':false,'index_prefixes':{}}"),
+                    "Cannot set index_prefixes on unindexed field [f]");
+            assertMappingFailed(fieldFailure("{'type':'keyword','index_phrases':true}"),
+                    "unknown parameter [index_phrases] on mapper [f] of type [keyword]");
+            assertUnsupported(fieldFailure("{'type':'text','index_options':'docs'}"),
+                    "[index_options: docs] on field [f] of type [text]");
+        }
+
+        @Test
+        void index_phrases_cannot_change() {
+            Mappings before = mapping("{'properties':{'f':{'type':'text'}}}");
+            GatewayException e = failure(() -> before.merge(mapping(
+                    "{'properties':{'f':{'type':'text','index_phrases':true}}}")));
+            assertThat(e.reason()).contains("Cannot update parameter [index_phrases] from [false] to [true]");
+        }
+
+        private static void assertIllegal(GatewayException e, String detail) {
+            assertThat(e.kind()).isEqualTo(ErrorKind.MAPPER_PARSING);
+            assertThat(e.reason()).isEqualTo("Failed to parse mapping: " + detail);
+            assertThat(e.gatewayCause().kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+        }
+    }
+
+    @Nested
     class MultiFields {
         @Test
         void text_with_a_keyword_sub_field() {

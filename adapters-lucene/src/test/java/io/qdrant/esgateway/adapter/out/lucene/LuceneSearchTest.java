@@ -675,12 +675,41 @@ class LuceneSearchTest {
         }
 
         @Test
-        void aPhrasePrefixElasticsearchScoresFromTheIndexedPrefixesIsRefused() {
-            GatewayException e = failure(() -> query("{\"match_phrase_prefix\":{\"p\":\"quick bro\"}}"));
-            assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
-            assertThat(e.reason()).contains("[match_phrase_prefix] on field [p] with [index_prefixes]");
-            assertThat(failure(() -> query("{\"multi_match\":{\"query\":\"qu\",\"type\":\"phrase_prefix\","
-                    + "\"fields\":[\"p\",\"q\"]}}")).kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+        void aPhrasePrefixWithinTheIndexedLengthsReadsTheHiddenFieldOfPrefixes() {
+            assertThat(query("{\"match_phrase_prefix\":{\"p\":\"quick bro\"}}")).containsExactly("1");
+            assertThat(query("{\"match_phrase_prefix\":{\"p\":\"qui\"}}")).containsExactlyInAnyOrder("1", "2");
+            assertThat(query("{\"match_phrase_prefix\":{\"p\":\"quiet broo\"}}")).containsExactly("2");
+            assertThat(query("{\"multi_match\":{\"query\":\"qu\",\"type\":\"phrase_prefix\","
+                    + "\"fields\":[\"p\",\"q\"]}}")).containsExactlyInAnyOrder("1", "2");
+            // the prefix terms are scored from their own field: not the expanded terms' scores
+            float indexed = search("{\"query\":{\"match_phrase_prefix\":{\"p\":\"qui\"}}}").hits().get(0).score();
+            float expanded = search("{\"query\":{\"match_phrase_prefix\":{\"q\":\"qui\"}}}").hits().get(0).score();
+            assertThat(indexed).isNotEqualTo(expanded);
+        }
+    }
+
+    @Nested
+    class IndexPhrases {
+        @BeforeEach
+        void corpus() {
+            create("""
+                    {"properties":{"p":{"type":"text","index_phrases":true},"q":{"type":"text"}}}""");
+            docs("1", "{\"p\":\"quick brown fox\",\"q\":\"quick brown fox\"}",
+                    "2", "{\"p\":\"brown quick fox\",\"q\":\"brown quick fox\"}",
+                    "3", "{\"p\":[\"quick\",\"brown fox\"],\"q\":[\"quick\",\"brown fox\"]}");
+        }
+
+        @Test
+        void phrasesWithoutSlopMatchTheShingles() {
+            assertThat(query("{\"match_phrase\":{\"p\":\"quick brown fox\"}}")).containsExactly("1");
+            assertThat(query("{\"match_phrase\":{\"p\":\"brown fox\"}}")).containsExactlyInAnyOrder("1", "3");
+            assertThat(query("{\"match_phrase\":{\"p\":\"quick brown\"}}"))
+                    .as("no shingle across the values of an array").containsExactly("1");
+            assertThat(query("{\"match_phrase\":{\"p\":{\"query\":\"quick fox\",\"slop\":1}}}"))
+                    .as("with a slop the field's terms answer").containsExactlyInAnyOrder("1", "2");
+            float shingles = search("{\"query\":{\"match_phrase\":{\"p\":\"brown fox\"}}}").hits().get(0).score();
+            float terms = search("{\"query\":{\"match_phrase\":{\"q\":\"brown fox\"}}}").hits().get(0).score();
+            assertThat(shingles).as("scored from the field of shingles").isNotEqualTo(terms);
         }
     }
 

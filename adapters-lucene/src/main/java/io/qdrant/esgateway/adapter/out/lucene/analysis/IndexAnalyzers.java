@@ -5,7 +5,9 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.index.TextOptions;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +37,7 @@ public final class IndexAnalyzers {
     private final AnalysisBuilder builder;
     private final Map<String, Analyzer> analyzers = new ConcurrentHashMap<>();
     private final Map<String, Analyzer> normalizers = new ConcurrentHashMap<>();
+    private final Map<List<Object>, Analyzer> wrapped = new ConcurrentHashMap<>();
     private final Analyzer standard;
 
     private IndexAnalyzers(AnalysisSettings settings) {
@@ -128,11 +131,60 @@ public final class IndexAnalyzers {
         return builder;
     }
 
-    /** The analyzer a text field is indexed with. */
+    /**
+     * The analyzer a text field is indexed with; for a hidden field ({@code <text>._index_phrase},
+     * {@code <text>._index_prefix}) its parent's, wrapped as Elasticsearch wraps it (two-term shingles; edge n-grams of
+     * {@code min_chars}..{@code max_chars}).
+     */
     public Analyzer indexAnalyzer(Mappings mappings, String field) {
+        Optional<TextOptions.Hidden> hidden = TextOptions.hidden(mappings, field);
+        if (hidden.isPresent()) {
+            return hiddenAnalyzer(hidden.get(), indexAnalyzer(mappings, hidden.get().parent()));
+        }
         Optional<String> own = mappings.field(field).orElse(null) instanceof FieldMapping.TextField t
                 ? t.analyzer() : Optional.empty();
         return own.map(this::named).orElseGet(this::defaultAnalyzer);
+    }
+
+    /** {@code parent} wrapped for the hidden field (cached per parent analyzer and parameters). */
+    public Analyzer hiddenAnalyzer(TextOptions.Hidden hidden, Analyzer parent) {
+        TextOptions.IndexPrefixes prefixes = hidden.mapping().text().indexPrefixes().orElse(null);
+        List<Object> key = prefixes == null ? List.of(hidden.kind(), parent)
+                : List.of(hidden.kind(), parent, prefixes.minChars(), prefixes.maxChars());
+        return wrapped.computeIfAbsent(key, k -> hidden.kind() == TextOptions.HiddenKind.PHRASES
+                ? new HiddenFieldAnalyzer(parent, 0, 0) : new HiddenFieldAnalyzer(parent, prefixes.minChars(),
+                prefixes.maxChars()));
+    }
+
+    /**
+     * A text field's analyzer followed by Elasticsearch's filter for one of its hidden fields: two-term shingles
+     * ({@code min == 0}) or the edge n-grams of each term, without the term itself when it is longer.
+     */
+    private static final class HiddenFieldAnalyzer extends org.apache.lucene.analysis.AnalyzerWrapper {
+        private final Analyzer delegate;
+        private final int min;
+        private final int max;
+
+        HiddenFieldAnalyzer(Analyzer delegate, int min, int max) {
+            super(PER_FIELD_REUSE_STRATEGY);
+            this.delegate = delegate;
+            this.min = min;
+            this.max = max;
+        }
+
+        @Override
+        protected Analyzer getWrappedAnalyzer(String fieldName) {
+            return delegate;
+        }
+
+        @Override
+        protected TokenStreamComponents wrapComponents(String fieldName, TokenStreamComponents components) {
+            org.apache.lucene.analysis.TokenStream filtered = min == 0
+                    ? new org.apache.lucene.analysis.shingle.FixedShingleFilter(components.getTokenStream(), 2)
+                    : new org.apache.lucene.analysis.ngram.EdgeNGramTokenFilter(components.getTokenStream(), min, max,
+                    false);
+            return new TokenStreamComponents(components.getSource(), filtered);
+        }
     }
 
     /** The analyzer a full-text query on a text field analyses its text with. */

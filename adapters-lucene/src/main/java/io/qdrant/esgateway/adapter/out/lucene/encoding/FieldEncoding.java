@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.document.StoredDocument;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.FieldMapping.DenseVectorField;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.index.TextOptions;
 import io.qdrant.esgateway.domain.json.Json;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,16 @@ public final class FieldEncoding {
      */
     public static final String FIELD_NAMES = "_field_names";
     /** The indexed terms of {@code true} and {@code false}, as Elasticsearch indexes booleans. */
+    /** A text field's hidden field of term prefixes ({@code index_prefixes}): positions, no norms, as ES. */
+    private static final org.apache.lucene.document.FieldType PREFIXES;
+
+    static {
+        org.apache.lucene.document.FieldType t = new org.apache.lucene.document.FieldType(TextField.TYPE_NOT_STORED);
+        t.setOmitNorms(true);
+        t.freeze();
+        PREFIXES = t;
+    }
+
     public static final String TRUE = "T";
     public static final String FALSE = "F";
     /** The stored fields a {@code get} loads. */
@@ -107,7 +118,7 @@ public final class FieldEncoding {
     /** As {@link #encode(Mappings, String, DocumentVersion, byte[], List)}, with the routing value (or null). */
     public static Document encode(Mappings mappings, String id, DocumentVersion version, byte[] source,
                            List<IndexedValue> values, String routing) {
-        IndexableField[] fields = new IndexableField[7 + 2 * values.size()];
+        IndexableField[] fields = new IndexableField[7 + 3 * values.size()];
         int n = 0;
         fields[n++] = new StringField(ID, id, Field.Store.YES);
         fields[n++] = new StoredField(SOURCE, source);
@@ -128,7 +139,18 @@ public final class FieldEncoding {
                     fields[n++] = new StringField(field, term, Field.Store.NO);
                     fields[n++] = new SortedSetDocValuesField(field, term);
                 }
-                case IndexedValue.Text t -> fields[n++] = new TextField(field, t.value(), Field.Store.NO);
+                case IndexedValue.Text t -> {
+                    fields[n++] = new TextField(field, t.value(), Field.Store.NO);
+                    if (mappings.field(field).orElse(null) instanceof FieldMapping.TextField m
+                            && m.text() != TextOptions.DEFAULT) {
+                        if (m.text().indexPhrases()) {
+                            fields[n++] = new TextField(field + TextOptions.PHRASE_SUFFIX, t.value(), Field.Store.NO);
+                        }
+                        if (m.text().indexPrefixes().isPresent()) {
+                            fields[n++] = new Field(field + TextOptions.PREFIX_SUFFIX, t.value(), PREFIXES);
+                        }
+                    }
+                }
                 case IndexedValue.LongValue l -> {
                     fields[n++] = new LongPoint(field, l.value());
                     fields[n++] = new SortedNumericDocValuesField(field, l.value());

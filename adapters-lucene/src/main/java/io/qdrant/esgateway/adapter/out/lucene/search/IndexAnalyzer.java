@@ -54,7 +54,10 @@ public final class IndexAnalyzer extends DelegatingAnalyzerWrapper {
 
     @Override
     public int getPositionIncrementGap(String fieldName) {
-        // the text field's position_increment_gap, else its analyzer's own: 100 unless a custom analyzer sets one
+        // the text field's position_increment_gap, else its analyzer's own: 100 unless a custom analyzer sets one;
+        // a hidden field (shingles, prefixes) has its parent's
+        fieldName = io.qdrant.esgateway.domain.index.TextOptions.hidden(mappings, fieldName)
+                .map(io.qdrant.esgateway.domain.index.TextOptions.Hidden::parent).orElse(fieldName);
         if (mappings.field(fieldName).orElse(null) instanceof FieldMapping.TextField t
                 && t.text().positionIncrementGap().isPresent()) {
             return t.text().positionIncrementGap().get();

@@ -72,6 +72,7 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
                         terms.computeIfAbsent(t.field(), f -> new LinkedHashSet<>()).addAll(tokens);
                         lengths.merge(t.field(), tokens.size(), Integer::sum);
                     }
+                    hiddenTerms(index, analyzers, t, terms, lengths);
                 }
                 case IndexedValue.Keyword k -> terms.computeIfAbsent(k.field(), f -> new LinkedHashSet<>())
                         .add(k.value());
@@ -93,6 +94,32 @@ public final class LuceneRelevanceScorer implements RelevanceScorer {
         // keyword and boolean fields index no frequencies: their length is the number of distinct terms
         terms.forEach((field, set) -> out.put(field, new FieldTerms(set, lengths.getOrDefault(field, set.size()))));
         return out;
+    }
+
+    /**
+     * The tokens of a text value's hidden fields ({@code index_phrases} shingles, {@code index_prefixes} prefixes),
+     * under {@code <field>._index_phrase} and {@code <field>._index_prefix}, as the store indexes them.
+     */
+    private static void hiddenTerms(IndexMetadata index, IndexAnalyzers analyzers, IndexedValue.Text t,
+                                    Map<String, Set<String>> terms, Map<String, Integer> lengths) {
+        if (!(index.mappings().field(t.field()).orElse(null) instanceof FieldMapping.TextField m)
+                || m.text() == io.qdrant.esgateway.domain.index.TextOptions.DEFAULT) {
+            return;
+        }
+        List<String> hidden = new ArrayList<>(2);
+        if (m.text().indexPhrases()) {
+            hidden.add(t.field() + io.qdrant.esgateway.domain.index.TextOptions.PHRASE_SUFFIX);
+        }
+        if (m.text().indexPrefixes().isPresent()) {
+            hidden.add(t.field() + io.qdrant.esgateway.domain.index.TextOptions.PREFIX_SUFFIX);
+        }
+        for (String field : hidden) {
+            List<String> tokens = tokens(analyzers.indexAnalyzer(index.mappings(), field), field, t.value());
+            if (!tokens.isEmpty()) {
+                terms.computeIfAbsent(field, f -> new LinkedHashSet<>()).addAll(tokens);
+                lengths.merge(field, tokens.size(), Integer::sum);
+            }
+        }
     }
 
     @Override

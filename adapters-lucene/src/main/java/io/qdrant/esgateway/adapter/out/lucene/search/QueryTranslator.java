@@ -908,6 +908,9 @@ public final class QueryTranslator {
             return new TermQuery(new Term(field, tokens.get(0).term()));
         }
         List<List<Token>> groups = samePosition(tokens);
+        if (slop == 0 && ((TextField) mapping.get()).text().indexPhrases() && groups.size() > 1 && !hasGaps(tokens)) {
+            return shinglePhrase(field, text, groups.size() < tokens.size());
+        }
         if (groups.size() < tokens.size()) {
             if (groups.size() == 1) {
                 org.apache.lucene.search.SynonymQuery.Builder synonyms =
@@ -925,6 +928,58 @@ public final class QueryTranslator {
         PhraseQuery.Builder b = new PhraseQuery.Builder().setSlop(slop);
         tokens.forEach(t -> b.add(new Term(field, t.term()), t.position()));
         return b.build();
+    }
+
+    /** Whether a position is skipped (a removed stop word, also before the first token), as ES's check. */
+    private static boolean hasGaps(List<Token> tokens) {
+        int previous = -1;
+        for (Token t : tokens) {
+            if (t.position() - previous > 1) {
+                return true;
+            }
+            previous = t.position();
+        }
+        return false;
+    }
+
+    /**
+     * A phrase without slop on a field with {@code index_phrases}, as Elasticsearch rewrites it: the query's tokens
+     * made into two-term shingles, searched as a phrase ({@code synonyms}: a multi-phrase) over the field's hidden
+     * field of shingles, which therefore supplies the statistics and norms that score it.
+     */
+    private org.apache.lucene.search.Query shinglePhrase(String field, String text, boolean synonyms) {
+        String shingles = field + io.qdrant.esgateway.domain.index.TextOptions.PHRASE_SUFFIX;
+        PhraseQuery.Builder phrase = new PhraseQuery.Builder();
+        MultiPhraseQuery.Builder multi = new MultiPhraseQuery.Builder();
+        List<Term> stacked = new ArrayList<>();
+        try (TokenStream stream = new org.apache.lucene.analysis.shingle.FixedShingleFilter(
+                searchAnalyzer(field, true).tokenStream(field, text), 2)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            PositionIncrementAttribute inc = stream.addAttribute(PositionIncrementAttribute.class);
+            stream.reset();
+            int position = -1;
+            while (stream.incrementToken()) {
+                Term t = new Term(shingles, term.toString());
+                if (!synonyms) {
+                    position += inc.getPositionIncrement();
+                    phrase.add(t, position);
+                    continue;
+                }
+                if (inc.getPositionIncrement() > 0 && !stacked.isEmpty()) {
+                    multi.add(stacked.toArray(new Term[0]), position);
+                    stacked.clear();
+                }
+                position += inc.getPositionIncrement();
+                stacked.add(t);
+            }
+            stream.end();
+            if (synonyms) {
+                multi.add(stacked.toArray(new Term[0]), position);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return synonyms ? multi.build() : phrase.build();
     }
 
     /** Whether a token spans several positions (multi-word synonyms of a {@code synonym_graph} filter). */
@@ -969,7 +1024,11 @@ public final class QueryTranslator {
             return new MatchNoDocsQuery();
         }
         Token last = tokens.get(tokens.size() - 1);
-        refuseIndexedPrefixes(field, (TextField) mapping.get(), slop, tokens, last.position());
+        Optional<org.apache.lucene.search.Query> indexed = indexedPrefixes(field, (TextField) mapping.get(), slop,
+                tokens, last.position());
+        if (indexed.isPresent()) {
+            return indexed.get();
+        }
         List<Term> expansions = expand(field, last.term(), maxExpansions);
         if (expansions.isEmpty()) {
             return new MatchNoDocsQuery();
@@ -983,26 +1042,54 @@ public final class QueryTranslator {
     }
 
     /**
-     * Elasticsearch answers a phrase prefix on a field with {@code index_prefixes} (no slop, every last-position term
-     * within {@code min_chars}..{@code max_chars}) from the field of indexed prefixes, which scores otherwise (a
-     * synonym query over the prefix terms, or span queries); the gateway has no such field and refuses rather than
-     * answer with other scores.
+     * A phrase prefix on a field with {@code index_prefixes}, without slop and with every last-position term of
+     * {@code min_chars}..{@code max_chars} characters, as Elasticsearch answers it from the field's hidden field of
+     * prefixes: one position, a synonym query over those terms there; several, an in-order span-near query whose last
+     * clause is the prefix terms masked as the field (a span-or where synonyms stack). Otherwise empty: the expanded
+     * multi-phrase.
      */
-    private static void refuseIndexedPrefixes(String field, TextField mapping, int slop, List<Token> tokens,
-                                              int lastPosition) {
+    private static Optional<org.apache.lucene.search.Query> indexedPrefixes(String field, TextField mapping, int slop,
+                                                                            List<Token> tokens, int lastPosition) {
         if (slop > 0 || mapping.text().indexPrefixes().isEmpty()) {
-            return;
+            return Optional.empty();
         }
         io.qdrant.esgateway.domain.index.TextOptions.IndexPrefixes prefixes = mapping.text().indexPrefixes().get();
         for (Token t : tokens) {
             int length = t.term().length();
             if (t.position() == lastPosition && (length < prefixes.minChars() || length > prefixes.maxChars())) {
-                return;
+                return Optional.empty();
             }
         }
-        throw GatewayException.unsupported("[match_phrase_prefix] on field [" + field + "] with [index_prefixes] whose"
-                + " last term has " + prefixes.minChars() + " to " + prefixes.maxChars() + " characters (Elasticsearch"
-                + " scores it from the indexed prefixes)");
+        String prefixField = field + io.qdrant.esgateway.domain.index.TextOptions.PREFIX_SUFFIX;
+        List<List<Token>> groups = samePosition(tokens);
+        if (groups.size() == 1) {
+            org.apache.lucene.search.SynonymQuery.Builder synonyms =
+                    new org.apache.lucene.search.SynonymQuery.Builder(prefixField);
+            groups.get(0).forEach(t -> synonyms.addTerm(new Term(prefixField, t.term())));
+            return Optional.of(synonyms.build());
+        }
+        org.apache.lucene.queries.spans.SpanNearQuery.Builder near =
+                new org.apache.lucene.queries.spans.SpanNearQuery.Builder(field, true);
+        near.setSlop(slop);
+        int previous = -1;
+        for (int i = 0; i < groups.size(); i++) {
+            List<Token> group = groups.get(i);
+            int position = group.get(0).position();
+            if (position - previous > 1) {
+                near.addGap(position - previous - 1);
+            }
+            previous = position;
+            boolean lastGroup = i == groups.size() - 1;
+            List<org.apache.lucene.queries.spans.SpanQuery> clauses = new ArrayList<>();
+            for (Token t : group) {
+                clauses.add(lastGroup ? new org.apache.lucene.queries.spans.FieldMaskingSpanQuery(
+                        new org.apache.lucene.queries.spans.SpanTermQuery(new Term(prefixField, t.term())), field)
+                        : new org.apache.lucene.queries.spans.SpanTermQuery(new Term(field, t.term())));
+            }
+            near.addClause(clauses.size() == 1 ? clauses.get(0) : new org.apache.lucene.queries.spans.SpanOrQuery(
+                    clauses.toArray(new org.apache.lucene.queries.spans.SpanQuery[0])));
+        }
+        return Optional.of(near.build());
     }
 
     /** Up to {@code max} indexed terms of the field starting with {@code prefix}, as ES's phrase prefix expands. */

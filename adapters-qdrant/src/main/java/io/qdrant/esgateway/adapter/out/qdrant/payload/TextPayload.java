@@ -8,6 +8,7 @@ import io.qdrant.esgateway.domain.document.IndexedValue;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.domain.index.TextOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -25,6 +26,8 @@ import io.qdrant.esgateway.adapter.out.qdrant.transport.QdrantClient;
  *       plus {@code -1}: one exact {@code facet} over it gives the number of documents with the field ({@code -1}'s
  *       count) and the sum of the lengths ({@code Σ 2^bit × count}), whatever the number of distinct lengths.</li>
  * </ul>
+ * A text field's hidden fields ({@code <field>._index_phrase} shingles, {@code <field>._index_prefix} prefixes) have
+ * both as well, under those names.
  * Both are derived from the same indexed values as {@code _f}, so updates and deletes keep the statistics exact.
  */
 public final class TextPayload {
@@ -52,7 +55,8 @@ public final class TextPayload {
         ObjectNode tokens = payload.putObject(TERMS);
         ObjectNode lengths = payload.putObject(LENGTHS);
         terms.forEach((field, t) -> {
-            if (mappings.field(field).orElse(null) instanceof FieldMapping.TextField) {
+            if (mappings.field(field).orElse(null) instanceof FieldMapping.TextField
+                    || TextOptions.hidden(mappings, field).isPresent()) {
                 ArrayNode array = tokens.putArray(field);
                 t.terms().stream().sorted().forEach(array::add);
             }
@@ -80,6 +84,14 @@ public final class TextPayload {
                 case FieldMapping.TextField t -> {
                     out.put(termsPath(path), schema("keyword"));
                     out.put(lengthsPath(path), lengthSchema());
+                    if (t.text().indexPhrases()) {
+                        out.put(termsPath(path + TextOptions.PHRASE_SUFFIX), schema("keyword"));
+                        out.put(lengthsPath(path + TextOptions.PHRASE_SUFFIX), lengthSchema());
+                    }
+                    if (t.text().indexPrefixes().isPresent()) {
+                        out.put(termsPath(path + TextOptions.PREFIX_SUFFIX), schema("keyword"));
+                        out.put(lengthsPath(path + TextOptions.PREFIX_SUFFIX), lengthSchema());
+                    }
                     payloadIndexes(path + ".", t.fields(), out);
                 }
                 case FieldMapping.KeywordField k -> {

@@ -172,7 +172,8 @@ public final class QdrantStatistics implements RelevanceScorer.Statistics {
         FieldMapping mapping = index.mappings().field(field).orElse(null);
         String key;
         String top;
-        if (mapping instanceof FieldMapping.TextField) {
+        if (mapping instanceof FieldMapping.TextField
+                || io.qdrant.esgateway.domain.index.TextOptions.hidden(index.mappings(), field).isPresent()) {
             key = TextPayload.termsPath(field);
             top = TextPayload.TERMS;
         } else if (mapping instanceof FieldMapping.KeywordField) {
@@ -238,6 +239,10 @@ public final class QdrantStatistics implements RelevanceScorer.Statistics {
         }
         ObjectNode condition = QdrantClient.object();
         FieldMapping mapping = index.mappings().field(field).orElse(null);
+        if (io.qdrant.esgateway.domain.index.TextOptions.hidden(index.mappings(), field).isPresent()) {
+            // a text field's hidden field (shingles, prefixes): its tokens are kept as a text field's
+            mapping = io.qdrant.esgateway.domain.index.TextOptions.hidden(index.mappings(), field).get().mapping();
+        }
         switch (mapping) {
             case FieldMapping.TextField t -> {
                 condition.put("key", TextPayload.termsPath(field));
