@@ -207,6 +207,7 @@ public final class IndexAdministrationService implements IndexAdministration {
                     // a closed index's new analysis settings: checked as at creation, and against its mapping
                     analysis.validate(index.settings().analysis());
                     AnalysisReferences.check(index.mappings(), index.settings());
+                    store.checkAnalysisChange(targets.get(i), index);
                 }
             }
             for (IndexMetadata index : updated) {
