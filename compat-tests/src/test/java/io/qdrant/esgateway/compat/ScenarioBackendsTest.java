@@ -38,8 +38,8 @@ class ScenarioBackendsTest {
             "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks",
             "external-versioning", "analysis-empty-clauses", "analysis-text-params",
             "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices",
-            "document-parsing-errors", "source-disabled", "ignored-metadata",
-            "vector-index-options", "analysis-index-phrases");
+            "document-parsing-errors", "source-disabled", "ignored-metadata", "vector-index-options",
+            "analysis-index-phrases", "expand-wildcards-closed");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

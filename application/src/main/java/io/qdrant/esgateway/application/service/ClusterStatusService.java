@@ -33,7 +33,7 @@ public final class ClusterStatusService implements ClusterStatus {
     public Health health(Optional<String> expression) {
         CatalogView view = catalog.view();
         List<IndexMetadata> indices = expression.isPresent()
-                ? view.resolve(expression.get(), new CatalogView.Options(false, false))
+                ? view.resolve(expression.get(), new CatalogView.Options(false, false).withStates(true, true))
                 : List.copyOf(view.indices().values());
         Status status = storeReachable() ? Status.GREEN : Status.RED;
         int active = status == Status.GREEN ? indices.size() : 0;
@@ -47,9 +47,13 @@ public final class ClusterStatusService implements ClusterStatus {
 
     @Override
     public List<IndexSummary> indices(Optional<String> expression, boolean expandHidden) {
+        return indices(expression, new CatalogView.Options(false, true, expandHidden).withStates(true, true));
+    }
+
+    @Override
+    public List<IndexSummary> indices(Optional<String> expression, CatalogView.Options options) {
         CatalogView view = catalog.view();
-        List<IndexMetadata> indices = view.resolve(expression.orElse("_all"), new CatalogView.Options(false, true,
-                expandHidden));
+        List<IndexMetadata> indices = view.resolve(expression.orElse("_all"), options);
         List<IndexSummary> rows = new ArrayList<>();
         for (IndexMetadata index : indices) {
             DocumentStore.StoreStats stats = store.stats(index);

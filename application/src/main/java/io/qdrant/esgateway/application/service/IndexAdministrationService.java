@@ -168,8 +168,13 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<IndexMetadata> putMapping(String expression, Mappings update) {
+        return putMapping(expression, update, new CatalogView.Options(false, false).withStates(true, true));
+    }
+
+    @Override
+    public List<IndexMetadata> putMapping(String expression, Mappings update, CatalogView.Options options) {
         return locked(() -> {
-            List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
+            List<IndexMetadata> targets = catalog.view().resolve(expression, options);
             io.qdrant.esgateway.domain.index.IndexBlocks.check(targets,
                     io.qdrant.esgateway.domain.index.IndexBlocks.Level.METADATA_WRITE);
             List<IndexMetadata> merged = targets.stream().map(i -> i.withMappings(i.mappings().merge(update))).toList();
@@ -196,8 +201,14 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body) {
+        return putSettings(expression, body, new CatalogView.Options(false, false).withStates(true, true));
+    }
+
+    @Override
+    public List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body,
+                                           CatalogView.Options options) {
         return locked(() -> {
-            List<IndexMetadata> targets = catalog.view().resolve(expression, new CatalogView.Options(false, false));
+            List<IndexMetadata> targets = catalog.view().resolve(expression, options);
             // every index's new settings first, so one refusal changes nothing
             List<IndexMetadata> updated = targets.stream()
                     .map(i -> i.withSettings(i.settings().update(body, i.name(), i.uuid()))).toList();
@@ -207,6 +218,7 @@ public final class IndexAdministrationService implements IndexAdministration {
                     // a closed index's new analysis settings: checked as at creation, and against its mapping
                     analysis.validate(index.settings().analysis());
                     AnalysisReferences.check(index.mappings(), index.settings());
+                    store.checkAnalysisChange(targets.get(i), index);
                 }
             }
             for (IndexMetadata index : updated) {
@@ -218,7 +230,12 @@ public final class IndexAdministrationService implements IndexAdministration {
 
     @Override
     public List<IndexMetadata> refresh(String expression) {
-        return catalog.view().resolveOpen(expression, CatalogView.Options.STRICT_EXPAND_OPEN);
+        return refresh(expression, CatalogView.Options.STRICT_EXPAND_OPEN);
+    }
+
+    @Override
+    public List<IndexMetadata> refresh(String expression, CatalogView.Options options) {
+        return catalog.view().resolveOpen(expression, options);
     }
 
     @Override

@@ -166,7 +166,7 @@ public final class AliasActions {
                                 && !indices.containsKey(expression)) {
                             throw CatalogView.matchesAlias(expression);
                         }
-                        for (IndexMetadata index : current.resolve(expression, new CatalogView.Options(false, false))) {
+                        for (IndexMetadata index : current.resolve(expression, new CatalogView.Options(false, false).withStates(true, true))) {
                             indices.remove(index.name());
                             removed.add(index.name());
                             aliases.values().removeIf(a -> a.index().equals(index.name()));
@@ -183,7 +183,7 @@ public final class AliasActions {
     private static List<IndexMetadata> resolveAll(CatalogView view, List<String> expressions) {
         List<IndexMetadata> out = new ArrayList<>();
         for (String expression : expressions) {
-            for (IndexMetadata index : view.resolve(expression, new CatalogView.Options(false, false))) {
+            for (IndexMetadata index : view.resolve(expression, new CatalogView.Options(false, false).withStates(true, true))) {
                 if (!out.contains(index)) {
                     out.add(index);
                 }

@@ -59,4 +59,56 @@ public final class AnalysisReferences {
             }
         });
     }
+
+    /**
+     * The text fields (and text multi-fields, by full path) whose index analyzer is built differently under
+     * {@code after} than under {@code before}: the analyzer the field names (or the index's {@code default}, else
+     * {@code standard}), and the tokenizer, token filters and char filters a custom one names, compared definition by
+     * definition. Documents already indexed keep the tokens the old analyzer made for these fields.
+     */
+    public static java.util.List<String> indexAnalyzerChanged(Mappings mappings, AnalysisSettings before,
+                                                               AnalysisSettings after) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        indexAnalyzerChanged("", mappings.properties(), before, after, out);
+        return out;
+    }
+
+    private static void indexAnalyzerChanged(String prefix, SortedMap<String, FieldMapping> fields,
+                                             AnalysisSettings before, AnalysisSettings after,
+                                             java.util.List<String> out) {
+        fields.forEach((name, mapping) -> {
+            String path = prefix + name;
+            switch (mapping) {
+                case FieldMapping.TextField t -> {
+                    if (!built(before, indexAnalyzer(t, before)).equals(built(after, indexAnalyzer(t, after)))) {
+                        out.add(path);
+                    }
+                    indexAnalyzerChanged(path + ".", t.fields(), before, after, out);
+                }
+                case FieldMapping.KeywordField k -> indexAnalyzerChanged(path + ".", k.fields(), before, after, out);
+                case FieldMapping.ObjectField o -> indexAnalyzerChanged(path + ".", o.properties(), before, after, out);
+                default -> {
+                }
+            }
+        });
+    }
+
+    private static String indexAnalyzer(FieldMapping.TextField field, AnalysisSettings analysis) {
+        return field.analyzer().orElse(analysis.analyzers().containsKey("default") ? "default" : "standard");
+    }
+
+    /** The name of an analyzer and every definition it is built from ({@code null} for a built-in one). */
+    private static java.util.List<Object> built(AnalysisSettings analysis, String analyzer) {
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        out.add(analyzer);
+        AnalysisSettings.Definition definition = analysis.analyzers().get(analyzer);
+        out.add(definition);
+        if (definition != null) {
+            definition.list("tokenizer").forEach(n -> out.add(java.util.Arrays.asList(n, analysis.tokenizers().get(n))));
+            definition.list("char_filter").forEach(n -> out.add(java.util.Arrays.asList(n,
+                    analysis.charFilters().get(n))));
+            definition.list("filter").forEach(n -> out.add(java.util.Arrays.asList(n, analysis.filters().get(n))));
+        }
+        return out;
+    }
 }

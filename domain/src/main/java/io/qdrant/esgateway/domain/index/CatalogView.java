@@ -49,11 +49,32 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
      * and whether wildcards and {@code _all} expand to hidden indices and aliases ({@code expand_wildcards} with
      * {@code hidden} or {@code all}).
      */
-    public record Options(boolean ignoreUnavailable, boolean allowNoIndices, boolean expandHidden) {
+    public record Options(boolean ignoreUnavailable, boolean allowNoIndices, boolean expandHidden,
+                          boolean expandOpen, boolean expandClosed) {
         public static final Options STRICT_EXPAND_OPEN = new Options(false, true);
 
         public Options(boolean ignoreUnavailable, boolean allowNoIndices) {
             this(ignoreUnavailable, allowNoIndices, false);
+        }
+
+        /** Wildcards expand to open indices only (Elasticsearch's most common default). */
+        public Options(boolean ignoreUnavailable, boolean allowNoIndices, boolean expandHidden) {
+            this(ignoreUnavailable, allowNoIndices, expandHidden, true, false);
+        }
+
+        /** These options with wildcards expanding to the open and closed indices as given. */
+        public Options withStates(boolean open, boolean closed) {
+            return new Options(ignoreUnavailable, allowNoIndices, expandHidden, open, closed);
+        }
+
+        /** These options with hidden indices expanded or not. */
+        public Options withHidden(boolean hidden) {
+            return new Options(ignoreUnavailable, allowNoIndices, hidden, expandOpen, expandClosed);
+        }
+
+        /** Whether wildcards expand at all ({@code expand_wildcards=none} does not: a wildcard is then a name). */
+        boolean expandsWildcards() {
+            return expandOpen || expandClosed;
         }
     }
 
@@ -70,6 +91,11 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
                 }
                 if (part.startsWith("-") && sawWildcard) {
                     names.removeAll(matching(part.substring(1), options));
+                } else if (IndexName.isWildcard(part) && !options.expandsWildcards()) {
+                    // expand_wildcards=none: the wildcard is read as a name, which no index has
+                    if (!options.ignoreUnavailable()) {
+                        throw GatewayException.indexNotFound(part);
+                    }
                 } else if (part.equals("_all") || IndexName.isWildcard(part)) {
                     sawWildcard = true;
                     names.addAll(part.equals("_all") ? visible(indices.keySet(), options) : matching(part, options));
@@ -93,7 +119,9 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
     /**
      * As {@link #resolve} for a read or write of documents, which a closed index refuses: an index the expression
      * names (or reaches through an alias) that is closed is Elasticsearch's {@code index_closed_exception} (skipped
-     * with {@code ignore_unavailable}); wildcards and {@code _all} leave closed indices out.
+     * with {@code ignore_unavailable}); wildcards and {@code _all} reach closed indices only when the options expand
+     * to them ({@code expand_wildcards} with {@code closed} or {@code all}), and a closed index they reach is refused
+     * in the same way.
      */
     public List<IndexMetadata> resolveOpen(String expression, Options options) {
         List<IndexMetadata> all = resolve(expression, options);
@@ -117,7 +145,8 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
         for (IndexMetadata index : all) {
             if (!index.closed()) {
                 out.add(index);
-            } else if (named.contains(index.name()) && !options.ignoreUnavailable()) {
+            } else if ((named.contains(index.name()) || options.expandClosed())
+                    && !options.ignoreUnavailable()) {
                 throw GatewayException.indexClosed(index.name(), index.uuid());
             }
         }
@@ -138,7 +167,13 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
                 && reachable(pattern, i.name(), i.settings().isHidden(), options)).forEach(i -> out.add(i.name()));
         aliases.stream().filter(a -> IndexName.matches(pattern, a.alias())
                 && reachable(pattern, a.alias(), a.isHidden().orElse(false), options)).forEach(a -> out.add(a.index()));
+        out.removeIf(name -> !inState(indices.get(name), options));
         return out;
+    }
+
+    /** Whether a wildcard expanding with {@code options} reaches {@code index} in its state (open or closed). */
+    private static boolean inState(IndexMetadata index, Options options) {
+        return index != null && (index.closed() ? options.expandClosed() : options.expandOpen());
     }
 
     private static boolean reachable(String pattern, String name, boolean hidden, Options options) {
@@ -147,11 +182,9 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
 
     /** {@code _all} and an empty expression: every index but the hidden ones, unless {@code options} expand them. */
     private Set<String> visible(Set<String> names, Options options) {
-        if (options.expandHidden()) {
-            return names;
-        }
         Set<String> out = new TreeSet<>();
-        names.stream().filter(n -> !indices.get(n).settings().isHidden()).forEach(out::add);
+        names.stream().filter(n -> (options.expandHidden() || !indices.get(n).settings().isHidden())
+                && inState(indices.get(n), options)).forEach(out::add);
         return out;
     }
 

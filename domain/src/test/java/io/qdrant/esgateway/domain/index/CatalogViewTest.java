@@ -305,7 +305,34 @@ class CatalogViewTest {
         void wildcardsAndAllLeaveClosedIndicesOut() {
             assertThat(names(view.resolveOpen("logs-*", DEFAULT))).containsExactly("logs-1");
             assertThat(names(view.resolveOpen("_all", DEFAULT))).containsExactly("logs-1", "users");
-            assertThat(names(view.resolve("logs-*", DEFAULT))).containsExactly("logs-1", "logs-2");
+            assertThat(names(view.resolve("logs-*", DEFAULT))).containsExactly("logs-1");
+            assertThat(names(view.resolve("logs-*", DEFAULT.withStates(true, true)))).containsExactly("logs-1", "logs-2");
+        }
+
+        @Test
+        void expandWildcardsChoosesOpenOrClosedIndices() {
+            Options closed = DEFAULT.withStates(false, true);
+            assertThat(names(view.resolve("logs-*", closed))).containsExactly("logs-2");
+            assertThat(names(view.resolve("_all", closed))).containsExactly("logs-2");
+            // an alias matched by the wildcard reaches its indices in the states asked for
+            assertThat(names(view.resolve("lo*", closed))).containsExactly("logs-2");
+            // a named index is reached whatever its state
+            assertThat(names(view.resolve("users,logs-*", closed))).containsExactly("logs-2", "users");
+        }
+
+        @Test
+        void aClosedIndexAWildcardReachesWhenAskedForIsIndexClosed() {
+            failure(ErrorKind.INDEX_CLOSED, () -> view.resolveOpen("logs-*", DEFAULT.withStates(true, true)));
+            failure(ErrorKind.INDEX_CLOSED, () -> view.resolveOpen("*", DEFAULT.withStates(false, true)));
+            assertThat(names(view.resolveOpen("logs-*", LENIENT.withStates(false, true)))).isEmpty();
+            assertThat(names(view.resolveOpen("logs-*", LENIENT.withStates(true, true)))).containsExactly("logs-1");
+        }
+
+        @Test
+        void expandWildcardsNoneReadsAWildcardAsAName() {
+            Options none = DEFAULT.withStates(false, false);
+            failure(ErrorKind.INDEX_NOT_FOUND, () -> view.resolve("logs-*", none));
+            assertThat(names(view.resolve("users,logs-*", LENIENT.withStates(false, false)))).containsExactly("users");
         }
 
         @Test

@@ -92,8 +92,8 @@ final class AliasEndpoints {
         CatalogView view = admin.catalog();
         CatalogView.Options options = Routes.indexOptions(request, true);
         if (request.param("expand_wildcards").isEmpty()) {
-            // alias reads expand to hidden indices unless told otherwise, as in Elasticsearch
-            options = new CatalogView.Options(options.ignoreUnavailable(), options.allowNoIndices(), true);
+            // alias reads expand to hidden and closed indices unless told otherwise, as in Elasticsearch
+            options = options.withHidden(true).withStates(true, true);
         }
         List<IndexMetadata> indices = view.resolve(request.optionalPathParam("index").orElse("_all"), options);
         Optional<String> names = request.optionalPathParam("name");

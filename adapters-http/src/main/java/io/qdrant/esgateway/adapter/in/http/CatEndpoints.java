@@ -77,13 +77,14 @@ final class CatEndpoints {
     }
 
     private EsResponse indices(EsRequest request) {
-        boolean hidden = Routes.indexOptions(request, true).expandHidden();
+        // wildcards expand to open and closed indices unless expand_wildcards says otherwise, as in Elasticsearch
+        io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, true, true);
         Optional<String> unit = request.param("bytes");
         if (!request.flag("help", false)) {
             unit.ifPresent(CatEndpoints::unitDivisor);
         }
         List<IndexSummary> rows = new ArrayList<>(request.flag("help", false) ? List.of()
-                : status.indices(request.optionalPathParam("index"), hidden));
+                : status.indices(request.optionalPathParam("index"), options));
         request.param("health").ifPresent(h -> rows.removeIf(r -> !r.health().esName().equals(h)));
         // sorted by index name unless s says otherwise
         rows.sort(Comparator.comparing(IndexSummary::name));

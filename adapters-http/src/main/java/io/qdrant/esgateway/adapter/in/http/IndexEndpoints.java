@@ -130,11 +130,11 @@ final class IndexEndpoints {
     }
 
     private EsResponse putMapping(EsRequest request) {
-        Routes.indexOptions(request, false);
+        io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, false, true);
         if (request.flag("write_index_only", false)) {
             throw GatewayException.unsupported("[write_index_only=true]");
         }
-        admin.putMapping(request.pathParam("index"), Mappings.parse(request.requiredBody()));
+        admin.putMapping(request.pathParam("index"), Mappings.parse(request.requiredBody()), options);
         return EsResponse.ok(ACKNOWLEDGED);
     }
 
@@ -149,11 +149,11 @@ final class IndexEndpoints {
     }
 
     private EsResponse putSettings(EsRequest request) {
-        Routes.indexOptions(request, false);
+        io.qdrant.esgateway.domain.index.CatalogView.Options options = Routes.indexOptions(request, false, true);
         if (request.flag("preserve_existing", false) || request.flag("reopen", false)) {
             throw GatewayException.unsupported("[preserve_existing] and [reopen] in PUT _settings");
         }
-        admin.putSettings(request.optionalPathParam("index").orElse("_all"), request.requiredBody());
+        admin.putSettings(request.optionalPathParam("index").orElse("_all"), request.requiredBody(), options);
         return EsResponse.ok(ACKNOWLEDGED);
     }
 
@@ -170,7 +170,8 @@ final class IndexEndpoints {
     }
 
     private EsResponse refresh(EsRequest request) {
-        int n = admin.refresh(request.optionalPathParam("index").orElse("_all")).size();
+        int n = admin.refresh(request.optionalPathParam("index").orElse("_all"),
+                Routes.indexOptions(request, true)).size();
         JsonObjectBuilder shards = JsonObjectBuilder.object().put("total", n).put("successful", n).put("failed", 0);
         return EsResponse.ok(JsonObjectBuilder.object().put("_shards", shards).build());
     }

@@ -69,9 +69,10 @@ final class IndexStatsEndpoints {
             throw GatewayException.illegalArgument("level parameter must be one of [cluster] or [indices] or "
                     + "[shards] but was [" + level + "]");
         }
-        List<String> names = admin.describe(request.optionalPathParam("index").orElse("_all"),
+        // a closed index named, or reached by a wildcard that expands to closed ones, is index_closed_exception
+        List<String> names = admin.catalog().resolveOpen(request.optionalPathParam("index").orElse("_all"),
                         Routes.indexOptions(request, true)).stream()
-                .map(d -> d.index().name()).toList();
+                .map(io.qdrant.esgateway.domain.index.IndexMetadata::name).toList();
         List<IndexSummary> rows = names.isEmpty() ? List.of()
                 : status.indices(Optional.of(String.join(",", names)));
         boolean all = metrics.contains("_all");

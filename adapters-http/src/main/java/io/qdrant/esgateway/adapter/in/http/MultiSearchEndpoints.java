@@ -137,7 +137,8 @@ final class MultiSearchEndpoints {
                     options.containsKey("ignore_unavailable") ? "true".equals(options.get("ignore_unavailable"))
                             : defaults.ignoreUnavailable(),
                     options.containsKey("allow_no_indices") ? "true".equals(options.get("allow_no_indices"))
-                            : defaults.allowNoIndices());
+                            : defaults.allowNoIndices(), defaults.expandHidden(), defaults.expandOpen(),
+                    defaults.expandClosed());
             items.add(new Item(target, itemOptions, searchBody));
         }
         if (items.isEmpty()) {

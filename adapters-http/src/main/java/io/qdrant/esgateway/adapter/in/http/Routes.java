@@ -28,32 +28,39 @@ final class Routes {
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
-    /** ES's {@code ignore_unavailable}, {@code allow_no_indices} and {@code expand_wildcards} for read requests. */
+    /**
+     * ES's {@code ignore_unavailable}, {@code allow_no_indices} and {@code expand_wildcards} for read requests:
+     * wildcards expand to open indices unless {@code expand_wildcards} says otherwise.
+     */
     static CatalogView.Options indexOptions(EsRequest request, boolean defaultAllowNoIndices) {
-        java.util.Optional<String> expand = request.param("expand_wildcards");
-        expand.ifPresent(Routes::checkExpandWildcards);
-        if (expand.isPresent() && Arrays.stream(expand.get().split(","))
-                .noneMatch(v -> v.equals("open") || v.equals("closed") || v.equals("all"))) {
-            // Elasticsearch then expands no wildcard at all, as with none
-            throw GatewayException.unsupported("[expand_wildcards=" + expand.get() + "] (without open or all)");
-        }
-        boolean hidden = expand.map(e -> Arrays.stream(e.split(","))
-                .anyMatch(v -> v.equals("hidden") || v.equals("all"))).orElse(false);
-        return new CatalogView.Options(request.flag("ignore_unavailable", false),
-                request.flag("allow_no_indices", defaultAllowNoIndices), hidden);
+        return indexOptions(request, defaultAllowNoIndices, false);
     }
 
     /**
-     * {@code open} and {@code closed} expand alike (reads of documents leave closed indices out of their wildcards
-     * whatever it says); {@code hidden} and {@code all} also expand to hidden indices and aliases; {@code none} (expand
-     * nothing) is not implemented and says so.
+     * As {@link #indexOptions(EsRequest, boolean)}; without {@code expand_wildcards}, wildcards expand to closed
+     * indices too when {@code defaultClosed} (the API's default in Elasticsearch is {@code open,closed}).
+     */
+    static CatalogView.Options indexOptions(EsRequest request, boolean defaultAllowNoIndices, boolean defaultClosed) {
+        java.util.Optional<String> expand = request.param("expand_wildcards");
+        expand.ifPresent(Routes::checkExpandWildcards);
+        java.util.Set<String> states = expand.map(e -> set(e)).orElse(java.util.Set.of());
+        boolean all = states.contains("all");
+        boolean hidden = all || states.contains("hidden");
+        boolean open = expand.isEmpty() || all || states.contains("open");
+        boolean closed = expand.isEmpty() ? defaultClosed : all || states.contains("closed");
+        return new CatalogView.Options(request.flag("ignore_unavailable", false),
+                request.flag("allow_no_indices", defaultAllowNoIndices), hidden, open, closed);
+    }
+
+    /**
+     * {@code open}, {@code closed}, {@code hidden}, {@code all} and {@code none} (expand nothing: a wildcard is then
+     * a name no index has); any other value is Elasticsearch's error.
      */
     static void checkExpandWildcards(String value) {
         for (String v : value.split(",")) {
             switch (v) {
-                case "open", "closed", "hidden", "all" -> {
+                case "open", "closed", "hidden", "all", "none" -> {
                 }
-                case "none" -> throw GatewayException.unsupported("[expand_wildcards=none]");
                 default -> throw GatewayException.illegalArgument("No enum constant "
                         + "org.elasticsearch.action.support.IndicesOptions.WildcardStates." + v.toUpperCase(
                         java.util.Locale.ROOT));

@@ -139,6 +139,31 @@ final class QdrantDocumentStore implements QdrantStores.Handle {
         collections.updateMappings(index);
     }
 
+    /**
+     * Refuses a new index analyzer for a text field that documents hold: a point keeps only the distinct tokens of
+     * {@code _t} and the length of {@code _n}, and matching and scoring analyse the candidates' source again with the
+     * field's current analyzer, so those documents would match and score as if indexed with the new analyzer, where
+     * Elasticsearch keeps the tokens they were indexed with. A field no document holds may change.
+     */
+    @Override
+    public void checkAnalysisChange(IndexMetadata before, IndexMetadata after) {
+        List<String> held = new java.util.ArrayList<>();
+        for (String field : io.qdrant.esgateway.domain.index.AnalysisReferences.indexAnalyzerChanged(
+                before.mappings(), before.settings().analysis(), after.settings().analysis())) {
+            if (count(before, Optional.of(new Query.Exists(field, 1f))) > 0) {
+                held.add(field);
+            }
+        }
+        if (!held.isEmpty()) {
+            throw io.qdrant.esgateway.domain.error.GatewayException.illegalArgument("the index analyzer of "
+                    + (held.size() == 1 ? "field " : "fields ") + held.toString().replace(" ", "")
+                    + " of index [" + before.name() + "] cannot change on the Qdrant backend while documents hold "
+                    + (held.size() == 1 ? "it" : "them") + ": they keep no record of the tokens they were indexed"
+                    + " with, and would match and score as if indexed with the new analyzer; reindex into a new"
+                    + " index with the new analyzer instead");
+        }
+    }
+
     @Override
     public StoreStats stats(IndexMetadata index) {
         return new StoreStats(reads.count(index, new FilterTranslator.Always()), 0, 0);

@@ -17,6 +17,12 @@ public interface ClusterStatus {
         return indices(expression);
     }
 
+    /** As {@link #indices(Optional)}, the expression resolved with {@code options} ({@code expand_wildcards}). */
+    default List<IndexSummary> indices(Optional<String> expression,
+                                       io.qdrant.esgateway.domain.index.CatalogView.Options options) {
+        return indices(expression, options.expandHidden());
+    }
+
     /** Whether the catalog and the document backend answer now; the reasons when not. */
     Readiness readiness();
 

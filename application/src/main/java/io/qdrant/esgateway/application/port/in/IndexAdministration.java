@@ -45,6 +45,22 @@ public interface IndexAdministration {
     List<IndexMetadata> refresh(String expression);
 
     /**
+     * As {@link #putMapping(String, Mappings)}, the expression's wildcards expanded with {@code options}
+     * ({@code expand_wildcards}; Elasticsearch's default is {@code open,closed}).
+     */
+    List<IndexMetadata> putMapping(String expression, Mappings update, CatalogView.Options options);
+
+    /** As {@link #putSettings(String, io.qdrant.esgateway.domain.json.JsonValue)}, expanded with {@code options}. */
+    List<IndexMetadata> putSettings(String expression, io.qdrant.esgateway.domain.json.JsonValue body,
+                                    CatalogView.Options options);
+
+    /**
+     * As {@link #refresh(String)}, expanded with {@code options}: a closed index a wildcard reaches (with
+     * {@code expand_wildcards} {@code closed} or {@code all}) is refused as a named one is.
+     */
+    List<IndexMetadata> refresh(String expression, CatalogView.Options options);
+
+    /**
      * {@code POST /{index}/_close}: the named indices (no wildcards or {@code _all}, as Elasticsearch's
      * {@code action.destructive_requires_name}) refuse reads and writes of their documents until opened again;
      * returns those that were open.

@@ -20,4 +20,12 @@ public interface IndexStorage {
 
     /** Document count and size on disk, for {@code _cat/indices}. */
     StoreStats stats(IndexMetadata index);
+
+    /**
+     * Refuses (a 400 naming the fields) a change of a closed index's analysis settings that the storage cannot apply
+     * as Elasticsearch does: {@code before} and {@code after} are the index with its current and its new settings.
+     * Accepts every change unless the storage says otherwise.
+     */
+    default void checkAnalysisChange(IndexMetadata before, IndexMetadata after) {
+    }
 }
