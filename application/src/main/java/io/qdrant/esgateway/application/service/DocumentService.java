@@ -397,6 +397,9 @@ public final class DocumentService implements DocumentOperations {
                     if (moved != null) {
                         moved.add(index.uuid());
                     }
+                    if (turn != null) {
+                        turn.checkHeld(); // planned within the turn; applied only while it is surely still held
+                    }
                     durability = store.apply(written, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
                     if (turn != null) {

@@ -161,6 +161,15 @@ public interface Catalog {
          */
         void end(long lastUsed);
 
+        /**
+         * Throws before a write is applied when the turn may no longer be held (its lease could not be renewed in
+         * time): another process may hold it now, so nothing may be written in this one.
+         *
+         * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE}
+         */
+        default void checkHeld() {
+        }
+
         @Override
         void close();
     }

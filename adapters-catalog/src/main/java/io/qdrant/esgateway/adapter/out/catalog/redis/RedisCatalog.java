@@ -168,8 +168,27 @@ final class RedisCatalog implements RedisCatalogs.Handle {
             end
             return 1
             """;
-    /** How long a write turn is held at most: a turn still running after it fails, and a dead holder's expires. */
+    /**
+     * Extends a held turn's lease ({@code ARGV[2]} ms) while its holder works: 1, or 0 when the turn is no longer this
+     * token's in this server run (it expired, ended, or the server restarted).
+     */
+    private static final String RENEW = """
+            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+            if redis.call('GET', KEYS[1]) ~= run .. '/' .. ARGV[1] then
+              return 0
+            end
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            return 1
+            """;
+    /** How long a write turn is held at most: a turn still running after it fails (its lease is no longer renewed). */
     static final long WRITE_TURN_MILLIS = 15_000;
+    /**
+     * A turn's lease: how long a holder that stopped (killed, cut off from the server) keeps others waiting. The holder
+     * renews it every {@link #WRITE_TURN_RENEW_MILLIS} while it works, and writes nothing once its lease may have
+     * lapsed.
+     */
+    static final long WRITE_TURN_LEASE_MILLIS = 2_000;
+    static final long WRITE_TURN_RENEW_MILLIS = 400;
 
     private final RedisCatalogs.Settings settings;
     private final JedisPool pool;
@@ -183,6 +202,13 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     private final CatalogRecords.Limits limits;
     private volatile Snapshot snapshot;
     private volatile boolean closed;
+    /** Renews the leases of this replica's held write turns. */
+    private final java.util.concurrent.ScheduledExecutorService renewals =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(work -> {
+                Thread thread = new Thread(work, "qeg-write-turn-leases");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     /** A loaded view, the epoch it belongs to, and the bytes its records take. */
     private record Snapshot(String epoch, CatalogView view, long bytes, Map<Kind, Map<String, String>> records) {
@@ -382,8 +408,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     }
 
     /**
-     * The write turn of an index across every replica: a lease ({@code turn:<uuid>}, {@link #WRITE_TURN_MILLIS})
-     * taken in the same script and round trip that reserves the turn's sequence numbers from the index's counter
+     * The write turn of an index across every replica: a lease ({@code turn:<uuid>}, {@link #WRITE_TURN_LEASE_MILLIS},
+     * renewed while its holder works, for {@link #WRITE_TURN_MILLIS} at most) taken in the same script and round trip that reserves the turn's sequence numbers from the index's counter
      * ({@code seq:<uuid>}, {@code HINCRBY}). The counter is seeded from the store's highest recorded number when it is
      * missing or was counted by an earlier run of the server (a restart may have lost its last increments, with or
      * without persistence), so a number once handed out and acknowledged is never handed out again. A turn held by
@@ -400,23 +426,27 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         String what = "taking the write turn of [" + index.name() + "]";
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WRITE_TURN_MILLIS + 5_000);
         for (int attempt = 0; ; attempt++) {
+            long sent = System.nanoTime();
             List<?> reply = (List<?>) call(what, jedis -> script(jedis, TURN, keys,
-                    List.of(token, Long.toString(WRITE_TURN_MILLIS), Integer.toString(reserve))));
+                    List.of(token, Long.toString(WRITE_TURN_LEASE_MILLIS), Integer.toString(reserve))));
             long status = (Long) reply.get(0);
             if (status == 1) {
-                return Optional.of(new Turn(keys, token, (Long) reply.get(1), reserve));
+                return Optional.of(new Turn(keys, token, (Long) reply.get(1), reserve, new Lease(keys, token, sent)));
             }
             if (status == 2) {
+                Lease lease = new Lease(keys, token, sent);
                 long top;
                 try {
                     long stored = storedMaxSeqNo.getAsLong();
+                    lease.check();
                     top = (Long) call("seeding the sequence numbers of [" + index.name() + "]", jedis -> script(jedis,
                             SEED, keys, List.of(token, Long.toString(stored), Integer.toString(reserve))));
                 } catch (RuntimeException e) {
+                    lease.stop();
                     release(keys, token, null, null);
                     throw e;
                 }
-                return Optional.of(new Turn(keys, token, top, reserve));
+                return Optional.of(new Turn(keys, token, top, reserve, lease));
             }
             long left = (Long) reply.get(1);
             if (System.nanoTime() > deadline) {
@@ -442,19 +472,93 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         return Long.valueOf(1).equals(ended);
     }
 
+    /**
+     * A held turn's lease, renewed every {@link #WRITE_TURN_RENEW_MILLIS} until the turn ends or has been held for
+     * {@link #WRITE_TURN_MILLIS}. It is known held until {@link #WRITE_TURN_LEASE_MILLIS} after the last renewal that
+     * succeeded was sent (the server's expiry runs from a later instant), so the holder can tell when its turn may
+     * have passed to another replica without asking.
+     */
+    private final class Lease implements Runnable {
+        private final List<String> keys;
+        private final String token;
+        private final long taken;
+        private volatile long heldUntil;
+        private volatile boolean lost;
+        private final java.util.concurrent.ScheduledFuture<?> renewal;
+
+        Lease(List<String> keys, String token, long sent) {
+            this.keys = keys;
+            this.token = token;
+            this.taken = sent;
+            this.heldUntil = sent + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WRITE_TURN_LEASE_MILLIS);
+            java.util.concurrent.ScheduledFuture<?> scheduled;
+            try {
+                scheduled = renewals.scheduleWithFixedDelay(this, WRITE_TURN_RENEW_MILLIS, WRITE_TURN_RENEW_MILLIS,
+                        java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                scheduled = null; // the catalog is closing: the lease runs out
+            }
+            this.renewal = scheduled;
+        }
+
+        @Override
+        public void run() {
+            long sent = System.nanoTime();
+            if (lost || sent - taken > java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WRITE_TURN_MILLIS)) {
+                stop();
+                return;
+            }
+            try {
+                Object renewed = call("renewing a write turn", jedis -> script(jedis, RENEW, keys.subList(0, 1),
+                        List.of(token, Long.toString(WRITE_TURN_LEASE_MILLIS))));
+                if (Long.valueOf(1).equals(renewed)) {
+                    heldUntil = sent + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WRITE_TURN_LEASE_MILLIS);
+                } else {
+                    lost = true;
+                    stop();
+                }
+            } catch (RuntimeException e) {
+                // the server did not answer: the next renewal tries again; the lease may run out meanwhile
+                LOG.log(Level.FINE, "a write turn's lease could not be renewed", e);
+            }
+        }
+
+        /** Throws when the lease may have lapsed: the turn may be another replica's now. */
+        void check() {
+            if (lost || System.nanoTime() - heldUntil >= 0) {
+                throw GatewayException.backendUnavailable("the write turn of the index was lost (its lease could not"
+                        + " be renewed in time, or it was held for more than " + WRITE_TURN_MILLIS + " ms); nothing"
+                        + " was written", null);
+            }
+        }
+
+        void stop() {
+            if (renewal != null) {
+                renewal.cancel(false);
+            }
+        }
+    }
+
     /** A held write turn and its block of sequence numbers, {@code (top - reserved, top]}. */
     private final class Turn implements WriteTurn {
         private final List<String> keys;
         private final String token;
         private final long top;
         private final int reserved;
+        private final Lease lease;
         private boolean ended;
 
-        Turn(List<String> keys, String token, long top, int reserved) {
+        Turn(List<String> keys, String token, long top, int reserved, Lease lease) {
             this.keys = keys;
             this.token = token;
             this.top = top;
             this.reserved = reserved;
+            this.lease = lease;
+        }
+
+        @Override
+        public void checkHeld() {
+            lease.check();
         }
 
         @Override
@@ -468,9 +572,11 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                 throw new IllegalArgumentException("[" + lastUsed + "] is outside the turn's block");
             }
             ended = true;
+            lease.stop();
             if (!release(keys, token, top, lastUsed)) {
                 throw GatewayException.backendUnavailable("the write turn of the index ended before its writes did"
-                        + " (held for more than " + WRITE_TURN_MILLIS + " ms, or the catalog's server restarted):"
+                        + " (its lease lapsed, it was held for more than " + WRITE_TURN_MILLIS + " ms, or the"
+                        + " catalog's server restarted):"
                         + " another replica may have written the same documents meanwhile; the writes were applied"
                         + " but are not acknowledged", null);
             }
@@ -480,6 +586,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         public void close() {
             if (!ended) {
                 ended = true;
+                lease.stop();
                 try {
                     release(keys, token, null, null);
                 } catch (GatewayException e) {
@@ -599,6 +706,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     @Override
     public void close() {
         closed = true;
+        renewals.shutdownNow();
         pool.close();
     }
 

@@ -227,6 +227,71 @@ class RedisWriteTurnTest {
     }
 
     @Test
+    void aLiveHolderKeepsItsTurnPastTheLeaseAndAKilledOneBlocksOthersForAtMostTheLease() throws Exception {
+        RedisTestServer server = server(false);
+        IndexMetadata index = index("k");
+        String javaBin = ProcessHandle.current().info().command().orElse("java");
+        Process holder = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                WriteTurnHolder.class.getName(), server.url(), prefix, index.name())
+                .redirectErrorStream(true).start();
+        try {
+            var out = new java.io.BufferedReader(new java.io.InputStreamReader(holder.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            String line;
+            while ((line = out.readLine()) != null && !line.equals("HELD")) {
+                // JVM warnings before the turn is taken
+            }
+            assertThat(line).as("the holder process took the turn").isEqualTo("HELD");
+            RedisCatalog other = replica(server);
+            try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
+                Future<Long> waiting = pool.submit(() -> {
+                    try (WriteTurn turn = turn(other, index, 1, -1)) {
+                        long before = turn.seqNoBefore();
+                        turn.end(before + 1);
+                        return System.nanoTime();
+                    }
+                });
+                // the holder renews its lease while it lives: twice the lease later, the turn is still its own
+                Thread.sleep(2 * RedisCatalog.WRITE_TURN_LEASE_MILLIS);
+                assertThat(waiting).as("waiting while a live holder keeps its turn").isNotDone();
+                assertThat(server.command("PTTL", prefix + "turn:" + index.uuid())).startsWith(":")
+                        .isNotEqualTo(":-2");
+                long killed = System.nanoTime();
+                Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(holder.pid())).start();
+                assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(kill.exitValue()).isZero();
+                long taken = waiting.get(20, TimeUnit.SECONDS);
+                assertThat(Duration.ofNanos(taken - killed))
+                        .as("the killed holder's turn passes on within its lease (plus scheduling slack)")
+                        .isLessThan(Duration.ofMillis(RedisCatalog.WRITE_TURN_LEASE_MILLIS + 700));
+            }
+        } finally {
+            holder.destroyForcibly();
+            holder.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aTurnWhoseLeaseLapsedRefusesToWriteAndCannotEnd() throws Exception {
+        RedisTestServer server = server(false);
+        RedisCatalog a = replica(server);
+        RedisCatalog b = replica(server);
+        IndexMetadata index = index("l");
+        WriteTurn first = turn(a, index, 1, -1);
+        first.checkHeld();
+        server.command("DEL", prefix + "turn:" + index.uuid()); // as if its lease had run out while a was cut off
+        try (WriteTurn second = turn(b, index, 1, -1)) {
+            // a's next renewal finds the turn gone: a writes nothing more and acknowledges nothing
+            Thread.sleep(3 * RedisCatalog.WRITE_TURN_RENEW_MILLIS);
+            assertThatThrownBy(first::checkHeld).isInstanceOfSatisfying(GatewayException.class,
+                    e -> assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_UNAVAILABLE));
+            assertThatThrownBy(() -> first.end(first.seqNoBefore() + 1)).isInstanceOf(GatewayException.class);
+            second.checkHeld();
+            second.end(second.seqNoBefore() + 1);
+        }
+    }
+
+    @Test
     void aTurnTakenBeforeARestartDoesNotHoldAfterItAndCannotEnd() {
         RedisTestServer server = server(true);
         RedisCatalog a = replica(server);
