@@ -72,9 +72,13 @@ public final class Measurement {
         return run(List.of(url), clients, warmup, measured, step, cpu);
     }
 
-    /** As {@link #run(URI, int, int, int, Step, LongSupplier)}; each client takes turns over {@code urls} ({@link Http#to}). */
+    /**
+     * As {@link #run(URI, int, int, int, Step, LongSupplier)}; each client takes turns over {@code urls} ({@link Http#to}).
+     * The warm-up is {@code warmup} requests per URL (each replica of an engine sees as many warm-up requests as a
+     * single process does, so its JIT has had as many runs of the cell's code before the measured phase).
+     */
     public static Outcome run(List<URI> urls, int clients, int warmup, int measured, Step step, LongSupplier cpu) {
-        int warmEach = (warmup + clients - 1) / clients;
+        int warmEach = (warmup * urls.size() + clients - 1) / clients;
         int measuredEach = Math.max(1, (measured + clients - 1) / clients);
         AtomicReference<CellFailure> failure = new AtomicReference<>();
         CyclicBarrier start = new CyclicBarrier(clients + 1);

@@ -457,6 +457,12 @@ public final class Runner {
             say("trial %d %-14s %-20s %d client(s): shared response cache %s", trial, name, w.name(), clients, use);
             sharedCache.computeIfAbsent(name, k -> new java.util.TreeMap<>()).merge(w.name(), use,
                     SharedCacheCounts::plus);
+            if (options.cold() && outcome.status() == Status.VALID && w.kind() == Workload.Kind.READ
+                    && w.requests().stream().allMatch(r -> r.path().contains("/_search")) && use.misses() == 0) {
+                // a cold search that never reached the shared cache measures nothing the cold cell is for
+                return row(trial, position, name, w, clients, Status.ERROR, "cold searches bypassed the shared "
+                        + "response cache (no miss counted): " + use, null);
+            }
         }
         perRequest.add(name, w.name(), clients, outcome);
         return row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
@@ -557,24 +563,22 @@ public final class Runner {
     private static final String COLD_RUN = Long.toString(System.nanoTime() & 0xffffffL, 36);
 
     /**
-     * {@code request} under a cache key never used before, with the same answer: a search body gets a {@code timeout}
-     * never sent before (a day and some milliseconds: it never fires, and Elasticsearch and the gateway answer alike),
-     * which is part of the normalised request the gateway's shared cache keys on; a request without a body gets a
-     * {@code preference} never sent before (a GET is not cached by the gateway; the parameter changes no answer on
-     * one shard). A {@code preference} alone would not do for searches: the gateway leaves parameters that cannot
-     * change the answer out of the key, so two requests that differ only in it share one entry.
+     * {@code request} under a cache key never used before, with the same answer: a search body without a
+     * {@code _source} section gets the URL parameter {@code _source_excludes} naming a field that does not exist
+     * ({@code cold_<run>_<n>}): it changes no answer (no document has the field; a {@code size: 0} search has no
+     * sources) and is part of the normalised request the gateway's shared cache keys on, so the lookup misses and
+     * the computed answer is published. Any other request gets a {@code preference} never sent before (a GET is not
+     * cached by the gateway; the parameter changes no answer on one shard). Neither a {@code preference} alone (the
+     * gateway leaves parameters that cannot change the answer out of the key) nor a search {@code timeout} (an answer
+     * that may be cut short is never cached: the request would bypass the cache) makes a cold search.
      */
     static Request coldVariant(Request request) {
         long n = COLD.incrementAndGet();
+        String token = "cold_" + COLD_RUN + "_" + n;
         String body = request.body();
-        if (body != null && body.startsWith("{")) {
-            String rest = body.substring(1).stripLeading();
-            String timeout = "\"timeout\":\"" + (86_400_000L + n) + "ms\"";
-            return new Request(request.method(), request.path(), "{" + timeout + (rest.startsWith("}") ? "" : ",")
-                    + rest, request.contentType());
-        }
-        String token = "cold-" + COLD_RUN + "-" + n;
-        String path = request.path() + (request.path().contains("?") ? "&" : "?") + "preference=" + token;
+        String param = body != null && body.startsWith("{") && !body.contains("\"_source\"")
+                && request.path().contains("/_search") ? "_source_excludes=" : "preference=";
+        String path = request.path() + (request.path().contains("?") ? "&" : "?") + param + token;
         return new Request(request.method(), path, body, request.contentType());
     }
 
