@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import io.qdrant.esgateway.domain.sort.SortSpec.Missing;
 import io.qdrant.esgateway.domain.sort.SortSpec.Mode;
 import io.qdrant.esgateway.domain.sort.SortSpec.Order;
@@ -22,6 +23,12 @@ import java.util.Optional;
  * {@code f:desc,g}.
  */
 public final class SortParser {
+    /** The fields Elasticsearch's sort parsers know, for their "did you mean" suggestions. */
+    private static final List<String> FIELD_SORT_FIELDS = List.of("order", "missing", "mode", "unmapped_type",
+            "numeric_type", "format", "nested");
+    private static final List<String> SCRIPT_SORT_FIELDS = List.of("type", "script", "order", "mode", "nested");
+    private static final List<String> SCORE_FIELDS = List.of("order");
+
     private SortParser() {
     }
 
@@ -68,6 +75,14 @@ public final class SortParser {
         if (field.equals("_script")) {
             return script(params);
         }
+        if (field.equals("_score")) {
+            for (Map.Entry<String, JsonValue> e : params.members().entrySet()) {
+                if (!e.getKey().equals("order")) {
+                    throw ObjectParseErrors.unknownField("_score", e.getKey(), params.keyAt(e.getKey()),
+                            SCORE_FIELDS);
+                }
+            }
+        }
         Optional<Order> order = Optional.empty();
         Missing missing = new Missing.Last();
         Optional<Mode> mode = Optional.empty();
@@ -79,8 +94,7 @@ public final class SortParser {
                     try {
                         order = Optional.of(order(text(e)));
                     } catch (GatewayException bad) {
-                        throw new GatewayException(io.qdrant.esgateway.domain.error.ErrorKind.X_CONTENT_PARSE,
-                                "[" + parserName(field) + "] failed to parse field [order]", Map.of(), bad);
+                        throw ObjectParseErrors.failedToParse(parserName(field), "order", e.getValue().at(), bad);
                     }
                 }
                 case "missing" -> missing = switch (JsonReads.text(e.getValue()).orElse("")) {
@@ -97,12 +111,20 @@ public final class SortParser {
                     case "_first" -> new Missing.First();
                     default -> new Missing.Value(e.getValue());
                 };
-                case "mode" -> mode = Optional.of(mode(text(e)));
+                case "mode" -> {
+                    String text = text(e);
+                    try {
+                        mode = Optional.of(mode(text));
+                    } catch (GatewayException bad) {
+                        throw ObjectParseErrors.failedToParse("field_sort", "mode", e.getValue().at(), bad);
+                    }
+                }
                 case "unmapped_type" -> unmapped = Optional.of(text(e));
                 case "format" -> format = Optional.of(text(e));
                 case "numeric_type", "nested", "script" ->
                         throw GatewayException.unsupported("[sort] option [" + e.getKey() + "]");
-                default -> throw parsing("[field_sort] unknown field [" + e.getKey() + "]");
+                default -> throw ObjectParseErrors.unknownField("field_sort", e.getKey(), params.keyAt(e.getKey()),
+                        FIELD_SORT_FIELDS);
             }
         }
         return spec(field, order, missing, mode, unmapped, format);
@@ -131,15 +153,14 @@ public final class SortParser {
                     try {
                         order = order(text(e));
                     } catch (GatewayException bad) {
-                        throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[_script] failed to parse field"
-                                + " [order]", Map.of(), bad);
+                        throw ObjectParseErrors.failedToParse("_script", "order", e.getValue().at(), bad);
                     }
                 }
                 // a script gives one value per document: the mode that would pick among several changes nothing
                 case "mode" -> mode(text(e));
                 case "nested" -> throw GatewayException.unsupported("[_script] sort option [nested]");
-                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[_script] unknown field ["
-                        + e.getKey() + "]");
+                default -> throw ObjectParseErrors.unknownField("_script", e.getKey(), params.keyAt(e.getKey()),
+                        SCRIPT_SORT_FIELDS);
             }
         }
         if (script == null && type == null) {
@@ -182,7 +203,6 @@ public final class SortParser {
     private static String parserName(String field) {
         return switch (field) {
             case "_score" -> "_score";
-            case "_doc" -> "_doc";
             default -> "field_sort";
         };
     }

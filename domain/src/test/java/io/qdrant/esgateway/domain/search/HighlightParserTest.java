@@ -75,9 +75,33 @@ class HighlightParserTest {
         assertThat(failure("{'fields':{'a':{'type':'fvh'}}}").getMessage()).contains("[fvh]");
         assertThat(failure("{'fields':{'a':{}},'colour':'red'}").kind()).isEqualTo(ErrorKind.X_CONTENT_PARSE);
         assertThatThrownBy(() -> parse("{'fields':{'a':{'colour':'red'}}}"))
-                .hasMessageContaining("unknown field [colour]");
+                .rootCause().hasMessageContaining("unknown field [colour]");
         assertThat(failure("{'fields':{'a':{}},'order':'sideways'}").kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
         assertThat(failure("{'fields':{'a':{}},'highlight_query':{}}").kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+    }
+
+    @Test
+    void unknownKeysAreSuggestedAndAFieldsErrorIsWrappedAsElasticsearchDoes() {
+        assertThat(failure("{'pre_tag':['<b>']}").reason())
+                .isEqualTo("[highlight] unknown field [pre_tag] did you mean any of [pre_tags, post_tags]?");
+        // fragment_offset and matched_fields are options of a field only, fields one of the top level only
+        assertThat(failure("{'fragment_offse':1}").reason())
+                .isEqualTo("[highlight] unknown field [fragment_offse] did you mean any of [fragment_size,"
+                        + " fragmenter]?");
+        GatewayException inField = failure("{'fields':{'f':{'fiel':1}}}");
+        assertThat(inField.reason()).isEqualTo("[highlight] failed to parse field [fields]");
+        assertThat(inField.gatewayCause().reason()).isEqualTo("[fields] failed to parse field [f]");
+        assertThat(inField.gatewayCause().gatewayCause().reason()).isEqualTo("[highlight_field] unknown field [fiel]");
+        GatewayException size = failure("{'fields':{'f':{'fragment_size':'abc'}}}").gatewayCause().gatewayCause();
+        assertThat(size.reason()).isEqualTo("[highlight_field] failed to parse field [fragment_size]");
+        assertThat(size.gatewayCause().javaType()).isEqualTo("number_format_exception");
+        assertThat(size.gatewayCause().reason()).isEqualTo("For input string: \"abc\"");
+        assertThat(failure("{'fragment_size':true}").reason())
+                .isEqualTo("[highlight] fragment_size doesn't support values of type: VALUE_BOOLEAN");
+        GatewayException match = failure("{'require_field_match':'x'}");
+        assertThat(match.reason()).isEqualTo("[highlight] failed to parse field [require_field_match]");
+        assertThat(match.gatewayCause().reason())
+                .isEqualTo("Failed to parse value [x] as only [true] or [false] are allowed.");
     }
 
     @Test

@@ -122,6 +122,18 @@ class ScriptSortAndFieldsTest {
                 .cause().hasMessage("Unknown ScriptSortType [foo]");
         assertThatThrownBy(() -> SortParser.parse(Json.parse("[{\"_script\":{\"type\":\"number\",\"script\":\"1\","
                 + "\"bar\":1}}]"))).hasMessage("[_script] unknown field [bar]");
+        assertThatThrownBy(() -> SortParser.parse(Json.parse("[{\"_script\":{\"typ\":\"number\"}}]")))
+                .hasMessage("[_script] unknown field [typ] did you mean [type]?");
+        assertThatThrownBy(() -> SortParser.parse(Json.parse("[{\"f\":{\"mode\":\"foo\"}}]")))
+                .hasMessage("[field_sort] failed to parse field [mode]")
+                .cause().hasMessage("Unknown SortMode [foo]");
+        assertThatThrownBy(() -> SortParser.parse(Json.parse("[{\"f\":{\"oodeo\":1}}]")))
+                .hasMessage("[field_sort] unknown field [oodeo] did you mean any of [mode, order]?");
+        // _score takes only an order; _doc is a field sort to Elasticsearch's parser
+        assertThatThrownBy(() -> SortParser.parse(Json.parse("[{\"_score\":{\"mode\":\"min\"}}]")))
+                .hasMessage("[_score] unknown field [mode]");
+        assertThatThrownBy(() -> SortParser.parse(Json.parse("[{\"_doc\":{\"order\":\"up\"}}]")))
+                .hasMessage("[field_sort] failed to parse field [order]");
         // a stored script not yet read from the catalog cannot be run
         assertThatThrownBy(() -> GatewaySort.of("idx", sort, MAPPINGS, () -> 0L))
                 .isInstanceOfSatisfying(GatewayException.class, e ->
