@@ -38,7 +38,8 @@ class ScenarioBackendsTest {
             "filtered-aliases-by-query", "query-analyzer", "routing-values", "index-blocks",
             "external-versioning", "analysis-empty-clauses", "analysis-text-params",
             "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices",
-            "document-parsing-errors", "source-disabled", "ignored-metadata");
+            "document-parsing-errors", "source-disabled", "ignored-metadata",
+            "metadata-fields");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;
