@@ -180,6 +180,28 @@ class SecurityHttpTest {
 
     @ParameterizedTest
     @MethodSource("backends")
+    void aPutAliasBodyNamingTheIndexOrAliasIsAuthorizedAsNamed(String backend) {
+        EsClient admin = elastic(backend);
+        admin.put("/_security/role/alias_manager", json("{'indices':[{'names':['logs-*','la-*'],"
+                + "'privileges':['manage']}]}"));
+        admin.put("/_security/user/alma", json("{'password':'alma-pass','roles':['alias_manager']}"));
+        EsClient alma = both.client(backend).as("alma", "alma-pass");
+        assertThat(alma.put("/logs-a/_alias/la-" + backend, json("{}")).status()).isEqualTo(200);
+        assertThat(alma.put("/_alias", json("{'index':'logs-b','alias':'la-b-" + backend + "'}")).status())
+                .isEqualTo(200);
+        // the body's index wins over the path's: a granted path does not cover an index the body names
+        assertThat(alma.put("/logs-a/_alias/la-x-" + backend, json("{'index':'secret'}")).status()).isEqualTo(403);
+        assertThat(alma.put("/logs-a/_alias", json("{'alias':'open-" + backend + "'}")).status()).isEqualTo(403);
+        // a wildcard in the body is not narrowed to the granted names
+        assertThat(alma.put("/_alias/la-all-" + backend, json("{'index':'*'}")).status()).isEqualTo(403);
+        assertThat(admin.get("/secret/_alias").json().path("secret").path("aliases").has("la-x-" + backend))
+                .isFalse();
+        assertThat(admin.get("/logs-b/_alias").json().path("logs-b").path("aliases").has("la-b-" + backend))
+                .isTrue();
+    }
+
+    @ParameterizedTest
+    @MethodSource("backends")
     void eachBulkItemIsAuthorizedOnItsOwnAsElasticsearch(String backend) {
         EsClient admin = elastic(backend);
         admin.put("/_security/role/a_creator", json("{'indices':[{'names':['logs-a'],'privileges':['create_doc']},"

@@ -39,7 +39,7 @@ class ScenarioBackendsTest {
             "external-versioning", "analysis-empty-clauses", "analysis-text-params",
             "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices",
             "document-parsing-errors", "source-disabled", "ignored-metadata", "vector-index-options",
-            "analysis-index-phrases", "expand-wildcards-closed", "parse-positions");
+            "analysis-index-phrases", "expand-wildcards-closed", "parse-positions", "metadata-fields");
     private static FakeQdrant qdrant;
     private static GatewayForCompat onQdrant;
     private static GatewayForCompat onLucene;

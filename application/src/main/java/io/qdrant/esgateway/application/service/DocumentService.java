@@ -252,7 +252,7 @@ public final class DocumentService implements DocumentOperations {
         }
 
         StoredDocument put(String id, JsonObject source, Optional<String> routing, Versioning.Condition condition) {
-            ParsedDocument parsed = DocumentParser.parse(mappings, source, id);
+            ParsedDocument parsed = DocumentParser.parse(mappings, source, id, routing);
             parsed.updatedMappings().ifPresent(m -> {
                 mappings = m;
                 mappingsChanged = true;

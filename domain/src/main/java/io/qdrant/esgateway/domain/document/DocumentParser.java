@@ -96,11 +96,25 @@ public final class DocumentParser {
      * </ul>
      */
     public static ParsedDocument parse(Mappings mappings, JsonValue source, String id) {
+        return parse(mappings, source, id, Optional.empty());
+    }
+
+    /**
+     * As {@link #parse(Mappings, JsonValue, String)}, for a document written with {@code routing}: its value is also
+     * indexed as a keyword of the {@code _routing} metadata field ({@link Mappings#ROUTING}), as Elasticsearch
+     * indexes it.
+     */
+    public static ParsedDocument parse(Mappings mappings, JsonValue source, String id, Optional<String> routing) {
         if (!(source instanceof JsonObject root)) {
             throw new GatewayException(ErrorKind.DOCUMENT_PARSING, "Malformed content, must start with an object");
         }
         Run run = new Run(mappings, id);
         run.parseObject(run.root, root);
+        // the fields left out are indexed as keywords of the _ignored metadata field, as Elasticsearch indexes them
+        for (String field : run.ignored) {
+            run.values.add(new IndexedValue.Keyword(Mappings.IGNORED, field));
+        }
+        routing.ifPresent(r -> run.values.add(new IndexedValue.Keyword(Mappings.ROUTING, r)));
         return new ParsedDocument(root, run.values, run.updatedMappings(), new ArrayList<>(run.ignored));
     }
 

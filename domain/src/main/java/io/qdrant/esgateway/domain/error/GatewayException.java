@@ -201,6 +201,10 @@ public final class GatewayException extends RuntimeException {
 
     /** Elasticsearch's refusal to sort or aggregate on a field mapped with {@code doc_values: false}. */
     public static GatewayException noDocValues(String field, String type) {
+        if (field.equals("_routing")) {
+            // the metadata field has no doc values and no field data in Elasticsearch
+            return illegalArgument("Fielddata is not supported on field [_routing] of type [_routing]");
+        }
         return illegalArgument("Can't load fielddata on [" + field + "] because fielddata is unsupported on fields of"
                 + " type [" + type + "]. Use doc values instead.");
     }

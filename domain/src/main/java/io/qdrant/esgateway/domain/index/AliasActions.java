@@ -216,13 +216,37 @@ public final class AliasActions {
 
     /**
      * A single {@code PUT /{index}/_alias/{name}} as a batch of one add action. Its body is read as Elasticsearch
-     * 8.15's put-alias handler reads it: {@code routing}, {@code index_routing} / {@code search_routing} (also
-     * spelled {@code indexRouting}, {@code index-routing}, …), {@code is_write_index} and {@code filter} are used;
-     * every other key, {@code is_hidden} included, is ignored (checked against the oracle).
+     * 8.15's put-alias handler reads it: {@code index} and {@code alias} (which win over the path's, and are all
+     * that names them on {@code PUT /_alias} and the other path forms without them), {@code routing},
+     * {@code index_routing} / {@code search_routing} (also spelled {@code indexRouting}, {@code index-routing}, …),
+     * {@code is_write_index} and {@code filter} are used; every other key, {@code is_hidden} included, is ignored
+     * (checked against the oracle).
+     *
+     * @param indexExpression the path's index expression, or null when the path has none
+     * @param alias the path's alias name, or null when the path has none
      */
     public static Action add(String indexExpression, String alias, JsonValue body) {
-        AliasProperties props = body == null ? AliasProperties.NONE : AliasProperties.parseLenient(alias, body);
-        return new Action.Add(List.of(indexExpression.split(",")), List.of(alias), props);
+        String index = indexExpression;
+        String name = alias;
+        if (body instanceof JsonObject o) {
+            index = bodyText(o, "index").orElse(index);
+            name = bodyText(o, "alias").orElse(name);
+        }
+        List<String> indices = index == null ? List.of() : List.of(index.split(","));
+        if (indices.isEmpty() || indices.stream().allMatch(String::isEmpty)) {
+            throw GatewayException.illegalArgument("[indices] can't be empty");
+        }
+        if (name == null || name.isEmpty()) {
+            throw GatewayException.illegalArgument("[alias] can't be empty string");
+        }
+        AliasProperties props = body == null ? AliasProperties.NONE : AliasProperties.parseLenient(name, body);
+        return new Action.Add(indices, List.of(name), props);
+    }
+
+    /** The index or alias a put-alias body names: a scalar value as its text (an object or array names none). */
+    public static Optional<String> bodyText(JsonObject body, String key) {
+        JsonValue v = body.get(key);
+        return v == null || v instanceof JsonObject || v instanceof JsonArray ? Optional.empty() : JsonReads.text(v);
     }
 
     /** A single {@code DELETE /{index}/_alias/{name}} as a batch of one remove action. */

@@ -168,11 +168,19 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
 
     /**
      * The source paths that hold these fields' values: an object path as it is; a multi-field ({@code title.keyword})
-     * is read from its parent's value ({@code title}); an unmapped path as it is.
+     * is read from its parent's value ({@code title}); an unmapped path as it is; {@link #IGNORED} from the whole
+     * source ({@code *}: any field may have left a value out); {@link #ROUTING} from none (it is kept beside it).
      */
     public java.util.Set<String> sourcePaths(java.util.Collection<String> fields) {
         java.util.Set<String> out = new java.util.LinkedHashSet<>();
         for (String field : fields) {
+            if (field.equals(IGNORED)) {
+                out.add("*");
+                continue;
+            }
+            if (field.equals(ROUTING)) {
+                continue;
+            }
             StringBuilder path = new StringBuilder();
             SortedMap<String, FieldMapping> level = properties;
             for (String part : field.split("\\.")) {
@@ -211,8 +219,36 @@ public record Mappings(Optional<Dynamic> dynamic, SortedMap<String, FieldMapping
         });
     }
 
-    /** The field at a dotted path ({@code a.b}, or {@code title.keyword} for a multi-field), if mapped. */
+    /**
+     * Elasticsearch's {@code _ignored} metadata field: the names of the fields a document has a value of that
+     * {@code ignore_above} or {@code ignore_malformed} left out, indexed as keywords ({@link #field} answers a
+     * keyword mapping for it).
+     */
+    public static final String IGNORED = "_ignored";
+    /**
+     * Elasticsearch's {@code _routing} metadata field: the routing value a document was written with, indexed as a
+     * keyword without doc values ({@link #field} answers such a mapping for it: queries run on it; sorts,
+     * aggregations and {@code docvalue_fields} are refused as Elasticsearch refuses them).
+     */
+    public static final String ROUTING = "_routing";
+    private static final FieldMapping IGNORED_KEYWORD = new KeywordField(Optional.empty(), new TreeMap<>());
+    private static final FieldMapping ROUTING_KEYWORD = new KeywordField(Optional.empty(), new TreeMap<>(),
+            new FieldOptions(true, false, false, Optional.empty(), java.util.List.of(), Optional.empty(),
+                    Optional.empty()), Optional.empty());
+
+    /**
+     * The field at a dotted path ({@code a.b}, or {@code title.keyword} for a multi-field), if mapped; the indexed
+     * metadata fields {@link #IGNORED} and {@link #ROUTING} as keywords.
+     */
     public Optional<FieldMapping> field(String path) {
+        if (path.startsWith("_")) {
+            if (path.equals(IGNORED)) {
+                return Optional.of(IGNORED_KEYWORD);
+            }
+            if (path.equals(ROUTING)) {
+                return Optional.of(ROUTING_KEYWORD);
+            }
+        }
         SortedMap<String, FieldMapping> level = properties;
         String[] parts = path.split("\\.");
         FieldMapping found = null;

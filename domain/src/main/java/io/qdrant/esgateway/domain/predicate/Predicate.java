@@ -64,15 +64,5 @@ public sealed interface Predicate {
      * </ul>
      */
     record Condition(String field, Query leaf) implements Predicate {
-        /**
-         * A condition on {@code _ignored} is refused by name: the gateway shows a hit's {@code _ignored} (read from
-         * its source) but does not index it, and treating it as unmapped would match nothing where Elasticsearch
-         * matches.
-         */
-        public Condition {
-            if ("_ignored".equals(field)) {
-                throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("a query on the [_ignored] field");
-            }
-        }
     }
 }

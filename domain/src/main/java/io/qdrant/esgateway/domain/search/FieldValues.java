@@ -72,22 +72,35 @@ public final class FieldValues {
     /** The hit's {@code fields}: each matched field with values, in document order (empty map: no key). */
     public static Map<String, List<JsonValue>> fields(String index, JsonObject source, Mappings mappings,
                                                       List<Request> requests) {
-        return collect(index, source, mappings, requests, false);
+        return collect(index, source, mappings, requests, false, Optional.empty());
+    }
+
+    /** As {@link #fields(String, JsonObject, Mappings, List)}, for a hit written with {@code routing}. */
+    public static Map<String, List<JsonValue>> fields(String index, JsonObject source, Mappings mappings,
+                                                      List<Request> requests, Optional<String> routing) {
+        return collect(index, source, mappings, requests, false, routing);
     }
 
     /** The hit's {@code docvalue_fields} (rendered under {@code fields} too): sorted, unique, no text fields. */
     public static Map<String, List<JsonValue>> docValueFields(String index, JsonObject source, Mappings mappings,
                                                               List<Request> requests) {
-        return collect(index, source, mappings, requests, true);
+        return collect(index, source, mappings, requests, true, Optional.empty());
     }
 
     private static Map<String, List<JsonValue>> collect(String index, JsonObject source, Mappings mappings,
-                                                        List<Request> requests, boolean docValues) {
+                                                        List<Request> requests, boolean docValues,
+                                                        Optional<String> routing) {
         if (requests.isEmpty()) {
             return Map.of();
         }
         Map<String, FieldMapping> leaves = new TreeMap<>();
         leaves(mappings.properties(), "", leaves);
+        for (Request r : requests) {
+            // the indexed metadata fields, when named exactly (patterns do not reach them, as in Elasticsearch)
+            if (r.pattern().equals(Mappings.IGNORED) || r.pattern().equals(Mappings.ROUTING)) {
+                leaves.put(r.pattern(), mappings.field(r.pattern()).orElseThrow());
+            }
+        }
         Map<String, Optional<String>> wanted = new LinkedHashMap<>();
         for (Request r : requests) {
             for (Map.Entry<String, FieldMapping> leaf : leaves.entrySet()) {
@@ -113,7 +126,7 @@ public final class FieldValues {
         }
         List<IndexedValue> values;
         try {
-            values = DocumentParser.parse(mappings, source, "_").values();
+            values = DocumentParser.parse(mappings, source, "_", routing).values();
         } catch (GatewayException e) {
             return Map.of();
         }

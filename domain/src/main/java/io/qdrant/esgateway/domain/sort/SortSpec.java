@@ -44,13 +44,6 @@ public sealed interface SortSpec {
      */
     record Field(String field, Order order, Missing missing, Optional<Mode> mode, Optional<String> unmappedType,
                  Optional<String> format) implements SortSpec {
-        /** {@code _ignored} is shown on hits but not indexed: a sort on it is refused by name, not left valueless. */
-        public Field {
-            if ("_ignored".equals(field)) {
-                throw io.qdrant.esgateway.domain.error.GatewayException.unsupported("sorting by [_ignored]");
-            }
-        }
-
         public Mode effectiveMode() {
             return mode.orElse(order == Order.ASC ? Mode.MIN : Mode.MAX);
         }

@@ -94,8 +94,10 @@ class DocumentParserTest {
         void skipValuesLongerThanIgnoreAbove() {
             Mappings m = field("{'type':'keyword','ignore_above':5}");
             assertThat(values(m, "{'f':'abcde'}")).containsExactly(new Keyword("f", "abcde"));
-            assertThat(values(m, "{'f':'abcdef'}")).isEmpty();
-            assertThat(values(m, "{'f':['abcdef','ab']}")).containsExactly(new Keyword("f", "ab"));
+            // the field is indexed under _ignored instead, as Elasticsearch's metadata field
+            assertThat(values(m, "{'f':'abcdef'}")).containsExactly(new Keyword("_ignored", "f"));
+            assertThat(values(m, "{'f':['abcdef','ab']}")).containsExactly(new Keyword("f", "ab"),
+                    new Keyword("_ignored", "f"));
             assertThat(parse(m, "{'f':'abcdef'}").source()).isEqualTo(json("{'f':'abcdef'}"));
         }
 
@@ -145,13 +147,15 @@ class DocumentParserTest {
 
         @Test
         void applyTheSubFieldsOwnRules() {
-            assertThat(values(TITLE, "{'title':'abcdef'}")).containsExactly(new Text("title", "abcdef"));
+            assertThat(values(TITLE, "{'title':'abcdef'}")).containsExactly(new Text("title", "abcdef"),
+                    new Keyword("_ignored", "title.keyword"));
         }
 
         @Test
         void areParsedEvenWhenTheMainKeywordIsIgnored() {
             Mappings m = field("{'type':'keyword','ignore_above':2,'fields':{'text':{'type':'text'}}}");
-            assertThat(values(m, "{'f':'abc'}")).containsExactly(new Text("f.text", "abc"));
+            assertThat(values(m, "{'f':'abc'}")).containsExactly(new Text("f.text", "abc"),
+                    new Keyword("_ignored", "f"));
         }
 
         @Test

@@ -31,15 +31,10 @@ class QueryNormalizerTest {
     }
 
     @Test
-    void aConditionOnIgnoredIsRefusedByName() {
-        for (String query : List.of("{'exists':{'field':'_ignored'}}", "{'terms':{'_ignored':['k']}}",
-                "{'bool':{'filter':{'term':{'_ignored':'k'}}}}")) {
-            io.qdrant.esgateway.domain.error.GatewayException e = org.assertj.core.api.Assertions.catchThrowableOfType(
-                    io.qdrant.esgateway.domain.error.GatewayException.class, () -> p(query));
-            assertThat(e).as(query).isNotNull();
-            assertThat(e.kind()).isEqualTo(io.qdrant.esgateway.domain.error.ErrorKind.UNSUPPORTED);
-            assertThat(e.reason()).contains("[_ignored]");
-        }
+    void conditionsOnTheMetadataFieldsAreConditionsOnThem() {
+        assertThat(p("{'exists':{'field':'_ignored'}}")).isEqualTo(new Condition("_ignored",
+                q("{'exists':{'field':'_ignored'}}")));
+        assertThat(p("{'bool':{'filter':{'term':{'_routing':'r'}}}}")).isEqualTo(term("_routing", "r"));
     }
 
     @Test

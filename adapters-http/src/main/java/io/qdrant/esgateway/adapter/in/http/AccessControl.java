@@ -8,6 +8,7 @@ import io.qdrant.esgateway.application.port.in.SecurityOperations;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.json.JsonObjectBuilder;
+import io.qdrant.esgateway.domain.index.AliasActions;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
@@ -115,6 +116,16 @@ final class AccessControl {
                                         Map<String, String> params, byte[] body) {
         if (route.api().equals("index") && "create".equals(params.get("op_type"))) {
             action = "indices:data/write/index:op_type/create";
+        }
+        if (route.api().equals("indices.put_alias") && body.length > 0
+                && codec.parse(body) instanceof JsonObject given
+                && (given.get("index") != null || given.get("alias") != null)) {
+            // the body's index and alias win over the path's: both must be granted as named, without narrowing
+            Map<String, List<String>> named = new LinkedHashMap<>();
+            add(named, action, AliasActions.bodyText(given, "index").orElse(pathParams.get("index")));
+            add(named, action, AliasActions.bodyText(given, "alias").orElse(pathParams.get("name")));
+            security.authorizeAll(who, named);
+            return pathParams;
         }
         String expression = pathParams.get("index");
         if (expression == null) {

@@ -37,8 +37,14 @@ final class AliasEndpoints {
             router.add(route("PUT,POST", "/{index}/" + segment + "/{name}", "indices.put_alias",
                             "timeout,master_timeout", true, this::put))
                     .add(route("DELETE", "/{index}/" + segment + "/{name}", "indices.delete_alias",
-                            "timeout,master_timeout", false, this::delete));
+                            "timeout,master_timeout", false, this::delete))
+                    // the forms whose body names the index, the alias, or both (ES 8.15's put-alias handler)
+                    .add(route("PUT,POST", "/" + segment + "/{name}", "indices.put_alias",
+                            "timeout,master_timeout", true, this::put))
+                    .add(route("PUT", "/{index}/" + segment, "indices.put_alias",
+                            "timeout,master_timeout", true, this::put));
         }
+        router.add(route("PUT", "/_alias", "indices.put_alias", "timeout,master_timeout", true, this::put));
         router.add(route("GET", "/_alias", "indices.get_alias", READ_PARAMS, false, this::get))
                 .add(route("GET", "/_aliases", "indices.get_alias", READ_PARAMS, false, this::get))
                 .add(route("HEAD", "/{index}/_alias", "indices.exists_alias", READ_PARAMS, false, this::exists))
@@ -61,8 +67,8 @@ final class AliasEndpoints {
     }
 
     private EsResponse put(EsRequest request) {
-        admin.updateAliases(List.of(AliasActions.add(request.pathParam("index"), request.pathParam("name"),
-                request.body().orElse(null))));
+        admin.updateAliases(List.of(AliasActions.add(request.optionalPathParam("index").orElse(null),
+                request.optionalPathParam("name").orElse(null), request.body().orElse(null))));
         return acknowledged();
     }
 

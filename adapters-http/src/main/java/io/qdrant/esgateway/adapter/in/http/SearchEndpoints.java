@@ -279,7 +279,7 @@ final class SearchEndpoints {
             Map<String, List<JsonValue>> fields = new LinkedHashMap<>();
             if (!parsed.fields().isEmpty() || !parsed.docvalueFields().isEmpty()) {
                 io.qdrant.esgateway.domain.index.Mappings mappings = hitMappings;
-                fields.putAll(FieldValues.fields(hit.index(), shown, mappings, parsed.fields()));
+                fields.putAll(FieldValues.fields(hit.index(), shown, mappings, parsed.fields(), hit.routing()));
                 try {
                     FieldValues.docValueFields(hit.index(), hit.source(), mappings, parsed.docvalueFields())
                             .forEach(fields::putIfAbsent);

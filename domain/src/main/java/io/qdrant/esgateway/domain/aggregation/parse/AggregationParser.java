@@ -306,7 +306,7 @@ public final class AggregationParser {
             throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] " + key + " doesn't support values"
                     + " of type: " + v.tokenName());
         }
-        return notIgnored(key, JsonReads.text(v).get());
+        return JsonReads.text(v).get();
     }
 
     static String string(String type, String key, JsonValue v) {
@@ -314,19 +314,7 @@ public final class AggregationParser {
             throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] " + key
                     + " doesn't support values of type: " + v.tokenName());
         }
-        return notIgnored(key, JsonReads.text(v).orElseThrow(() -> parsing("[" + type + "] " + key
-                + " must be a string")));
-    }
-
-    /**
-     * A {@code field} that names {@code _ignored} is refused by name: the gateway shows a hit's {@code _ignored} but
-     * does not index it, so an aggregation would find no values where Elasticsearch finds them.
-     */
-    static String notIgnored(String key, String value) {
-        if (key.equals("field") && value.equals("_ignored")) {
-            throw GatewayException.unsupported("an aggregation on the [_ignored] field");
-        }
-        return value;
+        return JsonReads.text(v).orElseThrow(() -> parsing("[" + type + "] " + key + " must be a string"));
     }
 
     static int positive(String type, String key, JsonValue v, int min) {

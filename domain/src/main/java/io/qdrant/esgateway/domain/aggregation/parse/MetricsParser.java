@@ -233,7 +233,7 @@ final class MetricsParser {
             throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] field doesn't support values of"
                     + " type: " + v.tokenName());
         }
-        return AggregationParser.notIgnored("field", JsonReads.text(v).orElseThrow(() -> failed(type, "field")));
+        return JsonReads.text(v).orElseThrow(() -> failed(type, "field"));
     }
 
     private static JsonValue missing(String type, JsonValue v) {

@@ -69,10 +69,6 @@ public final class QueryDsl {
         Map.Entry<String, JsonValue> only = object.members().entrySet().iterator().next();
         String type = only.getKey();
         JsonValue body = only.getValue();
-        if (namesRouting(type, body)) {
-            // the routing is kept and shown, not indexed: a query on it would silently match nothing
-            throw GatewayException.unsupported("a [" + type + "] query on the [_routing] field");
-        }
         return switch (type) {
             case "match_all" -> CompoundQueries.matchAll(body);
             case "match_none" -> CompoundQueries.matchNone(body);
@@ -103,22 +99,6 @@ public final class QueryDsl {
                     ? GatewayException.unsupported("the [" + type + "] query")
                     : unknownQuery(type, body.at());
         };
-    }
-
-    /** The queries that name their field as the key of their body, as {@code {"term": {"f": …}}}. */
-    private static final Set<String> FIELD_KEYED = Set.of("term", "terms", "range", "prefix", "wildcard", "regexp",
-            "fuzzy", "match", "match_phrase", "match_phrase_prefix");
-
-    /** Whether a query of {@code type} with {@code body} reads the {@code _routing} metadata field. */
-    private static boolean namesRouting(String type, JsonValue body) {
-        if (!(body instanceof JsonValue.JsonObject o)) {
-            return false;
-        }
-        if (FIELD_KEYED.contains(type)) {
-            return o.members().containsKey("_routing");
-        }
-        return type.equals("exists") && o.get("field") instanceof JsonValue.JsonString f
-                && f.value().equals("_routing");
     }
 
     /**

@@ -47,17 +47,13 @@ class QueryDslTest {
         }
 
         @Test
-        void queriesOnTheRoutingFieldAreRefusedByName() {
-            for (String query : List.of("{'term':{'_routing':'r1'}}", "{'terms':{'_routing':['r1','r2']}}",
-                    "{'prefix':{'_routing':'r'}}", "{'exists':{'field':'_routing'}}",
-                    "{'bool':{'filter':[{'wildcard':{'_routing':{'value':'r*'}}}]}}")) {
-                GatewayException e = failure(query);
-                assertThat(e.kind()).as(query).isEqualTo(ErrorKind.UNSUPPORTED);
-                assertThat(e.reason()).as(query).contains("on the [_routing] field");
-            }
-            // other fields, and a field merely called routing, parse as before
-            assertThat(q("{'term':{'routing':'r1'}}")).isInstanceOf(Query.Term.class);
-            assertThat(q("{'exists':{'field':'_routing_key'}}")).isInstanceOf(Query.Exists.class);
+        void queriesOnTheRoutingFieldParseAsOnAnyField() {
+            assertThat(q("{'term':{'_routing':'r1'}}")).isEqualTo(q("{'term':{'_routing':{'value':'r1'}}}"))
+                    .isInstanceOf(Query.Term.class);
+            assertThat(q("{'terms':{'_routing':['r1','r2']}}")).isInstanceOf(Query.Terms.class);
+            assertThat(q("{'prefix':{'_routing':'r'}}")).isInstanceOf(Query.Prefix.class);
+            assertThat(q("{'exists':{'field':'_routing'}}")).isInstanceOf(Query.Exists.class);
+            assertThat(q("{'wildcard':{'_routing':{'value':'r*'}}}")).isInstanceOf(Query.Wildcard.class);
         }
 
         @Test

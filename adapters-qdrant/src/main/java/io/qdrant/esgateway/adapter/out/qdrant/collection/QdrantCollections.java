@@ -11,6 +11,7 @@ import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.FieldMapping;
 import io.qdrant.esgateway.domain.index.VectorIndexOptions;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
+import io.qdrant.esgateway.domain.index.Mappings;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -85,6 +86,7 @@ public final class QdrantCollections {
             Map<String, ObjectNode> indexes = new LinkedHashMap<>();
             indexes.put(QdrantLayout.ID, keywordSchema());
             FilterTranslator.payloadIndexes("", index.mappings().properties(), indexes);
+            metadataIndexes(indexes);
             for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());
             }
@@ -109,6 +111,12 @@ public final class QdrantCollections {
         state.vectors = Set.copyOf(vectors.keySet());
         state.maxSeqNo = -1L;
         states.put(collection, state);
+    }
+
+    /** The indexed metadata fields {@code _ignored} and {@code _routing}: keywords in {@code _f}, as any keyword. */
+    private static void metadataIndexes(Map<String, ObjectNode> indexes) {
+        indexes.put(Mappings.IGNORED, keywordSchema());
+        indexes.put(Mappings.ROUTING, keywordSchema());
     }
 
     private static ObjectNode keywordSchema() {
@@ -167,6 +175,7 @@ public final class QdrantCollections {
         JsonNode schema = info.path("payload_schema");
         Map<String, ObjectNode> indexes = new LinkedHashMap<>();
         FilterTranslator.payloadIndexes("", index.mappings().properties(), indexes);
+        metadataIndexes(indexes);
         for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
             if (!schema.has(QdrantLayout.fieldPath(e.getKey()))) {
                 createPayloadIndex(index, collection, e.getKey(), e.getValue());

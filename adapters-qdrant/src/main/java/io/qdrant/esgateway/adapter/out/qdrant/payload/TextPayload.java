@@ -113,6 +113,12 @@ public final class TextPayload {
     public static Map<String, ObjectNode> payloadIndexes(Mappings mappings) {
         Map<String, ObjectNode> out = new java.util.LinkedHashMap<>();
         payloadIndexes("", mappings.properties(), out);
+        // the indexed metadata keywords score as any keyword
+        java.util.SortedMap<String, FieldMapping> metadata = new java.util.TreeMap<>();
+        for (String field : List.of(Mappings.IGNORED, Mappings.ROUTING)) {
+            metadata.put(field, mappings.field(field).orElseThrow());
+        }
+        payloadIndexes("", metadata, out);
         return out;
     }
 

@@ -122,6 +122,7 @@ public final class GatewayScoring {
         read.ifPresent(r -> sourcePaths.addAll(mappings.sourcePaths(r)));
         List<String> include = new ArrayList<>();
         include.add(QdrantLayout.ID);
+        include.add(QdrantLayout.ROUTING); // the _routing metadata field is matched as the keyword it is
         if (read.isEmpty()) {
             include.add(QdrantLayout.SOURCE);
         } else {
@@ -159,7 +160,8 @@ public final class GatewayScoring {
             String id = payload.path(QdrantLayout.ID).asText();
             JsonObject source = payload.has(QdrantLayout.SOURCE)
                     ? QdrantJson.toObject(payload.path(QdrantLayout.SOURCE)) : JsonObject.of();
-            List<IndexedValue> values = DocumentParser.parse(mappings, source, id).values();
+            List<IndexedValue> values = DocumentParser.parse(mappings, source, id, QdrantLayout.routing(payload))
+                    .values();
             page.put(id, new Pending(new Candidate(id, values), QdrantLayout.position(record),
                     source));
             if (page.size() >= batch) {
