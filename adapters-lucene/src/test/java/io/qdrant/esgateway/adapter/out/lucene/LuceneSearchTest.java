@@ -689,6 +689,33 @@ class LuceneSearchTest {
     }
 
     @Nested
+    class Graphs {
+        @BeforeEach
+        void corpus() {
+            index = new IndexMetadata("idx", "u" + System.nanoTime(), Instant.EPOCH, IndexSettings.parse(Json.parse("""
+                    {"analysis":{"filter":{"syn":{"type":"synonym_graph","synonyms":["ny, new york"]}},
+                     "analyzer":{"syn":{"tokenizer":"standard","filter":["lowercase","syn"]}}}}""")),
+                    Mappings.parse(Json.parse("{\"properties\":{\"t\":{\"type\":\"text\","
+                            + "\"search_analyzer\":\"syn\"}}}")));
+            store.createIndex(index);
+            docs("1", "{\"t\":\"new york city\"}", "2", "{\"t\":\"ny city\"}", "3", "{\"t\":\"york new city\"}");
+        }
+
+        @Test
+        void fuzzyMatchBuildsTheGraphQuery() {
+            assertThat(query("{\"match\":{\"t\":{\"query\":\"ny cty\",\"fuzziness\":1,\"operator\":\"and\"}}}"))
+                    .as("the multi-word side is a phrase, not its words at their positions").containsExactlyInAnyOrder("1", "2");
+        }
+
+        @Test
+        void aPhrasePrefixOverAGraphIsRefused() {
+            GatewayException e = failure(() -> query("{\"match_phrase_prefix\":{\"t\":\"ny ci\"}}"));
+            assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
+            assertThat(e.reason()).contains("token graph");
+        }
+    }
+
+    @Nested
     class IndexPhrases {
         @BeforeEach
         void corpus() {

@@ -42,7 +42,32 @@ final class GraphQueries {
 
     /** The {@code match} query over a graph. */
     static Query bool(Analyzer analyzer, String field, String text, boolean and, MinimumShouldMatch msm) {
-        QueryBuilder builder = new QueryBuilder(analyzer);
+        return bool(analyzer, field, text, and, msm, null, null);
+    }
+
+    /**
+     * The {@code match} query over a graph with {@code fuzziness}, as Elasticsearch builds it: its single terms (also a
+     * branch of one term) are {@code fuzzy} queries, its terms at one position {@code synonyms}, its branches of several
+     * terms still exact phrases.
+     */
+    static Query bool(Analyzer analyzer, String field, String text, boolean and, MinimumShouldMatch msm,
+                      java.util.function.Function<Term, Query> fuzzy,
+                      java.util.function.Function<List<Term>, Query> synonyms) {
+        QueryBuilder builder = fuzzy == null ? new QueryBuilder(analyzer) : new QueryBuilder(analyzer) {
+            @Override
+            protected Query newTermQuery(Term term, float boost) {
+                return fuzzy.apply(term);
+            }
+
+            @Override
+            protected Query newSynonymQuery(String f, TermAndBoost[] terms) {
+                List<Term> all = new ArrayList<>();
+                for (TermAndBoost t : terms) {
+                    all.add(new Term(f, org.apache.lucene.util.BytesRef.deepCopyOf(t.term())));
+                }
+                return synonyms.apply(all);
+            }
+        };
         builder.setAutoGenerateMultiTermSynonymsPhraseQuery(true);
         Query q = builder.createBooleanQuery(field, text, and ? Occur.MUST : Occur.SHOULD);
         if (q == null) {

@@ -855,6 +855,16 @@ public final class QueryTranslator {
         if (fuzziness.isEmpty() && isGraph(tokens)) {
             return GraphQueries.bool(searchAnalyzer(field, false), field, text, operator == Query.Operator.AND, msm);
         }
+        if (isGraph(tokens)) {
+            return GraphQueries.bool(searchAnalyzer(field, false), field, text, operator == Query.Operator.AND, msm,
+                    t -> fuzzyTerm(field, t.text(), fuzziness.get(), prefixLength, maxExpansions, true),
+                    terms -> {
+                        BooleanQuery.Builder any = new BooleanQuery.Builder();
+                        terms.forEach(t -> any.add(fuzzyTerm(field, t.text(), fuzziness.get(), prefixLength,
+                                maxExpansions, true), Occur.SHOULD));
+                        return any.build();
+                    });
+        }
         List<org.apache.lucene.search.Query> clauses = new ArrayList<>();
         for (List<Token> group : samePosition(tokens)) {
             if (group.size() == 1) {
@@ -1022,6 +1032,11 @@ public final class QueryTranslator {
         List<Token> tokens = analyze(field, text, true);
         if (tokens.isEmpty()) {
             return new MatchNoDocsQuery();
+        }
+        if (isGraph(tokens)) {
+            // ES: a span-near query whose last clause is a span prefix query
+            throw GatewayException.unsupported("[match_phrase_prefix] on field [" + field + "] whose analysed text is a"
+                    + " token graph (multi-word synonyms)");
         }
         Token last = tokens.get(tokens.size() - 1);
         Optional<org.apache.lucene.search.Query> indexed = indexedPrefixes(field, (TextField) mapping.get(), slop,
