@@ -72,6 +72,14 @@ class ClusterHttpTest {
         assertThat(es.get("/_cluster/health?wait_for_status=purple").errorReason())
                 .isEqualTo("No enum constant org.elasticsearch.cluster.health.ClusterHealthStatus.PURPLE");
         assertThat(es.get("/_cluster/health?level=shards").status()).isEqualTo(400);
+        // expand_wildcards is not applied here: none (expand nothing) is refused rather than ignored
+        EsClient.Reply none = es.get("/_cluster/health/h*?expand_wildcards=none");
+        assertThat(none.status()).isEqualTo(400);
+        assertThat(none.errorType()).isEqualTo("unsupported_operation_exception");
+        assertThat(es.get("/_cat/aliases?expand_wildcards=none").status()).isEqualTo(400);
+        assertThat(es.get("/_cluster/health/h*?expand_wildcards=open,closed").status()).isEqualTo(200);
+        assertThat(es.get("/_cluster/health?expand_wildcards=nope").errorReason())
+                .isEqualTo("No enum constant org.elasticsearch.action.support.IndicesOptions.WildcardStates.NOPE");
     }
 
     @Test

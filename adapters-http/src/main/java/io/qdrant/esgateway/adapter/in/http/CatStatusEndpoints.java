@@ -120,7 +120,7 @@ final class CatStatusEndpoints {
     }
 
     private EsResponse aliases(EsRequest request) {
-        request.param("expand_wildcards").ifPresent(Routes::checkExpandWildcards);
+        request.param("expand_wildcards").ifPresent(Routes::checkIgnoredExpandWildcards);
         Optional<List<String>> names = request.optionalPathParam("name").map(n -> List.of(n.split(",")));
         CatalogView view = admin.catalog();
         List<AliasMetadata> rows = view.aliases().stream()

@@ -68,7 +68,7 @@ final class ClusterEndpoints {
             throw GatewayException.illegalArgument("level must be one of [cluster, indices, shards], got [" + level
                     + "]");
         }
-        request.param("expand_wildcards").ifPresent(Routes::checkExpandWildcards);
+        request.param("expand_wildcards").ifPresent(Routes::checkIgnoredExpandWildcards);
         Optional<ClusterStatus.Status> waitFor = request.param("wait_for_status").map(ClusterEndpoints::status);
         Health health;
         try {

@@ -57,6 +57,18 @@ final class Routes {
      * a name no index has); any other value is Elasticsearch's error.
      */
     static void checkExpandWildcards(String value) {
+        checkExpandWildcards(value, true);
+    }
+
+    /**
+     * As {@link #checkExpandWildcards(String)} for an API that does not apply the value: {@code none} (which would
+     * leave every wildcard unexpanded) is then refused as not implemented rather than ignored.
+     */
+    static void checkIgnoredExpandWildcards(String value) {
+        checkExpandWildcards(value, false);
+    }
+
+    private static void checkExpandWildcards(String value, boolean noneApplied) {
         for (String v : value.split(",")) {
             switch (v) {
                 case "open", "closed", "hidden", "all", "none" -> {
@@ -65,6 +77,9 @@ final class Routes {
                         + "org.elasticsearch.action.support.IndicesOptions.WildcardStates." + v.toUpperCase(
                         java.util.Locale.ROOT));
             }
+        }
+        if (!noneApplied && set(value).contains("none")) {
+            throw GatewayException.unsupported("[expand_wildcards=none]");
         }
     }
 }
