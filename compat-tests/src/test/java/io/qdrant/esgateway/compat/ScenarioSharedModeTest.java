@@ -32,14 +32,12 @@ import org.junit.jupiter.api.TestFactory;
  * Qdrant-backend tests compare further. Shared mode must change nothing of an answer. No oracle needed.
  *
  * <p>Both deployments draw their index uuids from one deterministic sequence each, so the same index has the same
- * uuid (and its documents the same point ids) in both. Left out ({@link #LEFT_OUT}): the scenarios that read sequence numbers or versions after writes through
- * different replicas: deletion tombstones are per replica (docs/compatibility.md, "Shared catalog").
+ * uuid (and its documents the same point ids) in both. Versions, sequence numbers and deletion tombstones are shared
+ * by the replicas, so no scenario is left out ({@link #LEFT_OUT} would name one with its reason).
  */
 class ScenarioSharedModeTest {
     /** Scenario ids not compared, with the reason (above). */
-    private static final Map<String, String> LEFT_OUT = Map.of(
-            "documents", "deletion tombstones kept per replica",
-            "external-versioning", "deletion tombstones kept per replica (a tombstone's external version)");
+    private static final Map<String, String> LEFT_OUT = Map.of();
     private static RedisTestServer redis;
     private static FakeQdrant sharedQdrant;
     private static FakeQdrant ownQdrant;

@@ -53,11 +53,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * to one index are planned in order against the current documents, then handed to the store as one batch, applied
  * under the lock and awaited durable after it ({@link DocumentStore#apply}); outcomes are reported once durable.
  * A dynamic mapping change is recorded in the catalog before the batch is written, so an acknowledged document
- * never has fields the catalog does not know. Deleted documents leave a tombstone for {@link #GC_DELETES} (ES's
- * {@code index.gc_deletes}), so a re-created document continues the deleted one's version.
+ * never has fields the catalog does not know. Deleted documents leave a tombstone for the index's
+ * {@code index.gc_deletes} ({@link #GC_DELETES} by default), so a re-created document continues the deleted one's
+ * version: in this process, or, when the catalog hands out write turns (replicas sharing it), in the catalog, shared
+ * by every replica.
  */
 public final class DocumentService implements DocumentOperations {
-    public static final Duration GC_DELETES = Duration.ofSeconds(60);
+    public static final Duration GC_DELETES = io.qdrant.esgateway.domain.index.IndexSettings.DEFAULT_GC_DELETES;
 
     private final Catalog catalog;
     private final DocumentStore store;
@@ -200,6 +202,8 @@ public final class DocumentService implements DocumentOperations {
         final Map<String, Optional<StoredDocument>> state = new HashMap<>();
         final List<DocumentWrite> writes = new ArrayList<>();
         final Map<String, Long> deleted = new HashMap<>();
+        /** The tombstones shared by every replica (read within the write turn); null: this process's own. */
+        Map<String, Long> sharedTombstones;
 
         Plan(IndexMetadata index, Map<String, StoredDocument> current, long seqNo) {
             this.index = index;
@@ -221,6 +225,10 @@ public final class DocumentService implements DocumentOperations {
             Long justDeleted = deleted.get(id);
             if (justDeleted != null) {
                 return OptionalLong.of(justDeleted);
+            }
+            if (sharedTombstones != null) {
+                Long shared = sharedTombstones.get(id);
+                return shared != null ? OptionalLong.of(shared) : OptionalLong.empty();
             }
             Tombstone t = tombstones.getOrDefault(index.uuid(), Map.of()).get(id);
             return t != null && t.expires().isAfter(clock.instant()) ? OptionalLong.of(t.version())
@@ -351,8 +359,18 @@ public final class DocumentService implements DocumentOperations {
                 String id = idOf(commands.get(i)).orElseGet(() -> generated.computeIfAbsent(i, k -> ids.newId()));
                 touched.add(id);
             }
-            Plan plan = new Plan(index, store.get(index, touched),
-                    turn != null ? turn.seqNoBefore() : store.maxSeqNo(index));
+            Map<String, StoredDocument> current = store.get(index, touched);
+            Plan plan = new Plan(index, current, turn != null ? turn.seqNoBefore() : store.maxSeqNo(index));
+            if (turn != null) {
+                // the deletions of every replica: the tombstones of the touched ids that have no live document
+                List<String> absent = touched.stream().filter(id -> !current.containsKey(id)).toList();
+                try {
+                    plan.sharedTombstones = absent.isEmpty() ? Map.of() : turn.tombstones(absent);
+                } catch (GatewayException e) {
+                    items.forEach(i -> out[i] = new Failed(index.name(), idOf(commands.get(i)).orElse(null), e));
+                    return null;
+                }
+            }
             Map<Integer, Written> planned = new LinkedHashMap<>();
             DocumentStore.Durability durability = DocumentStore.Durability.DONE;
             for (int i : items) {
@@ -403,6 +421,10 @@ public final class DocumentService implements DocumentOperations {
                     durability = store.apply(written, plan.writes, plan.seqNo);
                     catalog.bumpGeneration(index.name());
                     if (turn != null) {
+                        if (!plan.deleted.isEmpty()) {
+                            // shared before the turn ends: the next turn, on any replica, continues their versions
+                            turn.recordTombstones(plan.deleted, index.settings().gcDeletesDuration());
+                        }
                         turn.end(plan.seqNo);
                     }
                 } catch (GatewayException e) {
@@ -416,7 +438,9 @@ public final class DocumentService implements DocumentOperations {
                     planned.forEach((i, w) -> out[i] = w.result() == Result.NOOP ? w : new Failed(index.name(), w.id(), e));
                     return null;
                 }
-                recordTombstones(index, plan.deleted);
+                if (turn == null) {
+                    recordTombstones(index, plan.deleted);
+                }
             }
             if (turn != null && plan.writes.isEmpty()) {
                 try {
@@ -570,7 +594,8 @@ public final class DocumentService implements DocumentOperations {
         Instant now = clock.instant();
         Map<String, Tombstone> forIndex = tombstones.computeIfAbsent(index.uuid(), k -> new ConcurrentHashMap<>());
         forIndex.values().removeIf(t -> !t.expires().isAfter(now));
-        deleted.forEach((id, version) -> forIndex.put(id, new Tombstone(version, now.plus(GC_DELETES))));
+        Instant expires = now.plus(index.settings().gcDeletesDuration());
+        deleted.forEach((id, version) -> forIndex.put(id, new Tombstone(version, expires)));
     }
 
     @Override

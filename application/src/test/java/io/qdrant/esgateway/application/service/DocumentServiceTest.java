@@ -156,6 +156,18 @@ class DocumentServiceTest {
         assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(1);
     }
 
+    @Test
+    void indexGcDeletesSetsHowLongADeletedDocumentsVersionLivesOn() {
+        createIndex("i", "{'settings': {'index': {'gc_deletes': '5s'}}}");
+        service.write(index("i", "1", "{}"));
+        service.write(delete("i", "1"));
+        now = now.plusSeconds(4);
+        assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(3);
+        service.write(delete("i", "1"));
+        now = now.plusSeconds(6);
+        assertThat(service.write(index("i", "1", "{}")).version().version()).isEqualTo(1);
+    }
+
     private static WriteCommand external(String id, long version, VersionType type) {
         return new WriteCommand.Index("i", Optional.of(id), doc("{'n':1}"), false,
                 Condition.NONE.withVersion(version, type), false);

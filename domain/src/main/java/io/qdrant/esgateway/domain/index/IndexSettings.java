@@ -24,8 +24,47 @@ import java.util.regex.Pattern;
 public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
                             int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
                             AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
-                            IndexBlocks blocks, Optional<Boolean> hidden, boolean closed) {
+                            IndexBlocks blocks, Optional<Boolean> hidden, boolean closed, Optional<String> gcDeletes) {
     public static final int DEFAULT_MAX_RESULT_WINDOW = 10_000;
+    /** How long a deleted document's version is kept when {@code index.gc_deletes} is not set (ES's default). */
+    public static final java.time.Duration DEFAULT_GC_DELETES = java.time.Duration.ofSeconds(60);
+
+    /** Without {@code index.gc_deletes} (its default, 60 s). */
+    public IndexSettings(int numberOfShards, int numberOfReplicas, Optional<String> refreshInterval,
+                         int maxResultWindow, boolean maxResultWindowSet, Optional<Boolean> requestCache,
+                         AnalysisSettings analysis, Optional<String> tierPreference, Similarities similarities,
+                         IndexBlocks blocks, Optional<Boolean> hidden, boolean closed) {
+        this(numberOfShards, numberOfReplicas, refreshInterval, maxResultWindow, maxResultWindowSet, requestCache,
+                analysis, tierPreference, similarities, blocks, hidden, closed, Optional.empty());
+    }
+
+    /**
+     * How long a deleted document's version is kept ({@code index.gc_deletes}, default 60 s): a write of the id
+     * within it continues from that version. A negative value keeps none.
+     */
+    public java.time.Duration gcDeletesDuration() {
+        return gcDeletes.map(IndexSettings::timeValue).orElse(DEFAULT_GC_DELETES);
+    }
+
+    private static java.time.Duration timeValue(String text) {
+        if (text.startsWith("-")) {
+            return java.time.Duration.ZERO;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(nanos|micros|ms|s|m|h|d)?").matcher(text);
+        if (!m.matches() || m.group(2) == null) {
+            return java.time.Duration.ZERO; // "0"
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "nanos" -> java.time.Duration.ofNanos(n);
+            case "micros" -> java.time.Duration.ofNanos(n * 1_000);
+            case "ms" -> java.time.Duration.ofMillis(n);
+            case "s" -> java.time.Duration.ofSeconds(n);
+            case "m" -> java.time.Duration.ofMinutes(n);
+            case "h" -> java.time.Duration.ofHours(n);
+            default -> java.time.Duration.ofDays(n);
+        };
+    }
     public static final IndexSettings DEFAULTS = new IndexSettings(1, 1, Optional.empty(), DEFAULT_MAX_RESULT_WINDOW, false);
     /**
      * The private setting Elasticsearch shows on a closed index ({@code POST /{index}/_close}); the gateway keeps the
@@ -89,7 +128,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
     public IndexSettings withClosed(boolean closed) {
         return closed == this.closed ? this : new IndexSettings(numberOfShards, numberOfReplicas, refreshInterval,
                 maxResultWindow, maxResultWindowSet, requestCache, analysis, tierPreference, similarities, blocks,
-                hidden, closed);
+                hidden, closed, gcDeletes);
     }
 
     /** Settings without similarities of their own. */
@@ -134,7 +173,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
             "index.max_result_window", "index.requests.cache.enable",
             "index.routing.allocation.include._tier_preference", "index.blocks.read_only",
             "index.blocks.read_only_allow_delete", "index.blocks.read", "index.blocks.write", "index.blocks.metadata",
-            "index.hidden");
+            "index.hidden", "index.gc_deletes");
 
     /**
      * These settings after {@code PUT /{index}/_settings} with {@code body}: dynamic settings change ({@code null}
@@ -213,7 +252,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 : Similarities.parseFlat(similarityFlat);
         return new IndexSettings(updated.numberOfShards, updated.numberOfReplicas, updated.refreshInterval,
                 updated.maxResultWindow, updated.maxResultWindowSet, updated.requestCache, newAnalysis,
-                updated.tierPreference, newSimilarities, updated.blocks, updated.hidden, closed);
+                updated.tierPreference, newSimilarities, updated.blocks, updated.hidden, closed, updated.gcDeletes);
     }
 
     /** Whether the request cache may keep this index's answers ({@code index.requests.cache.enable}, default true). */
@@ -248,6 +287,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         Optional<String> tier = Optional.empty();
         IndexBlocks blocks = IndexBlocks.NONE;
         Optional<Boolean> hidden = Optional.empty();
+        Optional<String> gcDeletes = Optional.empty();
         for (Map.Entry<String, JsonValue> e : flat.entrySet()) {
             String key = e.getKey().startsWith("index.") ? e.getKey() : "index." + e.getKey();
             JsonValue value = e.getValue();
@@ -275,6 +315,14 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                     refresh = Optional.of(text);
                 }
                 case "index.requests.cache.enable" -> requestCache = Optional.of(booleanSetting(value));
+                case "index.gc_deletes" -> {
+                    String text = JsonReads.text(value).orElseThrow(() -> failedToParse(key, value));
+                    if (!TIME_VALUE.matcher(text).matches()) {
+                        throw GatewayException.illegalArgument("failed to parse setting [" + key + "] with value ["
+                                + text + "] as a time value: unit is missing or unrecognized");
+                    }
+                    gcDeletes = Optional.of(text);
+                }
                 case "index.blocks.read_only", "index.blocks.read_only_allow_delete", "index.blocks.read",
                      "index.blocks.write", "index.blocks.metadata" ->
                         blocks = IndexBlocks.with(blocks, key, booleanSetting(value));
@@ -288,7 +336,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
                 analysis.isEmpty() ? AnalysisSettings.NONE : AnalysisSettings.parseFlat(analysis),
                 tier.filter(t -> !t.equals(IndexMetadata.TIER_PREFERENCE)),
                 similarity.isEmpty() ? Similarities.NONE : Similarities.parseFlat(similarity),
-                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks, hidden);
+                blocks.equals(IndexBlocks.NONE) ? IndexBlocks.NONE : blocks, hidden, false, gcDeletes);
     }
 
     /** A boolean setting as Elasticsearch parses it: {@code true}/{@code false}, as JSON booleans or strings. */
@@ -370,6 +418,7 @@ public record IndexSettings(int numberOfShards, int numberOfReplicas, Optional<S
         tierPreference.ifPresent(t -> out.put("index.routing.allocation.include._tier_preference", t));
         blocks.toFlatMap(out);
         hidden.ifPresent(h -> out.put("index.hidden", h.toString()));
+        gcDeletes.ifPresent(g -> out.put("index.gc_deletes", g));
         if (closed) {
             out.put(VERIFIED_BEFORE_CLOSE, "true");
         }

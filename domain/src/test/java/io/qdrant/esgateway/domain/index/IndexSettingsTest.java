@@ -353,4 +353,31 @@ class IndexSettingsTest {
             assertThat(e.kind()).isEqualTo(ErrorKind.CLUSTER_BLOCK_RETRYABLE);
         }
     }
+
+    @Nested
+    class GcDeletes {
+        @Test
+        void defaults_to_sixty_seconds_and_is_kept_as_given() {
+            assertThat(parse("{}").gcDeletesDuration()).isEqualTo(java.time.Duration.ofSeconds(60));
+            assertThat(parse("{}").toFlatMap()).doesNotContainKey("index.gc_deletes");
+            IndexSettings s = parse("{'index':{'gc_deletes':'90s'}}");
+            assertThat(s.gcDeletesDuration()).isEqualTo(java.time.Duration.ofSeconds(90));
+            assertThat(s.toFlatMap()).containsEntry("index.gc_deletes", "90s");
+            assertThat(IndexSettings.fromFlatMap(s.toFlatMap())).isEqualTo(s);
+            assertThat(parse("{'gc_deletes':'250ms'}").gcDeletesDuration()).isEqualTo(java.time.Duration.ofMillis(250));
+            assertThat(parse("{'gc_deletes':'0'}").gcDeletesDuration()).isZero();
+            assertThat(parse("{'gc_deletes':'-1'}").gcDeletesDuration()).isZero();
+        }
+
+        @Test
+        void is_dynamic_and_refuses_a_value_without_a_unit() {
+            IndexSettings s = parse("{}").update(json("{'index.gc_deletes': '2m'}"), "books", "u");
+            assertThat(s.gcDeletesDuration()).isEqualTo(java.time.Duration.ofMinutes(2));
+            assertThat(s.update(json("{'index.gc_deletes': null}"), "books", "u").gcDeletesDuration())
+                    .isEqualTo(java.time.Duration.ofSeconds(60));
+            GatewayException e = rejected("{'index.gc_deletes':'10'}");
+            assertThat(e.reason()).isEqualTo("failed to parse setting [index.gc_deletes] with value [10] as a time"
+                    + " value: unit is missing or unrecognized");
+        }
+    }
 }

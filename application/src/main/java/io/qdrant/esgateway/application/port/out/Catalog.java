@@ -8,6 +8,7 @@ import io.qdrant.esgateway.domain.index.Mappings;
 import io.qdrant.esgateway.domain.script.StoredScript;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -169,6 +170,23 @@ public interface Catalog {
          */
         default void checkHeld() {
         }
+
+        /**
+         * The deletion tombstones of {@code ids} shared by every process writing the index: each deleted document's
+         * version, for the ids deleted less than their keep time ago (ids without one are left out).
+         *
+         * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE}
+         */
+        Map<String, Long> tombstones(java.util.Collection<String> ids);
+
+        /**
+         * Records the tombstones of documents deleted in this turn (id to the delete's version), kept for {@code keep}
+         * (Elasticsearch's {@code index.gc_deletes}), before the turn ends.
+         *
+         * @throws io.qdrant.esgateway.domain.error.GatewayException {@code BACKEND_UNAVAILABLE}: the deletes must not
+         *         be acknowledged
+         */
+        void recordTombstones(Map<String, Long> deleted, java.time.Duration keep);
 
         @Override
         void close();

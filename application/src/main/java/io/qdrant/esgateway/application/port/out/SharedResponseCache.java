@@ -21,14 +21,22 @@ public interface SharedResponseCache {
      *
      * @param key     the entry's key (the normalised request and its catalog state, hashed by the caller)
      * @param indices the uuids of every index the request reads
+     * @param epoch   the cache's epoch the generations were read in (a cache whose server can come back with older
+     *                generations starts a new one then); empty when the cache has none
      */
-    record Ticket(String key, List<String> indices, List<Long> generations) {
+    record Ticket(String key, List<String> indices, List<Long> generations, String epoch) {
         public Ticket {
             indices = List.copyOf(indices);
             generations = List.copyOf(generations);
             if (indices.size() != generations.size()) {
                 throw new IllegalArgumentException("one generation per index");
             }
+            java.util.Objects.requireNonNull(epoch, "epoch");
+        }
+
+        /** A ticket without an epoch. */
+        public Ticket(String key, List<String> indices, List<Long> generations) {
+            this(key, indices, generations, "");
         }
     }
 

@@ -24,9 +24,13 @@ import redis.clients.jedis.util.JedisURIHelper;
 /**
  * The shared response cache on Valkey/Redis. Keys: {@code <prefix>rc:g:<index uuid>} holds an index's data
  * generation (a counter, no TTL: never evicted under a {@code volatile-*} policy); {@code <prefix>rc:e:<key>} is a
- * hash of the entry's ticket tag ({@code t}: its generations, comma-separated) and answer ({@code b}), with the TTL.
- * A lookup is one pipelined round trip ({@code MGET} of the generations, {@code HMGET} of the entry; the tag is
- * compared here, see {@link #pipelinedLookup}); a publish is one script call (compare the generations with the
+ * hash of the entry's ticket tag ({@code t}: the cache's epoch, then its generations, comma-separated) and answer
+ * ({@code b}), with the TTL. {@code <prefix>rc:epoch} is the cache's epoch, new whenever the server runs anew
+ * ({@code <prefix>rc:run}: the run id that set it), set by every new connection before its first command: a server
+ * that came back with older generations (a snapshot, a restored backup, lost writes) never matches an entry or a
+ * ticket of before its restart, since both carry the epoch they were read in.
+ * A lookup is one pipelined round trip ({@code MGET} of the epoch and the generations, {@code HMGET} of the entry;
+ * the tag is compared here, see {@link #pipelinedLookup}); a publish is one script call (compare the generations with the
  * ticket's, then store) — atomic on the server, so no write's generation move can fall between the check and the
  * store. A bump is one pipelined round trip of {@code INCR}s.
  *
@@ -41,8 +45,8 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     private static final byte[] TAG_FIELD = {'t'};
     private static final byte[] ANSWER_FIELD = {'b'};
     private static final String PUBLISH = """
-            local tag = ''
-            for i = 2, #KEYS do
+            local tag = (redis.call('GET', KEYS[2]) or '') .. '|'
+            for i = 3, #KEYS do
               tag = tag .. (redis.call('GET', KEYS[i]) or '0') .. ','
             end
             if tag ~= ARGV[1] then
@@ -51,6 +55,27 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             redis.call('HSET', KEYS[1], 't', ARGV[1], 'b', ARGV[2])
             redis.call('PEXPIRE', KEYS[1], ARGV[3])
             return 1
+            """;
+    /**
+     * Run on every new connection before it is used: when the server's run id ({@code INFO server}) is not the one
+     * that set the cache's epoch ({@code KEYS[1]}), or there is no epoch, starts a new epoch ({@code KEYS[2]} :=
+     * {@code ARGV[1]}) for this run. A server that restarted — from its own files, an older snapshot or a restored
+     * backup, or a replica promoted in its place — is a new run, so every entry and ticket of the state it came
+     * back from carries an epoch that is never current again.
+     */
+    private static final String EPOCH = """
+            local ok, info = pcall(redis.call, 'INFO', 'server')
+            local run = ok and string.match(info, 'run_id:(%x+)')
+            if not run then
+              return redis.error_reply('QEG_NO_RUN_ID the gateway needs INFO server (its run_id) allowed for its user')
+            end
+            local epoch = redis.call('GET', KEYS[2])
+            if epoch and redis.call('GET', KEYS[1]) == run then
+              return epoch
+            end
+            redis.call('SET', KEYS[2], ARGV[1])
+            redis.call('SET', KEYS[1], run)
+            return ARGV[1]
             """;
 
     private final JedisPool pool;
@@ -75,8 +100,14 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         config.setTestWhileIdle(true);
         config.setJmxEnabled(false);
         int timeout = (int) settings.timeout().toMillis();
-        JedisPool pool = new JedisPool(config, JedisURIHelper.getHostAndPort(settings.url()),
-                clientConfig(settings.url(), timeout));
+        byte[] runKey = bytes(settings.prefix() + "rc:run");
+        byte[] epochKey = bytes(settings.prefix() + "rc:epoch");
+        byte[] epochScript = bytes(EPOCH);
+        // every connection checks the server's run before its first command (a restart breaks every older one)
+        JedisPool pool = new JedisPool(config, new io.qdrant.esgateway.adapter.out.redis.ServerRunCheck(
+                JedisURIHelper.getHostAndPort(settings.url()), clientConfig(settings.url(), timeout),
+                jedis -> jedis.eval(epochScript, List.of(runKey, epochKey),
+                        List.of(bytes(java.util.UUID.randomUUID().toString())))));
         try (Jedis jedis = pool.getResource()) {
             checkEvictionPolicy(jedis);
             byte[] publish = jedis.scriptLoad(bytes(PUBLISH));
@@ -137,19 +168,24 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         return bytes(prefix + "rc:g:" + index);
     }
 
+    private byte[] epochKey() {
+        return bytes(prefix + "rc:epoch");
+    }
+
     private byte[] entryKey(String key) {
         return bytes(prefix + "rc:e:" + key);
     }
 
     private List<byte[]> keys(String key, List<String> indices) {
-        List<byte[]> keys = new ArrayList<>(indices.size() + 1);
+        List<byte[]> keys = new ArrayList<>(indices.size() + 2);
         keys.add(entryKey(key));
+        keys.add(epochKey());
         indices.forEach(i -> keys.add(generationKey(i)));
         return keys;
     }
 
-    private static String tag(List<Long> generations) {
-        StringBuilder tag = new StringBuilder();
+    private static String tag(String epoch, List<Long> generations) {
+        StringBuilder tag = new StringBuilder(epoch).append('|');
         generations.forEach(g -> tag.append(g).append(','));
         return tag.toString();
     }
@@ -178,18 +214,16 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
      */
     private Optional<Lookup> pipelinedLookup(String key, List<String> indices, List<String> checked,
                                              List<String> values) {
-        byte[][] read = new byte[checked.size() + indices.size()][];
+        byte[][] read = new byte[1 + checked.size() + indices.size()][];
+        read[0] = epochKey();
         for (int i = 0; i < checked.size(); i++) {
-            read[i] = bytes(checked.get(i));
+            read[1 + i] = bytes(checked.get(i));
         }
         for (int i = 0; i < indices.size(); i++) {
-            read[checked.size() + i] = generationKey(indices.get(i));
+            read[1 + checked.size() + i] = generationKey(indices.get(i));
         }
         byte[] entry = entryKey(key);
         Object[] replies = call("looking up", jedis -> {
-            if (read.length == 0) { // a request over no index, nothing to check
-                return new Object[] {List.of(), jedis.hmget(entry, TAG_FIELD, ANSWER_FIELD)};
-            }
             Pipeline pipeline = jedis.pipelined();
             redis.clients.jedis.Response<List<byte[]>> state = pipeline.mget(read);
             redis.clients.jedis.Response<List<byte[]>> stored = pipeline.hmget(entry, TAG_FIELD, ANSWER_FIELD);
@@ -198,17 +232,18 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         });
         @SuppressWarnings("unchecked")
         List<byte[]> state = (List<byte[]>) replies[0];
+        String epoch = state.get(0) == null ? "" : new String(state.get(0), StandardCharsets.UTF_8);
         for (int i = 0; i < checked.size(); i++) {
-            byte[] v = state.get(i);
+            byte[] v = state.get(1 + i);
             String now = v == null ? "0" : new String(v, StandardCharsets.UTF_8);
             if (!now.equals(values.get(i))) {
                 return Optional.empty();
             }
         }
         List<Long> generations = new ArrayList<>(indices.size());
-        StringBuilder tag = new StringBuilder();
+        StringBuilder tag = new StringBuilder(epoch).append('|');
         for (int i = 0; i < indices.size(); i++) {
-            byte[] v = state.get(checked.size() + i);
+            byte[] v = state.get(1 + checked.size() + i);
             long g = v == null ? 0 : Long.parseLong(new String(v, StandardCharsets.US_ASCII));
             generations.add(g);
             tag.append(g).append(',');
@@ -216,9 +251,9 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         @SuppressWarnings("unchecked")
         List<byte[]> e = (List<byte[]>) replies[1];
         Optional<byte[]> answer = e.get(0) != null && e.get(1) != null
-                && new String(e.get(0), StandardCharsets.US_ASCII).contentEquals(tag)
+                && new String(e.get(0), StandardCharsets.UTF_8).contentEquals(tag)
                 ? Optional.of(e.get(1)) : Optional.empty();
-        return Optional.of(new Lookup(new Ticket(key, indices, generations), answer));
+        return Optional.of(new Lookup(new Ticket(key, indices, generations, epoch), answer));
     }
 
     @Override
@@ -227,7 +262,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             return Published.TOO_LARGE;
         }
         Object reply = script(publishSha, PUBLISH, keys(ticket.key(), ticket.indices()),
-                List.of(bytes(tag(ticket.generations())), answer, ttlMillis), "publishing");
+                List.of(bytes(tag(ticket.epoch(), ticket.generations())), answer, ttlMillis), "publishing");
         return Long.valueOf(1).equals(reply) ? Published.PUBLISHED : Published.STALE_TICKET;
     }
 

@@ -44,9 +44,10 @@ import redis.clients.jedis.util.JedisURIHelper;
  * The {@link io.qdrant.esgateway.application.port.out.Catalog} in Valkey/Redis, shared by every gateway replica.
  *
  * <p><b>Keys</b> (after the prefix): {@code catalog:gen}, the catalog generation (the view's version), moved by
- * every change; {@code catalog:epoch}, a random id set once, so a server that lost its data (generation back at 0)
- * is never mistaken for the catalog a snapshot was read from; one hash per {@link Kind} of record
- * ({@link CatalogRecords}); {@code catalog:datagen}, each index's write generation; {@code catalog:change:ID}, the
+ * every change; {@code catalog:epoch}, a random id set anew whenever the server runs anew ({@code catalog:run}, its
+ * run id, checked by every new connection before its first command), so a server that restarted, lost its data or
+ * came back from an older snapshot is never mistaken for the catalog a local snapshot was read from; one hash per
+ * {@link Kind} of record ({@link CatalogRecords}); {@code catalog:datagen}, each index's write generation; {@code catalog:change:ID}, the
  * marks of recent changes.
  *
  * <p><b>Changes</b> are optimistic transactions: {@code WATCH catalog:gen}, read the snapshot, decide in Java,
@@ -180,6 +181,64 @@ final class RedisCatalog implements RedisCatalogs.Handle {
             redis.call('PEXPIRE', KEYS[1], ARGV[2])
             return 1
             """;
+    /**
+     * Run on every new connection before it is used: when the server's run id ({@code INFO server}) is not the one
+     * recorded ({@code KEYS[1]}), records it and gives the catalog a new epoch ({@code KEYS[2]} := {@code ARGV[1]}),
+     * replying 1; else 0. A server that restarted may have come back with an older catalog (a snapshot, a restored
+     * backup, a promoted replica), whose generation could later reach a value a replica's snapshot already has with
+     * other contents: the new epoch makes every replica read the catalog again instead.
+     */
+    private static final String RUN = """
+            local ok, info = pcall(redis.call, 'INFO', 'server')
+            local run = ok and string.match(info, 'run_id:(%x+)')
+            if not run then
+              return redis.error_reply('QEG_NO_RUN_ID the gateway needs INFO server (its run_id) allowed for its user')
+            end
+            if redis.call('GET', KEYS[1]) == run and redis.call('EXISTS', KEYS[2]) == 1 then
+              return 0
+            end
+            redis.call('SET', KEYS[2], ARGV[1])
+            redis.call('SET', KEYS[1], run)
+            return 1
+            """;
+    /**
+     * Records deletion tombstones: {@code KEYS[1]} a hash of id to the delete's version, {@code KEYS[2]} a sorted set
+     * of id by expiry (server time, ms, {@code ARGV[1]} from now); {@code ARGV[2..]} pairs of id and version. Neither
+     * key has a TTL, so {@code volatile-*} eviction never drops a tombstone early; expired ones are removed here.
+     * Nothing is recorded for an index whose counter ({@code KEYS[3]}) is gone: it was deleted.
+     */
+    private static final String RECORD_TOMBSTONES = """
+            if redis.call('EXISTS', KEYS[3]) == 0 then
+              return 0
+            end
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', string.format('%.0f', now), 'LIMIT', 0, 500)
+            if #expired > 0 then
+              redis.call('HDEL', KEYS[1], unpack(expired))
+              redis.call('ZREM', KEYS[2], unpack(expired))
+            end
+            local expires = string.format('%.0f', now + tonumber(ARGV[1]))
+            for i = 2, #ARGV, 2 do
+              redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+              redis.call('ZADD', KEYS[2], expires, ARGV[i])
+            end
+            return 1
+            """;
+    /** The unexpired tombstones of the ids {@code ARGV}: a flat list of id, version. */
+    private static final String TOMBSTONES = """
+            local t = redis.call('TIME')
+            local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+            local out = {}
+            for i = 1, #ARGV do
+              local expires = redis.call('ZSCORE', KEYS[2], ARGV[i])
+              if expires and tonumber(expires) > now then
+                out[#out + 1] = ARGV[i]
+                out[#out + 1] = redis.call('HGET', KEYS[1], ARGV[i])
+              end
+            end
+            return out
+            """;
     /** How long a write turn is held at most: a turn still running after it fails (its lease is no longer renewed). */
     static final long WRITE_TURN_MILLIS = 15_000;
     /**
@@ -256,8 +315,16 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         config.setMaxWait(settings.timeout());
         config.setJmxEnabled(false);
         int millis = (int) Math.min(Integer.MAX_VALUE, settings.timeout().toMillis());
-        JedisPool pool = new JedisPool(config, JedisURIHelper.getHostAndPort(settings.url()),
-                clientConfig(settings.url(), millis, tls));
+        List<String> runKeys = List.of(settings.prefix() + "catalog:run", settings.prefix() + "catalog:epoch");
+        // every connection checks the server's run before its first command (a restart breaks every older one)
+        JedisPool pool = new JedisPool(config, new io.qdrant.esgateway.adapter.out.redis.ServerRunCheck(
+                JedisURIHelper.getHostAndPort(settings.url()), clientConfig(settings.url(), millis, tls), jedis -> {
+                    Object changed = jedis.eval(RUN, runKeys, List.of(UUID.randomUUID().toString()));
+                    if (Long.valueOf(1).equals(changed)) {
+                        LOG.info("the catalog's server at " + settings.displayUrl() + " runs anew (a restart, a"
+                                + " restored snapshot or a promoted replica): the catalog gets a new epoch");
+                    }
+                }));
         return new RedisCatalog(settings, pool, faults, limits);
     }
 
@@ -322,8 +389,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         Snapshot latest = snapshot;
         if (latest == null || !latest.epoch().equals(loaded.epoch()) || latest.generation() <= loaded.generation()) {
             if (latest != null && !latest.epoch().equals(loaded.epoch())) {
-                LOG.warning("the catalog at " + settings.displayUrl() + " has a new epoch: the server lost its"
-                        + " data or was pointed at another database; reading it from scratch");
+                LOG.warning("the catalog at " + settings.displayUrl() + " has a new epoch: the server restarted, lost"
+                        + " its data or was pointed at another database; reading it from scratch");
             }
             snapshot = loaded;
         }
@@ -431,7 +498,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                     List.of(token, Long.toString(WRITE_TURN_LEASE_MILLIS), Integer.toString(reserve))));
             long status = (Long) reply.get(0);
             if (status == 1) {
-                return Optional.of(new Turn(keys, token, (Long) reply.get(1), reserve, new Lease(keys, token, sent)));
+                return Optional.of(new Turn(index.uuid(), keys, token, (Long) reply.get(1), reserve,
+                        new Lease(keys, token, sent)));
             }
             if (status == 2) {
                 Lease lease = new Lease(keys, token, sent);
@@ -446,7 +514,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                     release(keys, token, null, null);
                     throw e;
                 }
-                return Optional.of(new Turn(keys, token, top, reserve, lease));
+                return Optional.of(new Turn(index.uuid(), keys, token, top, reserve, lease));
             }
             long left = (Long) reply.get(1);
             if (System.nanoTime() > deadline) {
@@ -546,9 +614,11 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         private final long top;
         private final int reserved;
         private final Lease lease;
+        private final String uuid;
         private boolean ended;
 
-        Turn(List<String> keys, String token, long top, int reserved, Lease lease) {
+        Turn(String uuid, List<String> keys, String token, long top, int reserved, Lease lease) {
+            this.uuid = uuid;
             this.keys = keys;
             this.token = token;
             this.top = top;
@@ -559,6 +629,39 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         @Override
         public void checkHeld() {
             lease.check();
+        }
+
+        @Override
+        public Map<String, Long> tombstones(Collection<String> ids) {
+            if (ids.isEmpty()) {
+                return Map.of();
+            }
+            List<?> reply = (List<?>) call("reading deletion tombstones", jedis -> script(jedis, TOMBSTONES,
+                    tombstoneKeys(), List.copyOf(ids)));
+            Map<String, Long> found = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < reply.size(); i += 2) {
+                found.put(text(reply.get(i)), Long.parseLong(text(reply.get(i + 1))));
+            }
+            return found;
+        }
+
+        @Override
+        public void recordTombstones(Map<String, Long> deleted, java.time.Duration keep) {
+            if (deleted.isEmpty()) {
+                return;
+            }
+            List<String> args = new ArrayList<>(1 + 2 * deleted.size());
+            args.add(Long.toString(Math.max(1, keep.toMillis())));
+            deleted.forEach((id, version) -> {
+                args.add(id);
+                args.add(Long.toString(version));
+            });
+            // run twice (a lost reply), it records the same versions again
+            call("recording deletion tombstones", jedis -> script(jedis, RECORD_TOMBSTONES, tombstoneKeys(), args));
+        }
+
+        private List<String> tombstoneKeys() {
+            return List.of(prefix + "tomb:" + uuid, prefix + "tombx:" + uuid, keys.get(1));
         }
 
         @Override
@@ -964,7 +1067,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                 t.hdel(dataGenKey, name);
             }
         });
-        writes.counters.forEach(uuid -> t.del(prefix + "seq:" + uuid));
+        writes.counters.forEach(uuid -> t.del(prefix + "seq:" + uuid, prefix + "tomb:" + uuid,
+                prefix + "tombx:" + uuid));
         t.incr(genKey);
         t.set(mark, "1", SetParams.setParams().ex(CHANGE_MARK_SECONDS));
         List<Object> replies;

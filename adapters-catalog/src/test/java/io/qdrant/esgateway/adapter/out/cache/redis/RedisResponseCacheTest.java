@@ -162,6 +162,90 @@ class RedisResponseCacheTest extends SharedResponseCacheContract {
     }
 
     @Test
+    void aServerRestoredFromAnOlderSnapshotUnderLoadNeverServesAnAnswerOlderThanAnAcknowledgedWrite() throws Exception {
+        try (RedisTestServer own = RedisTestServer.start()) {
+            RedisResponseCaches.Settings settings = new RedisResponseCaches.Settings(URI.create(own.url()), "r:",
+                    Duration.ofMinutes(1), MAX_ENTRY_BYTES, 8, Duration.ofSeconds(2));
+            RedisResponseCaches.Handle a = RedisResponseCaches.open(settings);
+            RedisResponseCaches.Handle b = RedisResponseCaches.open(settings);
+            opened.add(a);
+            opened.add(b);
+            // before the write: an answer cached, and a slow read's ticket taken, both in the snapshot's state
+            a.bump(List.of("u"));
+            assertThat(a.publish(a.lookup("k", List.of("u")).ticket(), bytes("before")))
+                    .isEqualTo(SharedResponseCache.Published.PUBLISHED);
+            SharedResponseCache.Ticket slow = b.lookup("slow", List.of("u")).ticket();
+            assertThat(own.command("SAVE")).isEqualTo("+OK"); // the snapshot the server comes back from
+            // the write, acknowledged after its generation moved; the snapshot does not have that move
+            a.bump(List.of("u"));
+            assertThat(b.lookup("k", List.of("u")).answer()).isEmpty();
+            assertThat(b.publish(b.lookup("k", List.of("u")).ticket(), bytes("after")))
+                    .isEqualTo(SharedResponseCache.Published.PUBLISHED);
+
+            java.util.concurrent.atomic.AtomicBoolean restored = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger servedOld = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger answered = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> load = new ArrayList<>();
+            for (RedisResponseCaches.Handle replica : List.of(a, b, a, b)) {
+                load.add(Thread.ofPlatform().start(() -> {
+                    while (!stop.get()) {
+                        try {
+                            SharedResponseCache.Lookup l = replica.lookup("k", List.of("u"));
+                            if (restored.get()) {
+                                answered.incrementAndGet();
+                                if (l.answer().map(x -> new String(x, StandardCharsets.UTF_8)).orElse("")
+                                        .equals("before")) {
+                                    servedOld.incrementAndGet();
+                                }
+                            }
+                        } catch (GatewayException e) {
+                            // the server is down for a moment: an error, never an old answer
+                        }
+                    }
+                }));
+            }
+            Thread.sleep(200);
+            own.kill(); // SIGKILL: no save on the way down, dump.rdb is the older snapshot
+            own.restart();
+            restored.set(true);
+            long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (System.nanoTime() < until && answered.get() < 200) {
+                Thread.sleep(20);
+            }
+            stop.set(true);
+            for (Thread t : load) {
+                t.join(10_000);
+            }
+            assertThat(own.command("INCRBY", "r:rc:g:u", "0")).as("the server came back with the older generation")
+                    .isEqualTo(":1");
+            assertThat(answered.get()).as("lookups answered after the restore").isPositive();
+            assertThat(servedOld.get()).as("lookups served the answer cached before the write").isZero();
+            assertThat(a.lookup("k", List.of("u")).answer()).isEmpty();
+            assertThat(b.publish(slow, bytes("slow"))).as("a ticket taken before the restart")
+                    .isEqualTo(SharedResponseCache.Published.STALE_TICKET);
+            // and the cache works on in the new epoch
+            SharedResponseCache.Lookup miss = b.lookup("k", List.of("u"));
+            assertThat(a.publish(miss.ticket(), bytes("now"))).isEqualTo(SharedResponseCache.Published.PUBLISHED);
+            assertThat(b.lookup("k", List.of("u")).answer()).hasValueSatisfying(x ->
+                    assertThat(new String(x, StandardCharsets.UTF_8)).isEqualTo("now"));
+        }
+    }
+
+    @Test
+    void aUserWithoutInfoIsRefusedAtStartNamingIt() {
+        server.command("ACL", "SETUSER", "noinfo", "on", ">pw", "~*", "+@all", "-info");
+        try {
+            URI url = URI.create("redis://noinfo:pw@127.0.0.1:" + server.port() + "/0");
+            assertThatThrownBy(() -> RedisResponseCaches.open(new RedisResponseCaches.Settings(url, prefix,
+                    Duration.ofMinutes(1), MAX_ENTRY_BYTES, 8, Duration.ofSeconds(2))))
+                    .hasMessageContaining("INFO server");
+        } finally {
+            server.command("ACL", "DELUSER", "noinfo");
+        }
+    }
+
+    @Test
     void anEvictionPolicyThatMayDropGenerationsIsRefused() {
         server.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
         try {

@@ -321,6 +321,28 @@ class RedisCatalogTest extends CatalogContract {
     }
 
     @Test
+    void aServerBackFromAnOlderSnapshotIsReadAgainEvenWhenItsGenerationCatchesUp() {
+        try (RedisTestServer own = RedisTestServer.start()) {
+            RedisCatalogs.Settings settings = new RedisCatalogs.Settings(URI.create(own.url()), "s:",
+                    Duration.ofSeconds(2), 8);
+            RedisCatalog a = RedisCatalog.open(settings);
+            RedisCatalog b = RedisCatalog.open(settings);
+            opened.add(a);
+            opened.add(b);
+            a.createIndex(index("x"), List.of());
+            assertThat(own.command("SAVE")).isEqualTo("+OK");
+            a.createIndex(index("lost"), List.of());
+            assertThat(b.view().indices()).containsOnlyKeys("x", "lost");
+            own.kill(); // no save on the way down: it comes back from the snapshot, without "lost"
+            own.restart();
+            // a change on the restored catalog brings its generation back to the value b's snapshot has
+            a.createIndex(index("later"), List.of());
+            assertThat(b.view().indices()).as("b reads the catalog again, never its snapshot of another state")
+                    .containsOnlyKeys("x", "later");
+        }
+    }
+
+    @Test
     void thePinnedSnapshotNamesTheKeysThatHoldItsVersionUntilAnotherReplicaChangesTheCatalog() {
         RedisCatalog a = replica();
         RedisCatalog b = replica();

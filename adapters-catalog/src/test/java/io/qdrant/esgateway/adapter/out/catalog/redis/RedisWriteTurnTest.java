@@ -292,6 +292,34 @@ class RedisWriteTurnTest {
     }
 
     @Test
+    void tombstonesRecordedInOneReplicasTurnAreReadInAnothersUntilTheyExpire() throws Exception {
+        RedisTestServer server = server(false);
+        RedisCatalog a = replica(server);
+        RedisCatalog b = replica(server);
+        IndexMetadata index = index("d");
+        try (WriteTurn turn = turn(a, index, 2, -1)) {
+            assertThat(turn.tombstones(List.of("1", "2"))).isEmpty();
+            turn.recordTombstones(java.util.Map.of("1", 4L, "x:y", 7L), Duration.ofMillis(1_500));
+            turn.end(turn.seqNoBefore() + 2);
+        }
+        try (WriteTurn turn = turn(b, index, 1, -1)) {
+            assertThat(turn.tombstones(List.of("1", "2", "x:y"))).containsExactlyInAnyOrderEntriesOf(
+                    java.util.Map.of("1", 4L, "x:y", 7L));
+            turn.end(turn.seqNoBefore());
+        }
+        // another index's turn sees none of them
+        try (WriteTurn turn = turn(b, index("e"), 1, -1)) {
+            assertThat(turn.tombstones(List.of("1", "x:y"))).isEmpty();
+            turn.end(turn.seqNoBefore());
+        }
+        Thread.sleep(1_700); // past their keep time (index.gc_deletes)
+        try (WriteTurn turn = turn(b, index, 1, -1)) {
+            assertThat(turn.tombstones(List.of("1", "x:y"))).isEmpty();
+            turn.end(turn.seqNoBefore());
+        }
+    }
+
+    @Test
     void aTurnTakenBeforeARestartDoesNotHoldAfterItAndCannotEnd() {
         RedisTestServer server = server(true);
         RedisCatalog a = replica(server);
