@@ -125,7 +125,7 @@ class AliasHttpTest {
     void malformedActionsAreFourHundreds() {
         assertThat(es.post("/_aliases", json("{'actions':[]}")).errorReason()).isEqualTo("No action specified");
         assertThat(es.post("/_aliases", json("{'actions':[{'add':{'alias':'x'}}]}")).errorReason())
-                .isEqualTo("Validation Failed: 1: One of [index] or [indices] is required;");
+                .isEqualTo("[1:34] [aliases] failed to parse field [actions]");
         EsClient.Reply unknown = es.post("/_aliases", json("{'actions':[{'rename':{'index':'x','alias':'y'}}]}"));
         assertThat(unknown.status()).isEqualTo(400);
         assertThat(unknown.errorType()).isEqualTo("x_content_parse_exception");

@@ -6,6 +6,7 @@ import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +38,17 @@ public final class AliasActions {
     public record Plan(List<AliasMetadata> aliases, Set<String> removedIndices) {
     }
 
+    /** The options Elasticsearch's parser of each action knows, for its "did you mean" suggestions. */
+    private static final Map<String, List<String>> KNOWN = new LinkedHashMap<>();
+
+    static {
+        KNOWN.put("add", List.of("index", "indices", "alias", "aliases", "filter", "routing", "index_routing",
+                "index-routing", "indexRouting", "search_routing", "search-routing", "searchRouting",
+                "is_write_index", "is_hidden"));
+        KNOWN.put("remove", List.of("index", "indices", "alias", "aliases", "must_exist"));
+        KNOWN.put("remove_index", List.of("index", "indices", "alias", "aliases"));
+    }
+
     private AliasActions() {
     }
 
@@ -48,11 +60,11 @@ public final class AliasActions {
         List<Action> actions = new ArrayList<>();
         for (Map.Entry<String, JsonValue> e : root.members().entrySet()) {
             if (!e.getKey().equals("actions")) {
-                throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[aliases] unknown field [" + e.getKey() + "]");
+                throw ObjectParseErrors.unknownField("aliases", e.getKey(), root.keyAt(e.getKey()), List.of("actions"));
             }
             List<JsonValue> list = e.getValue() instanceof JsonArray a ? a.elements() : List.of(e.getValue());
             for (JsonValue item : list) {
-                actions.add(action(item));
+                actions.add(action(item, e.getValue()));
             }
         }
         if (actions.isEmpty()) {
@@ -62,8 +74,18 @@ public final class AliasActions {
         return actions;
     }
 
-    private static Action action(JsonValue item) {
+    /**
+     * One entry of {@code actions}. Its errors are Elasticsearch's: the cause of "[l:c] [aliases] failed to parse
+     * field [actions]", where ES's parser stood — at the offending value, or at the end of {@code actions} for an
+     * action without its index or alias, which ES checks once the list is read.
+     */
+    private static Action action(JsonValue item, JsonValue actionsValue) {
         JsonObject object = JsonReads.object(item, JsonReads::parseError, "[aliases] action");
+        if (object.members().size() > 1) {
+            throw ObjectParseErrors.failedToParse("aliases", "actions", object.end(), new GatewayException(
+                    ErrorKind.X_CONTENT_PARSE, "Failed to build [alias_action] after last required field arrived",
+                    Map.of(), GatewayException.illegalArgument("Too many operations declared on operation entry")));
+        }
         if (object.members().size() != 1) {
             throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
                     "[alias_action] expected exactly one action (add, remove or remove_index), got "
@@ -71,8 +93,9 @@ public final class AliasActions {
         }
         Map.Entry<String, JsonValue> only = object.members().entrySet().iterator().next();
         String type = only.getKey();
-        if (!Set.of("add", "remove", "remove_index").contains(type)) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[alias_action] unknown field [" + type + "]");
+        if (!KNOWN.containsKey(type)) {
+            throw ObjectParseErrors.failedToParse("aliases", "actions", only.getValue().at(),
+                    ObjectParseErrors.unknownField("alias_action", type, object.keyAt(type), KNOWN.keySet()));
         }
         JsonObject body = JsonReads.object(only.getValue(), JsonReads::parseError, "[" + type + "]");
         List<String> indices = new ArrayList<>();
@@ -86,32 +109,33 @@ public final class AliasActions {
                 case "indices" -> indices.addAll(strings(type, key, e.getValue()));
                 case "alias" -> aliases.add(string(type, key, e.getValue()));
                 case "aliases" -> aliases.addAll(strings(type, key, e.getValue()));
-                case "must_exist" -> mustExist = Optional.of(JsonReads.bool(e.getValue()).orElseThrow(
-                        () -> GatewayException.parse("[must_exist] must be a boolean")));
+                case "must_exist" -> {
+                    if (!type.equals("remove")) {
+                        throw unknownField(type, key, body, e.getValue());
+                    }
+                    mustExist = Optional.of(JsonReads.bool(e.getValue()).orElseThrow(
+                            () -> GatewayException.parse("[must_exist] must be a boolean")));
+                }
                 default -> {
                     if (!type.equals("add") || !AliasProperties.read(key, e.getValue(), props)) {
-                        throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
-                                "[" + type + "] unknown field [" + key + "]");
+                        throw unknownField(type, key, body, e.getValue());
                     }
                 }
             }
         }
         if (indices.isEmpty()) {
-            throw validation("One of [index] or [indices] is required");
+            throw missing(actionsValue, "One of [index] or [indices] is required");
         }
         return switch (type) {
             case "add" -> {
                 if (aliases.isEmpty()) {
-                    throw validation("One of [alias] or [aliases] is required");
-                }
-                if (mustExist.isPresent()) {
-                    throw GatewayException.illegalArgument("[must_exist] is unsupported for [add]");
+                    throw missing(actionsValue, "One of [alias] or [aliases] is required");
                 }
                 yield new Action.Add(indices, aliases, props.build());
             }
             case "remove" -> {
                 if (aliases.isEmpty()) {
-                    throw validation("One of [alias] or [aliases] is required");
+                    throw missing(actionsValue, "One of [alias] or [aliases] is required");
                 }
                 yield new Action.Remove(indices, aliases, mustExist);
             }
@@ -210,8 +234,17 @@ public final class AliasActions {
         return List.of(string(action, key, value));
     }
 
-    private static GatewayException validation(String what) {
-        return new GatewayException(ErrorKind.ACTION_REQUEST_VALIDATION, "Validation Failed: 1: " + what + ";");
+    /** An action's unknown option, inside ES's "[alias_action] failed to parse field [type]" at its value. */
+    private static GatewayException unknownField(String type, String key, JsonObject body, JsonValue value) {
+        return ObjectParseErrors.failedToParse("aliases", "actions", value.at(), ObjectParseErrors.failedToParse(
+                "alias_action", type, value.at(), ObjectParseErrors.unknownField(type, key, body.keyAt(key),
+                        KNOWN.get(type))));
+    }
+
+    /** An action without its index or alias: ES reports it at the end of {@code actions}. */
+    private static GatewayException missing(JsonValue actionsValue, String what) {
+        return ObjectParseErrors.failedToParse("aliases", "actions", JsonValue.Position.endOf(actionsValue),
+                GatewayException.illegalArgument(what));
     }
 
     /**

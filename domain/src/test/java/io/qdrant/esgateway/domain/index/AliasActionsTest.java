@@ -48,14 +48,23 @@ class AliasActionsTest {
         return new AliasProperties(Optional.empty(), Optional.empty(), Optional.of(isWriteIndex), Optional.empty());
     }
 
+    /** Elasticsearch's shape: "[aliases] failed to parse field [actions]" caused by the illegal argument. */
     private static void assertValidation(GatewayException e, String what) {
-        assertThat(e.kind()).isEqualTo(ErrorKind.ACTION_REQUEST_VALIDATION);
-        assertThat(e.reason()).isEqualTo("Validation Failed: 1: " + what + ";");
+        assertThat(e.kind()).isEqualTo(ErrorKind.X_CONTENT_PARSE);
+        assertThat(e.reason()).isEqualTo("[aliases] failed to parse field [actions]");
+        assertThat(e.gatewayCause().kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+        assertThat(e.gatewayCause().reason()).isEqualTo(what);
     }
 
+    /** An x_content_parse_exception whose innermost cause (ES's root cause) is {@code reason}. */
     private static void assertXContent(GatewayException e, String reason) {
         assertThat(e.kind()).isEqualTo(ErrorKind.X_CONTENT_PARSE);
-        assertThat(e.reason()).isEqualTo(reason);
+        GatewayException root = e;
+        while (root.gatewayCause() != null) {
+            root = root.gatewayCause();
+        }
+        assertThat(root.kind()).isEqualTo(ErrorKind.X_CONTENT_PARSE);
+        assertThat(root.reason()).isEqualTo(reason);
     }
 
     @Nested
@@ -156,14 +165,26 @@ class AliasActionsTest {
 
         @Test
         void two_actions_in_one_object() {
-            assertXContent(failure(() -> parse("{'actions':[{'add':{},'remove':{}}]}")),
-                    "[alias_action] expected exactly one action (add, remove or remove_index), got [add, remove]");
+            GatewayException e = failure(() -> parse("{'actions':[{'add':{},'remove':{}}]}"));
+            assertThat(e.reason()).isEqualTo("[aliases] failed to parse field [actions]");
+            assertThat(e.gatewayCause().reason())
+                    .isEqualTo("Failed to build [alias_action] after last required field arrived");
+            assertThat(e.gatewayCause().gatewayCause().reason())
+                    .isEqualTo("Too many operations declared on operation entry");
         }
 
         @Test
         void an_unknown_field_of_an_action() {
-            assertXContent(failure(() -> parse("{'actions':[{'add':{'index':'a','alias':'x','colour':1}}]}")),
-                    "[add] unknown field [colour]");
+            GatewayException e = failure(() -> parse("{'actions':[{'add':{'index':'a','alias':'x','colour':1}}]}"));
+            assertXContent(e, "[add] unknown field [colour]");
+            assertThat(e.reason()).isEqualTo("[aliases] failed to parse field [actions]");
+            assertThat(e.gatewayCause().reason()).isEqualTo("[alias_action] failed to parse field [add]");
+            assertXContent(failure(() -> parse("{'actions':[{'remove':{'index':'a','alas':'x'}}]}")),
+                    "[remove] unknown field [alas] did you mean any of [alias, aliases]?");
+            assertXContent(failure(() -> parse("{'actions':[{'ad':{'index':'a','alias':'x'}}]}")),
+                    "[alias_action] unknown field [ad] did you mean [add]?");
+            assertXContent(failure(() -> parse("{'actons':[]}")), "[aliases] unknown field [actons] did you mean"
+                    + " [actions]?");
         }
 
         @Test
@@ -201,8 +222,9 @@ class AliasActionsTest {
         void must_exist_on_add() {
             GatewayException e = failure(() -> parse("{'actions':[{'add':{'index':'a','alias':'x','must_exist':true}}]}"));
 
-            assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
-            assertThat(e.reason()).isEqualTo("[must_exist] is unsupported for [add]");
+            assertXContent(e, "[add] unknown field [must_exist]");
+            assertXContent(failure(() -> parse("{'actions':[{'remove_index':{'index':'a','must_exist':true}}]}")),
+                    "[remove_index] unknown field [must_exist]");
         }
 
         @Test

@@ -194,8 +194,7 @@ public final class AggregationParser {
                         () -> parsing("[terms] failed to parse field [show_term_doc_count_error]"));
                 case "value_type" -> throw GatewayException.unsupported("[value_type] in a [terms] aggregation");
                 case "script" -> script = v;
-                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] unknown field ["
-                        + e.getKey() + "]");
+                default -> throw AggregationFields.unknown("terms", e.getKey(), options);
             }
         }
         field = MetricsParser.scripted(field, script, true);
@@ -287,8 +286,7 @@ public final class AggregationParser {
                 case "format" -> format = Optional.of(string(type, "format", v));
                 case "script" -> script = v;
                 // ES: x_content_parse_exception, as for every metric (checked against the oracle)
-                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] unknown field ["
-                        + e.getKey() + "]");
+                default -> throw AggregationFields.unknown(type, e.getKey(), options);
             }
         }
         field = MetricsParser.scripted(field, script, type.equals("value_count"));

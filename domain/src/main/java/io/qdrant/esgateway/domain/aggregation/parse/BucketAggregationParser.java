@@ -53,8 +53,7 @@ final class BucketAggregationParser {
             switch (e.getKey()) {
                 case "field" -> field = AggregationParser.string("missing", "field", e.getValue());
                 case "script" -> throw GatewayException.unsupported("[script] in a [missing] aggregation");
-                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[missing] unknown field ["
-                        + e.getKey() + "]");
+                default -> throw AggregationFields.unknown("missing", e.getKey(), options);
             }
         }
         if (field == null) {

@@ -22,8 +22,9 @@ import java.util.TreeSet;
 /**
  * The options of {@code stats}, {@code extended_stats}, {@code cardinality}, {@code percentiles} and {@code top_hits},
  * with Elasticsearch 8.15's errors: an unknown or ill-typed option of the metrics is an {@code x_content_parse_exception}
- * ("[stats] unknown field [x]", "[extended_stats] failed to parse field [sigma]"; ES prefixes a [line:col] the
- * gateway does not have), an unknown {@code top_hits} key a {@code parsing_exception}. Options ES has and the gateway
+ * ("[l:c] [stats] unknown field [x]" with ES's suggestion, "[extended_stats] failed to parse field [sigma]", where
+ * ES also prefixes a [line:col] the gateway does not give yet), an unknown {@code top_hits} key a
+ * {@code parsing_exception}. Options ES has and the gateway
  * does not ({@code script}, {@code format}, {@code hdr}, highlighting in top_hits, …) are rejected by name.
  */
 final class MetricsParser {
@@ -46,7 +47,7 @@ final class MetricsParser {
                 case "missing" -> missing = Optional.of(missing(type, v));
                 case "sigma" -> {
                     if (!extended) {
-                        throw unknown(type, "sigma");
+                        throw AggregationFields.unknown(type, "sigma", options);
                     }
                     sigma = number(v).orElseThrow(() -> failed(type, "sigma"));
                     if (sigma < 0) {
@@ -54,7 +55,7 @@ final class MetricsParser {
                                 + "] in [" + name + "]");
                     }
                 }
-                default -> common(type, e.getKey());
+                default -> common(type, e.getKey(), options);
             }
         }
         return new Aggregation.Stats(required(scripted(field, script, false)), extended, sigma, missing);
@@ -85,7 +86,7 @@ final class MetricsParser {
                     }
                 }
                 case "rehash" -> JsonReads.bool(v).orElseThrow(() -> failed(type, "rehash"));
-                default -> common(type, e.getKey());
+                default -> common(type, e.getKey(), options);
             }
         }
         return new Aggregation.Cardinality(required(scripted(field, script, true)), missing);
@@ -142,7 +143,7 @@ final class MetricsParser {
                 }
                 case "hdr", "method", "number_of_significant_value_digits", "compression" ->
                         throw GatewayException.unsupported("[" + e.getKey() + "] in a [percentiles] aggregation");
-                default -> common(type, e.getKey());
+                default -> common(type, e.getKey(), options);
             }
         }
         return new Aggregation.Percentiles(required(scripted(field, script, false)), percents, keyed, missing);
@@ -212,19 +213,18 @@ final class MetricsParser {
                     }
                     params = p;
                 }
-                default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[scripted_metric] unknown field ["
-                        + e.getKey() + "]");
+                default -> throw AggregationFields.unknown("scripted_metric", e.getKey(), options);
             }
         }
         return new Aggregation.ScriptedMetric(init, map, combine, reduce, params);
     }
 
-    private static void common(String type, String key) {
+    private static void common(String type, String key, JsonObject options) {
         switch (key) {
             case "script" -> throw GatewayException.unsupported("[script] in a [" + type + "] aggregation");
             case "format" -> throw GatewayException.unsupported("[format] in a [" + type + "] aggregation");
             case "value_type" -> throw GatewayException.unsupported("[value_type] in a [" + type + "] aggregation");
-            default -> throw unknown(type, key);
+            default -> throw AggregationFields.unknown(type, key, options);
         }
     }
 
@@ -279,10 +279,6 @@ final class MetricsParser {
                     + "] in [" + name + "]");
         }
         return (int) n;
-    }
-
-    private static GatewayException unknown(String type, String key) {
-        return new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] unknown field [" + key + "]");
     }
 
     /** ES's "failed to parse field" with the reason in {@code caused_by}. */

@@ -52,7 +52,7 @@ final class RangeHistogramParser {
                 case "format" -> format = Optional.of(AggregationParser.string(type, "format", v));
                 case "time_zone" -> {
                     if (!date) {
-                        throw unknownField(type, "time_zone");
+                        throw AggregationFields.unknown(type, "time_zone", options);
                     }
                     zone = Optional.of(AggregationParser.string(type, "time_zone", v));
                     TimeValues.zone(zone.get());
@@ -63,7 +63,7 @@ final class RangeHistogramParser {
                     }
                     script = v;
                 }
-                default -> throw unknownField(type, e.getKey());
+                default -> throw AggregationFields.unknown(type, e.getKey(), options);
             }
         }
         field = MetricsParser.scripted(field, script, false);
@@ -131,7 +131,7 @@ final class RangeHistogramParser {
                 case "missing" -> missing = Optional.of(number(type, "missing", v));
                 case "format" -> format = Optional.of(AggregationParser.string(type, "format", v));
                 case "script" -> script = v;
-                default -> throw unknownField(type, e.getKey());
+                default -> throw AggregationFields.unknown(type, e.getKey(), options);
             }
         }
         field = MetricsParser.scripted(field, script, false);
@@ -208,10 +208,11 @@ final class RangeHistogramParser {
                         }
                     }
                 }
-                case "interval" -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[date_histogram] unknown"
-                        + " field [interval] did you mean [fixed_interval]?");
+                case "interval" -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE, JsonValue.Position.prefix(
+                        options.keyAt("interval")) + "[date_histogram] unknown field [interval] did you mean"
+                        + " [fixed_interval]?");
                 case "script" -> throw GatewayException.unsupported("[script] in a [date_histogram] aggregation");
-                default -> throw unknownField(type, e.getKey());
+                default -> throw AggregationFields.unknown(type, e.getKey(), options);
             }
         }
         if (field == null) {
