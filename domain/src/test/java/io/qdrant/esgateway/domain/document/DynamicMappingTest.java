@@ -100,7 +100,8 @@ class DynamicMappingTest {
         @Test
         void keepsLongTextsOutOfTheKeyword() {
             String text = "x".repeat(257);
-            assertThat(parse(Mappings.EMPTY, "{'s':'" + text + "'}").values()).containsExactly(new Text("s", text));
+            assertThat(parse(Mappings.EMPTY, "{'s':'" + text + "'}").values()).containsExactly(new Text("s", text),
+                    new IndexedValue.Keyword("_ignored", "s.keyword"));
         }
 
         @Test

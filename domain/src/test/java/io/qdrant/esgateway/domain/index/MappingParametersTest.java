@@ -143,9 +143,10 @@ class MappingParametersTest {
             Mappings m = mappings("{'properties':{'i':{'type':'integer','ignore_malformed':true},"
                     + "'d':{'type':'date','ignore_malformed':true},'b':{'type':'boolean','ignore_malformed':true}}}");
             assertThat(parse(m, "{'i':'xyz','d':'nope','b':'maybe','x':1}").values())
-                    .containsExactly(new IndexedValue.LongValue("x", 1));
+                    .containsExactly(new IndexedValue.LongValue("x", 1), new IndexedValue.Keyword("_ignored", "b"),
+                            new IndexedValue.Keyword("_ignored", "d"), new IndexedValue.Keyword("_ignored", "i"));
             assertThat(parse(m, "{'i':[1,'x',2]}").values()).containsExactly(new IndexedValue.LongValue("i", 1),
-                    new IndexedValue.LongValue("i", 2));
+                    new IndexedValue.LongValue("i", 2), new IndexedValue.Keyword("_ignored", "i"));
             failure(ErrorKind.DOCUMENT_PARSING, () -> parse(m, "{'d':{'a':1}}"));
         }
 
