@@ -289,8 +289,8 @@ final class MappingParser {
         }).orElse(Similarity.COSINE);
         Optional<JsonObject> options = p.take("index_options").map(v -> {
             if (!index) {
-                throw GatewayException.mappingFailed("Field [index_options] requires field [index] to be configured as"
-                        + " [true]");
+                throw GatewayException.mappingIllegal("Field [index_options] can only be specified for a field of type"
+                        + " [dense_vector] when it is indexed");
             }
             return VectorIndexOptions.parse(name, JsonReads.object(v, GatewayException::mappingFailed,
                     "[index_options]"), dimsGiven ? dims : 0);

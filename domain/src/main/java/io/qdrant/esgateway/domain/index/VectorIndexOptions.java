@@ -115,8 +115,9 @@ public final class VectorIndexOptions {
         if (options.get().get("confidence_interval") instanceof JsonValue.JsonNumber n) {
             float c = n.value().floatValue();
             if (c != 0f && (c < 0.9f || c > 1.0f)) {
-                throw GatewayException.illegalArgument("confidenceInterval must be between 0.9 and 1.0;"
-                        + " confidenceInterval=" + c);
+                // Lucene's flat and graph quantized formats word it differently
+                throw GatewayException.illegalArgument("confidenceInterval must be between 0.9 and 1.0"
+                        + (graph(type) ? "" : " or 0") + "; confidenceInterval=" + c);
             }
         }
     }

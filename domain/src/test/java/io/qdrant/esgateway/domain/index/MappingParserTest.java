@@ -561,6 +561,9 @@ class MappingParserTest {
             assertThat(odd.reason()).isEqualTo("Failed to parse mapping: int4_hnsw only supports even dimensions;"
                     + " provided=3");
             assertThat(odd.gatewayCause().kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT);
+            assertThat(fieldFailure("{'type':'dense_vector','dims':2,'index':false,'index_options':{'type':'flat'}}")
+                    .reason()).isEqualTo("Failed to parse mapping: Field [index_options] can only be specified for a"
+                    + " field of type [dense_vector] when it is indexed");
             assertThat(fieldFailure("{'type':'dense_vector','dims':2,'index_options':{'type':'hnsw','m':16.5}}")
                     .reason()).isEqualTo("Failed to parse mapping: 16.5 is not an integer value");
         }
@@ -578,7 +581,7 @@ class MappingParserTest {
             DenseVectorField c = (DenseVectorField) field("{'type':'dense_vector','dims':2,"
                     + "'index_options':{'type':'int8_flat','confidence_interval':1.5}}");
             assertThatThrownBy(() -> VectorIndexOptions.checkIndexing(c.indexOptions()))
-                    .hasMessage("confidenceInterval must be between 0.9 and 1.0; confidenceInterval=1.5");
+                    .hasMessage("confidenceInterval must be between 0.9 and 1.0 or 0; confidenceInterval=1.5");
             VectorIndexOptions.checkIndexing(((DenseVectorField) field("{'type':'dense_vector','dims':2,"
                     + "'index_options':{'type':'int4_flat'}}")).indexOptions());
         }

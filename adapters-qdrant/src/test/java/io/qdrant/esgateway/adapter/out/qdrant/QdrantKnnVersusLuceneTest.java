@@ -285,7 +285,7 @@ class QdrantKnnVersusLuceneTest {
     }
 
     @Test
-    void aTieAtTheKthNeighbourIsCompletedAndBrokenByPointIdOrder() throws Exception {
+    void aTieAtTheKthNeighbourIsCompletedAndBrokenInIndexOrder() throws Exception {
         try (FakeQdrant own = new FakeQdrant()) {
             DocumentStore store = QdrantStores.open(new QdrantStores.Settings(own.uri(), Optional.empty(),
                     Duration.ofSeconds(2), Duration.ofSeconds(10)));
@@ -389,7 +389,7 @@ class QdrantKnnVersusLuceneTest {
     /**
      * The hits without their scores (compared below): ids, sort values, versions and sources, in order — except
      * that runs of hits with exactly the same score (the constant-score matches of a query) are ordered by id: the
-     * order among ties is each backend's index order (insertion order in Lucene, point-id order in Qdrant). The
+     * order among ties is each backend's index order (Lucene's segments, Qdrant's _seq_no), not compared here. The
      * searches above never cut such a run with their window.
      */
     static List<String> render(List<Hit> hits) {

@@ -455,7 +455,7 @@ class QdrantVersusLuceneTest {
 
     /**
      * The hits as text, with runs of hits that tie (same score and sort values) ordered by id: the order among ties
-     * is each backend's index order (insertion order in Lucene, point-id order in Qdrant), which Elasticsearch does
+     * is each backend's index order (Lucene's segments, Qdrant's _seq_no), which Elasticsearch does
      * not define either. The searches above keep ties inside the window or break them by a unique field.
      */
     static List<String> render(List<Hit> hits) {
