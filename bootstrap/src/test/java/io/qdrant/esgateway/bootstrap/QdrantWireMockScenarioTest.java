@@ -177,6 +177,11 @@ class QdrantWireMockScenarioTest {
             "{\"field_name\":\"_f.title\",\"field_schema\":{\"type\":\"text\",\"tokenizer\":\"word\","
                 + "\"lowercase\":true}}",
             "{\"field_name\":\"_f.year\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":true}}",
+            "{\"field_name\":\"_f._ignored\",\"field_schema\":{\"type\":\"keyword\"}}",
+            "{\"field_name\":\"_f._routing\",\"field_schema\":{\"type\":\"keyword\"}}",
+            "{\"field_name\":\"_seq_no\",\"field_schema\":{\"type\":\"integer\",\"lookup\":false,\"range\":true}}",
+            "{\"field_name\":\"_n._ignored\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":false}}",
+            "{\"field_name\":\"_n._routing\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":false}}",
             "{\"field_name\":\"_n.tag\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":false}}",
             "{\"field_name\":\"_t.title\",\"field_schema\":{\"type\":\"keyword\"}}",
             "{\"field_name\":\"_n.title\",\"field_schema\":{\"type\":\"integer\",\"lookup\":true,\"range\":false}}"};
@@ -187,7 +192,7 @@ class QdrantWireMockScenarioTest {
         }
         EsClient.Reply created = es.put("/books", json("{'mappings':{'properties':{'title':{'type':'text'},"
                 + "'tag':{'type':'keyword'},'year':{'type':'integer'}}}}"));
-        assertThat(callsOfStep()).isEqualTo(Map.of("PUT ", 1, "PUT /index", 7));
+        assertThat(callsOfStep()).isEqualTo(Map.of("PUT ", 1, "PUT /index", 12));
         assertThat(created.status()).isEqualTo(200);
         assertThat(state()).isEqualTo(CREATED);
 
