@@ -28,7 +28,11 @@ import org.apache.lucene.document.SortedSetDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.util.BytesRef;
@@ -47,7 +51,11 @@ public final class FieldEncoding {
     public static final String VERSION = "_version";
     static final String SEQ_NO = "_seq_no";
     static final String PRIMARY_TERM = "_primary_term";
-    /** The routing value the document was written with: stored only, and only when there is one. */
+    /**
+     * The routing value the document was written with, stored, and only when there is one; also indexed as the
+     * keyword values of the {@code _routing} metadata field, except in an index whose {@code _routing} is stored only
+     * ({@link #routingStoredOnly(IndexReader)}).
+     */
     public static final String ROUTING = "_routing";
     /**
      * Indexes written before this field was dropped hold one exact term per field path that got at least one value
@@ -188,6 +196,35 @@ public final class FieldEncoding {
             lucene.add(fields[i]);
         }
         return lucene;
+    }
+
+    /**
+     * Whether the index holds documents whose {@code _routing} is stored only (index options {@code NONE}): an index
+     * written before the field was indexed. Lucene keeps one schema per field, so such an index cannot take an
+     * indexed {@code _routing}: its writes keep it stored only ({@link #withRoutingStoredOnly}), and a query on it
+     * could not find them.
+     */
+    public static boolean routingStoredOnly(IndexReader reader) {
+        for (LeafReaderContext leaf : reader.leaves()) {
+            FieldInfo info = leaf.reader().getFieldInfos().fieldInfo(ROUTING);
+            if (info != null && info.getIndexOptions() == IndexOptions.NONE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code document} (changed in place) with its routing value in the stored {@code _routing} field only, its
+     * indexed {@code _routing} fields taken out: the layout of an index whose {@code _routing} is stored only.
+     */
+    public static Document withRoutingStoredOnly(Document document) {
+        String routing = document.get(ROUTING);
+        if (routing != null) {
+            document.removeFields(ROUTING);
+            document.add(new StoredField(ROUTING, routing));
+        }
+        return document;
     }
 
     /** The document a {@code get} returns, from the {@link #STORED} fields of a Lucene document. */

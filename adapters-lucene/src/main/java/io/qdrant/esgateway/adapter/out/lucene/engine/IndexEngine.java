@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.IndexWriterConfig.OpenMode;
@@ -83,8 +84,11 @@ public final class IndexEngine {
         Directory open(Path path) throws IOException;
     }
 
-    /** What {@link #recover} leaves: the writer holds every logged write, committed, and a fresh translog. */
-    private record Recovered(Translog translog, long maxSeqNo) {
+    /**
+     * What {@link #recover} leaves: the writer holds every logged write, committed, and a fresh translog; whether the
+     * index's {@code _routing} is stored only ({@link FieldEncoding#routingStoredOnly}).
+     */
+    private record Recovered(Translog translog, long maxSeqNo, boolean routingStoredOnly) {
     }
 
     /** A batch encoded before any lock is taken: its Lucene documents (null: a delete) and its translog record. */
@@ -142,7 +146,7 @@ public final class IndexEngine {
             writer.commit();
             translog = Translog.create(directory, 1, fsync);
             IOUtils.fsync(indicesDirectory, true);
-            install(slot, lucene, writer, new Recovered(translog, -1));
+            install(slot, lucene, writer, new Recovered(translog, -1, false));
         } catch (IOException | RuntimeException e) {
             rollbackQuietly(writer);
             closeQuietly(translog);
@@ -214,6 +218,7 @@ public final class IndexEngine {
         slot.searchers = searchers;
         slot.translog = recovered.translog();
         slot.maxSeqNo = recovered.maxSeqNo();
+        slot.routingStoredOnly = recovered.routingStoredOnly();
         forgetRecent(slot);
         slot.broken = false;
     }
@@ -230,13 +235,18 @@ public final class IndexEngine {
         IndexAnalyzer.use(writer.getAnalyzer(), index);
         long maxSeqNo = committedMaxSeqNo(writer);
         long generation = committedGeneration(writer);
+        boolean routingStoredOnly;
+        try (DirectoryReader committed = DirectoryReader.open(writer)) {
+            routingStoredOnly = FieldEncoding.routingStoredOnly(committed);
+        }
         List<Translog.Batch> batches = Translog.read(directory, generation);
         for (Translog.Batch batch : batches) {
             for (Translog.Op op : batch.ops()) {
                 Term id = new Term(FieldEncoding.ID, op.id());
                 switch (op) {
-                    case Translog.Op.Upsert u -> writer.updateDocument(id, FieldEncoding.encode(index.mappings(),
-                            u.id(), u.version(), u.source(), u.values(), u.routing()));
+                    case Translog.Op.Upsert u -> writer.updateDocument(id, routing(routingStoredOnly,
+                            FieldEncoding.encode(index.mappings(), u.id(), u.version(), u.source(), u.values(),
+                                    u.routing())));
                     case Translog.Op.Delete d -> writer.deleteDocuments(id);
                 }
             }
@@ -257,7 +267,7 @@ public final class IndexEngine {
             LOG.info("recovered " + batches.size() + " write batches of the Lucene index [" + index.uuid()
                     + "] from its translog");
         }
-        return new Recovered(translog, maxSeqNo);
+        return new Recovered(translog, maxSeqNo, routingStoredOnly);
     }
 
     /**
@@ -403,7 +413,7 @@ public final class IndexEngine {
             translog = slot.translog;
             try {
                 IndexAnalyzer.use(slot.writer.getAnalyzer(), index);
-                apply(slot.writer, writes, encoded.documents());
+                apply(slot.writer, writes, encoded.documents(), slot.routingStoredOnly);
                 position = translog.append(encoded.prepared(), recorded);
             } catch (IOException | RuntimeException e) {
                 GatewayException failure = writeFailure(index, directory, e);
@@ -445,11 +455,14 @@ public final class IndexEngine {
      * caller knows to be absent ({@link DocumentWrite.Upsert#absent}) is added without a delete of its id: nothing
      * would match it, and the buffered delete term would be looked up in every segment at the next refresh.
      */
-    private static void apply(IndexWriter writer, List<DocumentWrite> writes, List<Document> documents)
-            throws IOException {
+    private static void apply(IndexWriter writer, List<DocumentWrite> writes, List<Document> documents,
+                              boolean routingStoredOnly) throws IOException {
         for (int i = 0; i < writes.size(); i++) {
             DocumentWrite write = writes.get(i);
             Document document = documents.get(i);
+            if (document != null) {
+                routing(routingStoredOnly, document);
+            }
             if (document == null) {
                 writer.deleteDocuments(new Term(FieldEncoding.ID, write.id()));
             } else if (write instanceof DocumentWrite.Upsert upsert && upsert.absent()) {
@@ -458,6 +471,11 @@ public final class IndexEngine {
                 writer.updateDocument(new Term(FieldEncoding.ID, write.id()), document);
             }
         }
+    }
+
+    /** {@code document} in the layout of the index: its routing stored only where the index keeps it so. */
+    private static Document routing(boolean routingStoredOnly, Document document) {
+        return routingStoredOnly ? FieldEncoding.withRoutingStoredOnly(document) : document;
     }
 
     /**

@@ -69,6 +69,11 @@ public final class IndexSlot {
     public volatile boolean dirty;
     public volatile boolean broken;
     public boolean retired;
+    /**
+     * The index holds documents whose {@code _routing} is stored only ({@link FieldEncoding#routingStoredOnly}):
+     * writes keep it so (set when the writer is opened).
+     */
+    public volatile boolean routingStoredOnly;
 
     public boolean usable() {
         return writer != null && !broken;

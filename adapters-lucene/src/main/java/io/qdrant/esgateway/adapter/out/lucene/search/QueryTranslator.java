@@ -294,6 +294,11 @@ public final class QueryTranslator {
     }
 
     private Optional<FieldMapping> mapping(String field) {
+        if (field.equals(FieldEncoding.ROUTING) && reader != null && FieldEncoding.routingStoredOnly(reader)) {
+            // an index written before _routing was indexed: its routed documents have no _routing term to match
+            throw illegal("the [" + field + "] field of index [" + indexName + "] holds values written before it was"
+                    + " indexed and cannot be searched; reindex the index into a new one to search it");
+        }
         return mappings.field(field);
     }
 
