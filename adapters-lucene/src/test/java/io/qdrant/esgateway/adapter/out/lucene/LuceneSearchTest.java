@@ -708,10 +708,13 @@ class LuceneSearchTest {
         }
 
         @Test
-        void aPhrasePrefixOverAGraphIsRefused() {
-            GatewayException e = failure(() -> query("{\"match_phrase_prefix\":{\"t\":\"ny ci\"}}"));
-            assertThat(e.kind()).isEqualTo(ErrorKind.UNSUPPORTED);
-            assertThat(e.reason()).contains("token graph");
+        void aPhrasePrefixOverAGraphFollowsItsPaths() {
+            assertThat(query("{\"match_phrase_prefix\":{\"t\":\"ny ci\"}}"))
+                    .as("either side of the synonym, then a word starting with ci").containsExactlyInAnyOrder("1", "2");
+            assertThat(query("{\"match_phrase_prefix\":{\"t\":\"city n\"}}")).isEmpty();
+            assertThat(query("{\"match_phrase_prefix\":{\"t\":\"ny zz\"}}")).isEmpty();
+            assertThat(query("{\"match_phrase_prefix\":{\"t\":{\"query\":\"ny ci\",\"slop\":2}}}"))
+                    .containsExactlyInAnyOrder("1", "2", "3");
         }
     }
 

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
@@ -34,6 +35,8 @@ import org.apache.lucene.util.graph.GraphTokenStreamFiniteStrings;
  * <li>{@code match_phrase} with a slop: a {@code should} of one phrase per path through the graph;</li>
  * <li>{@code match_phrase} without slop: a span-near query in order over the stretches, a branching stretch a span-or
  * of its paths (each path a span-near of its terms).</li>
+ * <li>{@code match_phrase_prefix}: the same, the last stretch's last terms as span prefix queries; with a slop a
+ * {@code should} of one phrase prefix per path.</li>
  * </ul>
  */
 final class GraphQueries {
@@ -97,6 +100,50 @@ final class GraphQueries {
             Query q = new QueryBuilder(analyzer).createPhraseQuery(field, text, slop);
             return q == null ? new MatchNoDocsQuery() : q;
         }
+        return spans(analyzer, field, text, null);
+    }
+
+    /**
+     * The {@code match_phrase_prefix} query over a graph, as Elasticsearch builds it: without slop the span-near query
+     * of {@link #phrase}, whose last stretch ends in span prefix queries ({@code prefix} gives one for a term, or
+     * {@code null} when no indexed term starts with it); with a slop a {@code should} of one phrase prefix per path
+     * through the graph ({@code pathQuery} builds it from the path's terms and positions).
+     */
+    static Query phrasePrefix(Analyzer analyzer, String field, String text, int slop,
+                              java.util.function.Function<Term, SpanQuery> prefix,
+                              java.util.function.Function<List<Map.Entry<String, Integer>>, Query> pathQuery) {
+        if (slop <= 0) {
+            return spans(analyzer, field, text, prefix);
+        }
+        try (TokenStream source = analyzer.tokenStream(field, text)) {
+            GraphTokenStreamFiniteStrings graph = new GraphTokenStreamFiniteStrings(source);
+            BooleanQuery.Builder any = new BooleanQuery.Builder();
+            Iterator<TokenStream> it = graph.getFiniteStrings();
+            int paths = 0;
+            while (it.hasNext()) {
+                TokenStream path = it.next();
+                TermToBytesRefAttribute termAtt = path.getAttribute(TermToBytesRefAttribute.class);
+                PositionIncrementAttribute posInc = path.getAttribute(PositionIncrementAttribute.class);
+                List<Map.Entry<String, Integer>> terms = new ArrayList<>();
+                int position = -1;
+                while (path.incrementToken()) {
+                    position += posInc.getPositionIncrement();
+                    terms.add(Map.entry(termAtt.getBytesRef().utf8ToString(), position));
+                }
+                if (!terms.isEmpty()) {
+                    any.add(pathQuery.apply(terms), Occur.SHOULD);
+                    paths++;
+                }
+            }
+            return paths == 0 ? new MatchNoDocsQuery() : any.build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The span-near query over the graph's stretches; with {@code prefix}, the last stretch ends in prefixes. */
+    private static Query spans(Analyzer analyzer, String field, String text,
+                               java.util.function.Function<Term, SpanQuery> prefix) {
         try (TokenStream source = analyzer.tokenStream(field, text)) {
             // reads the whole stream itself (reset, tokens, end)
             GraphTokenStreamFiniteStrings graph = new GraphTokenStreamFiniteStrings(source);
@@ -107,28 +154,37 @@ final class GraphQueries {
                 int start = lastState;
                 int end = i < articulationPoints.length ? articulationPoints[i] : -1;
                 lastState = end;
+                java.util.function.Function<Term, SpanQuery> last = end == -1 ? prefix : null;
                 SpanQuery atPosition;
                 if (graph.hasSidePath(start)) {
                     List<SpanQuery> paths = new ArrayList<>();
                     Iterator<TokenStream> it = graph.getFiniteStrings(start, end);
+                    boolean anyPath = false;
                     while (it.hasNext()) {
-                        SpanQuery path = path(it.next(), field);
-                        if (path != null) {
-                            paths.add(path);
+                        PathQuery path = path(it.next(), field, last);
+                        anyPath |= path.terms();
+                        if (path.query() != null) {
+                            paths.add(path.query());
                         }
+                    }
+                    if (anyPath && paths.isEmpty()) {
+                        // no indexed term starts with any path's last term
+                        return new MatchNoDocsQuery();
                     }
                     atPosition = paths.isEmpty() ? null : new SpanOrQuery(paths.toArray(new SpanQuery[0]));
                 } else {
                     Term[] terms = graph.getTerms(field, start);
-                    if (terms.length == 1) {
-                        atPosition = new SpanTermQuery(terms[0]);
-                    } else {
-                        SpanQuery[] any = new SpanQuery[terms.length];
-                        for (int t = 0; t < terms.length; t++) {
-                            any[t] = new SpanTermQuery(terms[t]);
+                    List<SpanQuery> any = new ArrayList<>();
+                    for (Term t : terms) {
+                        SpanQuery q = last == null ? new SpanTermQuery(t) : last.apply(t);
+                        if (q != null) {
+                            any.add(q);
                         }
-                        atPosition = new SpanOrQuery(any);
                     }
+                    if (any.isEmpty()) {
+                        return new MatchNoDocsQuery();
+                    }
+                    atPosition = any.size() == 1 ? any.get(0) : new SpanOrQuery(any.toArray(new SpanQuery[0]));
                 }
                 if (atPosition != null) {
                     clauses.add(atPosition);
@@ -143,12 +199,20 @@ final class GraphQueries {
         }
     }
 
-    /** One path through a branching stretch: its terms in order (gaps kept), or its single term. */
-    private static SpanQuery path(TokenStream in, String field) throws IOException {
+    /** A path's span query ({@code null} when its last prefix matches nothing) and whether it had terms. */
+    private record PathQuery(SpanQuery query, boolean terms) {
+    }
+
+    /**
+     * One path through a branching stretch: its terms in order (gaps kept), or its single term; with {@code prefix}
+     * its last term a prefix.
+     */
+    private static PathQuery path(TokenStream in, String field, java.util.function.Function<Term, SpanQuery> prefix)
+            throws IOException {
         TermToBytesRefAttribute termAtt = in.getAttribute(TermToBytesRefAttribute.class);
         PositionIncrementAttribute posInc = in.getAttribute(PositionIncrementAttribute.class);
         if (termAtt == null) {
-            return null;
+            return new PathQuery(null, false);
         }
         SpanNearQuery.Builder builder = new SpanNearQuery.Builder(field, true);
         Term last = null;
@@ -161,11 +225,16 @@ final class GraphQueries {
             }
             last = new Term(field, org.apache.lucene.util.BytesRef.deepCopyOf(termAtt.getBytesRef()));
         }
-        if (last != null) {
-            builder.addClause(new SpanTermQuery(last));
+        if (last == null) {
+            return new PathQuery(null, false);
         }
+        SpanQuery end = prefix == null ? new SpanTermQuery(last) : prefix.apply(last);
+        if (end == null) {
+            return new PathQuery(null, true);
+        }
+        builder.addClause(end);
         SpanNearQuery query = builder.build();
         SpanQuery[] clauses = query.getClauses();
-        return clauses.length == 1 ? clauses[0] : query;
+        return new PathQuery(clauses.length == 1 ? clauses[0] : query, true);
     }
 }

@@ -1039,13 +1039,46 @@ public final class QueryTranslator {
             return new MatchNoDocsQuery();
         }
         if (isGraph(tokens)) {
-            // ES: a span-near query whose last clause is a span prefix query
-            throw GatewayException.unsupported("[match_phrase_prefix] on field [" + field + "] whose analysed text is a"
-                    + " token graph (multi-word synonyms)");
+            TextField text0 = (TextField) mapping.get();
+            return GraphQueries.phrasePrefix(searchAnalyzer(field, true), field, text, slop,
+                    t -> spanPrefix(field, text0, t.text(), maxExpansions),
+                    path -> phrasePrefix(field, text0, slop, maxExpansions,
+                            path.stream().map(e -> new Token(e.getKey(), e.getValue(), 1)).toList()));
         }
+        return phrasePrefix(field, (TextField) mapping.get(), slop, maxExpansions, tokens);
+    }
+
+    /**
+     * A span prefix query as Elasticsearch builds one inside a graph phrase prefix: the term of the field's
+     * {@code index_prefixes} when the prefix fits them, else a span-or of the first {@code maxExpansions} indexed terms
+     * starting with it ({@code null} when there is none).
+     */
+    private org.apache.lucene.queries.spans.SpanQuery spanPrefix(String field, TextField mapping, String prefix,
+                                                                 int maxExpansions) {
+        if (mapping.text().indexPrefixes().isPresent()) {
+            io.qdrant.esgateway.domain.index.TextOptions.IndexPrefixes prefixes = mapping.text().indexPrefixes().get();
+            int length = prefix.length();
+            if (length >= prefixes.minChars() && length <= prefixes.maxChars()) {
+                return new org.apache.lucene.queries.spans.FieldMaskingSpanQuery(
+                        new org.apache.lucene.queries.spans.SpanTermQuery(new Term(
+                                field + io.qdrant.esgateway.domain.index.TextOptions.PREFIX_SUFFIX, prefix)), field);
+            }
+        }
+        List<Term> expansions = expand(field, prefix, maxExpansions);
+        if (expansions.isEmpty()) {
+            return null;
+        }
+        return new org.apache.lucene.queries.spans.SpanOrQuery(expansions.stream()
+                .map(org.apache.lucene.queries.spans.SpanTermQuery::new)
+                .toArray(org.apache.lucene.queries.spans.SpanQuery[]::new));
+    }
+
+    /** A phrase prefix over tokens without a graph: index_prefixes' query where it applies, else a multi-phrase. */
+    private org.apache.lucene.search.Query phrasePrefix(String field, TextField mapping, int slop, int maxExpansions,
+                                                        List<Token> tokens) {
         Token last = tokens.get(tokens.size() - 1);
-        Optional<org.apache.lucene.search.Query> indexed = indexedPrefixes(field, (TextField) mapping.get(), slop,
-                tokens, last.position());
+        Optional<org.apache.lucene.search.Query> indexed = indexedPrefixes(field, mapping, slop, tokens,
+                last.position());
         if (indexed.isPresent()) {
             return indexed.get();
         }
