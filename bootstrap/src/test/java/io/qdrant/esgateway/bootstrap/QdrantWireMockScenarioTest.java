@@ -236,9 +236,10 @@ class QdrantWireMockScenarioTest {
         String animals = "{\"must\":[{\"key\":\"_f.tag\",\"match\":{\"value\":\"animals\"}}]," + NO_RESERVED + "}";
         String noDocsWithoutYear = "{\"filter\":{\"must\":[{\"must\":[{\"key\":\"_f.tag\",\"match\":{\"value\":"
                 + "\"animals\"}},{\"is_empty\":{\"key\":\"_f.year\"}}]}]," + NO_RESERVED + "},\"limit\":10,"
-                + "\"with_payload\":[\"_id\",\"_source.year\"],\"with_vector\":false}";
+                + "\"with_payload\":[\"_id\",\"_seq_no\",\"_source.year\"],\"with_vector\":false,"
+                + "\"order_by\":{\"key\":\"_seq_no\",\"direction\":\"asc\"}}";
         String orderBy = "{\"query\":{\"order_by\":{\"key\":\"_f.year\",\"direction\":\"desc\"}},\"filter\":" + animals
-                + ",\"limit\":11,\"with_payload\":[\"_id\",\"_source.year\",\"_src\",\"_version\",\"_seq_no\","
+                + ",\"limit\":11,\"with_payload\":[\"_id\",\"_seq_no\",\"_source.year\",\"_src\",\"_version\","
                 + "\"_primary_term\",\"_routing\"],\"with_vector\":false}";
         String countAll = "{\"filter\":{" + NO_RESERVED + "},\"exact\":true}";
         String facet = "{\"key\":\"_f.tag\",\"filter\":{" + NO_RESERVED + "},\"limit\":65536,\"exact\":true}";
@@ -339,6 +340,6 @@ class QdrantWireMockScenarioTest {
             }
         }
         assertThat(problems).as("request bodies the spec refuses").isEmpty();
-        assertThat(qdrant.getAllServeEvents()).hasSize(8 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1);
+        assertThat(qdrant.getAllServeEvents()).hasSize(13 + 2 + 3 + 2 + 2 + 3 + 2 + 1 + 1);
     }
 }
