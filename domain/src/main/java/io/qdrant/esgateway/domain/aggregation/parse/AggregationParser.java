@@ -110,14 +110,14 @@ public final class AggregationParser {
                 case "aggs", "aggregations" -> subsSection = e.getValue();
                 case "meta" -> {
                     if (!(e.getValue() instanceof JsonObject)) {
-                        throw parsing("Expected [START_OBJECT] under [meta], but got a [" + e.getValue().tokenName()
-                                + "] in [" + name + "]");
+                        throw GatewayException.parsingAt("Expected [START_OBJECT] under [meta], but got a ["
+                                + e.getValue().tokenName() + "] in [" + name + "]", e.getValue().at());
                     }
                 }
                 default -> {
                     if (type != null) {
-                        throw parsing("Found two aggregation type definitions in [" + name + "]: [" + type
-                                + "] and [" + key + "]");
+                        throw GatewayException.parsingAt("Found two aggregation type definitions in [" + name
+                                + "]: [" + type + "] and [" + key + "]", e.getValue().at());
                     }
                     type = key;
                     if (!(e.getValue() instanceof JsonObject o)) {
