@@ -23,10 +23,10 @@ import java.util.TreeSet;
 /**
  * The options of {@code stats}, {@code extended_stats}, {@code cardinality}, {@code percentiles} and {@code top_hits},
  * with Elasticsearch 8.15's errors: an unknown or ill-typed option of the metrics is an {@code x_content_parse_exception}
- * ("[l:c] [stats] unknown field [x]" with ES's suggestion, "[extended_stats] failed to parse field [sigma]", where
- * ES also prefixes a [line:col] the gateway does not give yet), an unknown {@code top_hits} key a
- * {@code parsing_exception}. Options ES has and the gateway
- * does not ({@code script}, {@code format}, {@code hdr}, highlighting in top_hits, …) are rejected by name.
+ * ("[l:c] [stats] unknown field [x]" at the key, with ES's suggestion; "[l:c] [extended_stats] failed to parse field
+ * [sigma]" at the value), an unknown {@code top_hits} key a {@code parsing_exception} with the value's line and col.
+ * Options ES has and the gateway does not ({@code script}, {@code format}, {@code hdr}, highlighting in top_hits,
+ * …) are rejected by name.
  */
 final class MetricsParser {
     private static final List<Double> DEFAULT_PERCENTS = List.of(1.0, 5.0, 25.0, 50.0, 75.0, 95.0, 99.0);
@@ -168,8 +168,8 @@ final class MetricsParser {
                 case "version", "seq_no_primary_term", "explain", "highlight", "stored_fields", "docvalue_fields",
                      "fields", "script_fields" ->
                         throw GatewayException.unsupported("[" + e.getKey() + "] in a [top_hits] aggregation");
-                default -> throw new GatewayException(ErrorKind.PARSING, "Unknown key for a " + v.tokenName()
-                        + " in [" + e.getKey() + "].");
+                default -> throw GatewayException.parsingAt("Unknown key for a " + v.tokenName() + " in ["
+                        + e.getKey() + "].", v.at());
             }
         }
         for (SortSpec spec : sort) {
