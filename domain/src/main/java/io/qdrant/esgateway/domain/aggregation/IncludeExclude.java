@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -54,37 +55,37 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
             Integer partition = null;
             Integer num = null;
             for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
-                long n = JsonReads.integer(e.getValue()).orElseThrow(() -> includeError(
+                long n = JsonReads.integer(e.getValue()).orElseThrow(() -> includeError(e.getValue().at(),
                         GatewayException.illegalArgument("[" + e.getKey() + "] must be a number")));
                 switch (e.getKey()) {
                     case "partition" -> partition = (int) n;
                     case "num_partitions" -> num = (int) n;
-                    default -> throw includeError(GatewayException.illegalArgument("Unknown parameter in Include/"
-                            + "Exclude clause: " + e.getKey()));
+                    default -> throw includeError(e.getValue().at(), GatewayException.illegalArgument(
+                            "Unknown parameter in Include/Exclude clause: " + e.getKey()));
                 }
             }
             if (num == null) {
-                throw includeError(GatewayException.illegalArgument("Missing [num_partitions] parameter for"
-                        + " partition-based include"));
+                throw includeError(o.end(), GatewayException.illegalArgument("Missing [num_partitions] parameter"
+                        + " for partition-based include"));
             }
             if (partition == null) {
-                throw includeError(GatewayException.illegalArgument("Missing [partition] parameter for"
+                throw includeError(o.end(), GatewayException.illegalArgument("Missing [partition] parameter for"
                         + " partition-based include"));
             }
             if (partition < 0 || partition >= num) {
-                throw includeError(GatewayException.illegalArgument("Partition must be >=0 and < numPartition which"
-                        + " is " + num));
+                throw includeError(o.end(), GatewayException.illegalArgument("Partition must be >=0 and <"
+                        + " numPartition which is " + num));
             }
             if (current.excludeRegex.isPresent() || current.excludeValues.isPresent()) {
-                throw includeError(GatewayException.illegalArgument("Cannot specify any excludes when using a"
-                        + " partition-based include"));
+                throw includeError(o.end(), GatewayException.illegalArgument("Cannot specify any excludes when"
+                        + " using a partition-based include"));
             }
             return new IncludeExclude(Optional.empty(), Optional.empty(), current.excludeRegex,
                     current.excludeValues, partition, num);
         }
         String regex = JsonReads.text(v).orElseThrow(() -> new GatewayException(ErrorKind.PARSING,
                 "[terms] include doesn't support values of type: " + v.tokenName()));
-        validate(regex, "include");
+        validate(regex, "include", v);
         return new IncludeExclude(Optional.of(regex), Optional.empty(), current.excludeRegex, current.excludeValues,
                 0, 0);
     }
@@ -92,7 +93,7 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
     /** Reads {@code exclude} (into {@code current}). */
     public static IncludeExclude parseExclude(IncludeExclude current, JsonValue v) {
         if (current.numPartitions > 0) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [exclude]", Map.of(),
+            throw ObjectParseErrors.failedToParse("terms", "exclude", v instanceof JsonArray a ? a.end() : v.at(),
                     GatewayException.illegalArgument("Cannot specify any excludes when using a partition-based"
                             + " include"));
         }
@@ -103,27 +104,26 @@ public record IncludeExclude(Optional<String> includeRegex, Optional<List<JsonVa
         String regex = JsonReads.text(v).filter(t -> !(v instanceof JsonObject)).orElseThrow(
                 () -> new GatewayException(ErrorKind.PARSING, "[terms] exclude doesn't support values of type: "
                         + v.tokenName()));
-        validate(regex, "exclude");
+        validate(regex, "exclude", v);
         return new IncludeExclude(current.includeRegex, current.includeValues, Optional.of(regex), Optional.empty(),
                 current.partition, current.numPartitions);
     }
 
     /** A malformed expression fails when the body is read, as in ES ({@code [terms] failed to parse field [..]}). */
-    private static void validate(String regex, String key) {
+    private static void validate(String regex, String key, JsonValue v) {
         try {
             LuceneRegex.compile(regex);
         } catch (GatewayException e) {
             if (e.kind() != ErrorKind.ILLEGAL_ARGUMENT) {
                 throw e;
             }
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
-                    Map.of(), e);
+            throw ObjectParseErrors.failedToParse("terms", key, v.at(), e);
         }
     }
 
-    private static GatewayException includeError(GatewayException cause) {
-        return new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [include]", Map.of(),
-                cause);
+    /** ES's "[l:c] [terms] failed to parse field [include]", {@code at} where its parser stood. */
+    private static GatewayException includeError(long at, GatewayException cause) {
+        return ObjectParseErrors.failedToParse("terms", "include", at, cause);
     }
 
     /**

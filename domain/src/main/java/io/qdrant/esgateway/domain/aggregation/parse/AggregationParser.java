@@ -10,6 +10,7 @@ import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,14 +110,14 @@ public final class AggregationParser {
                 case "aggs", "aggregations" -> subsSection = e.getValue();
                 case "meta" -> {
                     if (!(e.getValue() instanceof JsonObject)) {
-                        throw parsing("Expected [START_OBJECT] under [meta], but got a [" + e.getValue().tokenName()
-                                + "] in [" + name + "]");
+                        throw GatewayException.parsingAt("Expected [START_OBJECT] under [meta], but got a ["
+                                + e.getValue().tokenName() + "] in [" + name + "]", e.getValue().at());
                     }
                 }
                 default -> {
                     if (type != null) {
-                        throw parsing("Found two aggregation type definitions in [" + name + "]: [" + type
-                                + "] and [" + key + "]");
+                        throw GatewayException.parsingAt("Found two aggregation type definitions in [" + name
+                                + "]: [" + type + "] and [" + key + "]", e.getValue().at());
                     }
                     type = key;
                     if (!(e.getValue() instanceof JsonObject o)) {
@@ -178,20 +179,22 @@ public final class AggregationParser {
         for (Map.Entry<String, JsonValue> e : options.members().entrySet()) {
             JsonValue v = e.getValue();
             switch (e.getKey()) {
-                case "field" -> field = string("terms", "field", v);
+                case "field" -> field = stringAt("terms", "field", v);
                 case "size" -> size = termsSize(name, "size", v);
                 case "shard_size" -> termsSize(name, "shard_size", v);
                 case "include" -> includeExclude = IncludeExclude.parseInclude(includeExclude, v);
-                case "format" -> format = Optional.of(string("terms", "format", v));
+                case "format" -> format = Optional.of(stringAt("terms", "format", v));
                 case "exclude" -> includeExclude = IncludeExclude.parseExclude(includeExclude, v);
                 case "min_doc_count" -> minDocCount = docCount(name, "min_doc_count", "minDocCount", v);
                 case "shard_min_doc_count" -> docCount(name, "shard_min_doc_count", "shardMinDocCount", v);
                 case "order" -> order = order(v);
                 case "missing" -> missing = Optional.of(v);
-                case "execution_hint" -> executionHint = Optional.of(string("terms", e.getKey(), v));
+                case "execution_hint" -> executionHint = Optional.of(stringAt("terms", e.getKey(), v));
                 case "collect_mode" -> collectMode(v);
                 case "show_term_doc_count_error" -> showError = JsonReads.bool(v).orElseThrow(
-                        () -> parsing("[terms] failed to parse field [show_term_doc_count_error]"));
+                        () -> failedAt("show_term_doc_count_error", v, GatewayException.illegalArgument(
+                                "Failed to parse value [" + JsonReads.text(v).orElse("") + "] as only [true] or"
+                                + " [false] are allowed.")));
                 case "value_type" -> throw GatewayException.unsupported("[value_type] in a [terms] aggregation");
                 case "script" -> script = v;
                 default -> throw AggregationFields.unknown("terms", e.getKey(), options);
@@ -207,40 +210,72 @@ public final class AggregationParser {
     }
 
     private static void collectMode(JsonValue v) {
-        String mode = string("terms", "collect_mode", v);
+        String mode = stringAt("terms", "collect_mode", v);
         if (!mode.equals("breadth_first") && !mode.equals("depth_first")) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [collect_mode]",
-                    Map.of(), new GatewayException(ErrorKind.PARSE, "no [collect_mode] found for value [" + mode
-                    + "]"));
+            throw failedAt("collect_mode", v, new GatewayException(ErrorKind.PARSE, "no [collect_mode] found for"
+                    + " value [" + mode + "]"));
         }
     }
 
     /** {@code size}/{@code shard_size}: a positive integer, ES's error wrapped as a failure of that field. */
     private static int termsSize(String name, String key, JsonValue v) {
-        long n = JsonReads.integer(v).orElseThrow(() -> parsing("[terms] failed to parse field [" + key + "]"));
+        long n = integerAt(key, v, true);
         if (n < 1 || n > Integer.MAX_VALUE) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
-                    Map.of(), GatewayException.illegalArgument("[" + key + "] must be greater than 0. Found [" + n
-                    + "] in [" + name + "]"));
+            throw failedAt(key, v, GatewayException.illegalArgument("[" + key + "] must be greater than 0. Found ["
+                    + n + "] in [" + name + "]"));
         }
         return (int) n;
     }
 
     /** {@code min_doc_count}/{@code shard_min_doc_count}: at least 0, ES's error wrapped as a failure of the field. */
     private static long docCount(String name, String key, String javaName, JsonValue v) {
-        long n = JsonReads.integer(v).orElseThrow(() -> parsing("[terms] failed to parse field [" + key + "]"));
+        long n = integerAt(key, v, false);
         if (n < 0) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [" + key + "]",
-                    Map.of(), GatewayException.illegalArgument("[" + javaName + "] must be greater than or equal to"
-                    + " 0. Found [" + n + "] in [" + name + "]"));
+            throw failedAt(key, v, GatewayException.illegalArgument("[" + javaName + "] must be greater than or"
+                    + " equal to 0. Found [" + n + "] in [" + name + "]"));
         }
         return n;
     }
 
+    /**
+     * A whole number of a terms option, as ES's number field parsers read it: a number or a numeric string; another
+     * string fails to parse the field, caused by a {@code number_format_exception} for an int option
+     * ({@code size}), an {@code illegal_argument_exception} for a long one ({@code min_doc_count}); another token is
+     * not supported.
+     */
+    private static long integerAt(String key, JsonValue v, boolean intOption) {
+        if (!(v instanceof JsonNumber) && !(v instanceof JsonValue.JsonString)) {
+            throw unsupportedTokenAt("terms", key, v);
+        }
+        return JsonReads.integer(v).orElseThrow(() -> {
+            String reason = "For input string: \"" + JsonReads.text(v).orElse("") + "\"";
+            return failedAt(key, v, intOption ? GatewayException.javaException("number_format_exception", reason)
+                    : GatewayException.illegalArgument(reason));
+        });
+    }
+
+    /** ES's "[l:c] [terms] failed to parse field [key]" at the start of the value, caused by {@code cause}. */
+    private static GatewayException failedAt(String key, JsonValue v, GatewayException cause) {
+        return ObjectParseErrors.failedToParse("terms", key, v.at(), cause);
+    }
+
+    /** ES's "[l:c] [type] key doesn't support values of type: TOKEN" at the start of the value. */
+    static GatewayException unsupportedTokenAt(String type, String key, JsonValue v) {
+        return new GatewayException(ErrorKind.X_CONTENT_PARSE, JsonValue.Position.prefix(v.at()) + "[" + type + "] "
+                + key + " doesn't support values of type: " + v.tokenName());
+    }
+
+    /** {@link #string} with ES's [line:col] of the value on a value of the wrong token. */
+    static String stringAt(String type, String key, JsonValue v) {
+        if (v instanceof JsonObject || v instanceof JsonArray || v instanceof JsonValue.JsonBool) {
+            throw unsupportedTokenAt(type, key, v);
+        }
+        return string(type, key, v);
+    }
+
     private static List<Aggregation.TermsOrder> order(JsonValue v) {
         if (!(v instanceof JsonArray) && !(v instanceof JsonObject)) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] order doesn't support values of type: "
-                    + v.tokenName());
+            throw unsupportedTokenAt("terms", "order", v);
         }
         List<JsonValue> entries = v instanceof JsonArray a ? a.elements() : List.of(v);
         List<Aggregation.TermsOrder> orders = new ArrayList<>();
@@ -248,16 +283,16 @@ public final class AggregationParser {
             JsonObject o = JsonReads.object(entry, AggregationParser::parsing, "order");
             for (Map.Entry<String, JsonValue> e : o.members().entrySet()) {
                 if (e.getKey().isEmpty()) {
-                    throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[terms] failed to parse field [order]",
-                            Map.of(), GatewayException.illegalArgument("Invalid path []"));
+                    // ES reads the whole entry first: its position is the entry's closing brace
+                    throw ObjectParseErrors.failedToParse("terms", "order", o.end(),
+                            GatewayException.illegalArgument("Invalid path []"));
                 }
                 String dir = JsonReads.text(e.getValue()).orElse("");
                 boolean asc = switch (dir.toLowerCase(java.util.Locale.ROOT)) {
                     case "asc" -> true;
                     case "desc" -> false;
-                    default -> throw new GatewayException(ErrorKind.X_CONTENT_PARSE,
-                            "[terms] failed to parse field [order]", Map.of(),
-                            parsing("Unknown order direction [" + dir + "]"));
+                    default -> throw ObjectParseErrors.failedToParse("terms", "order", e.getValue().at(),
+                            GatewayException.parsingAt("Unknown order direction [" + dir + "]", e.getValue().at()));
                 };
                 // ES 8 no longer knows [_term]: it is a path to a sub-aggregation like any other name
                 orders.add(new Aggregation.TermsOrder(e.getKey(), asc));
@@ -301,8 +336,7 @@ public final class AggregationParser {
     /** A metric's scalar option: an object or array is ES's x_content_parse_exception. */
     private static String metricString(String type, String key, JsonValue v) {
         if (v instanceof JsonObject || v instanceof JsonArray || JsonReads.text(v).isEmpty()) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] " + key + " doesn't support values"
-                    + " of type: " + v.tokenName());
+            throw unsupportedTokenAt(type, key, v);
         }
         return JsonReads.text(v).get();
     }

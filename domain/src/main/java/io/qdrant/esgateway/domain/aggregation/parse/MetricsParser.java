@@ -11,6 +11,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonString;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import io.qdrant.esgateway.domain.sort.SortParser;
 import io.qdrant.esgateway.domain.sort.SortSpec;
 import java.util.ArrayList;
@@ -22,10 +23,10 @@ import java.util.TreeSet;
 /**
  * The options of {@code stats}, {@code extended_stats}, {@code cardinality}, {@code percentiles} and {@code top_hits},
  * with Elasticsearch 8.15's errors: an unknown or ill-typed option of the metrics is an {@code x_content_parse_exception}
- * ("[l:c] [stats] unknown field [x]" with ES's suggestion, "[extended_stats] failed to parse field [sigma]", where
- * ES also prefixes a [line:col] the gateway does not give yet), an unknown {@code top_hits} key a
- * {@code parsing_exception}. Options ES has and the gateway
- * does not ({@code script}, {@code format}, {@code hdr}, highlighting in top_hits, …) are rejected by name.
+ * ("[l:c] [stats] unknown field [x]" at the key, with ES's suggestion; "[l:c] [extended_stats] failed to parse field
+ * [sigma]" at the value), an unknown {@code top_hits} key a {@code parsing_exception} with the value's line and col.
+ * Options ES has and the gateway does not ({@code script}, {@code format}, {@code hdr}, highlighting in top_hits,
+ * …) are rejected by name.
  */
 final class MetricsParser {
     private static final List<Double> DEFAULT_PERCENTS = List.of(1.0, 5.0, 25.0, 50.0, 75.0, 95.0, 99.0);
@@ -49,9 +50,9 @@ final class MetricsParser {
                     if (!extended) {
                         throw AggregationFields.unknown(type, "sigma", options);
                     }
-                    sigma = number(v).orElseThrow(() -> failed(type, "sigma"));
+                    sigma = number(v).orElseThrow(() -> failed(type, "sigma", v));
                     if (sigma < 0) {
-                        throw failed(type, "sigma", "[sigma] must be greater than or equal to 0. Found [" + sigma
+                        throw failed(type, "sigma", v, "[sigma] must be greater than or equal to 0. Found [" + sigma
                                 + "] in [" + name + "]");
                     }
                 }
@@ -74,18 +75,18 @@ final class MetricsParser {
                 case "missing" -> missing = Optional.of(missing(type, v));
                 // the gateway counts exactly whatever the threshold: ES is exact below it
                 case "precision_threshold" -> {
-                    long n = JsonReads.integer(v).orElseThrow(() -> failed(type, "precision_threshold"));
+                    long n = JsonReads.integer(v).orElseThrow(() -> failed(type, "precision_threshold", v));
                     if (n < 0) {
-                        throw failed(type, "precision_threshold", "[precisionThreshold] must be greater than or"
+                        throw failed(type, "precision_threshold", v, "[precisionThreshold] must be greater than or"
                                 + " equal to 0. Found [" + n + "] in [" + name + "]");
                     }
                 }
                 case "execution_hint" -> {
                     if (!(v instanceof JsonString)) {
-                        throw failed(type, "execution_hint");
+                        throw failed(type, "execution_hint", v);
                     }
                 }
-                case "rehash" -> JsonReads.bool(v).orElseThrow(() -> failed(type, "rehash"));
+                case "rehash" -> JsonReads.bool(v).orElseThrow(() -> failed(type, "rehash", v));
                 default -> common(type, e.getKey(), options);
             }
         }
@@ -105,13 +106,13 @@ final class MetricsParser {
                 case "field" -> field = field(type, v);
                 case "script" -> script = v;
                 case "missing" -> missing = Optional.of(missing(type, v));
-                case "keyed" -> keyed = JsonReads.bool(v).orElseThrow(() -> failed(type, "keyed",
+                case "keyed" -> keyed = JsonReads.bool(v).orElseThrow(() -> failed(type, "keyed", v,
                         "Failed to parse value [" + JsonReads.text(v).orElse(v.tokenName()) + "] as only [true] or"
                                 + " [false] are allowed."));
                 case "percents" -> {
                     List<Double> list = new ArrayList<>();
                     for (JsonValue p : v instanceof JsonArray a ? a.elements() : List.of(v)) {
-                        list.add(number(p).orElseThrow(() -> failed(type, "percents")));
+                        list.add(number(p).orElseThrow(() -> failed(type, "percents", p)));
                     }
                     TreeSet<Double> sorted = new TreeSet<>();
                     String problem = list.isEmpty() ? "[percents] must not be empty" : null;
@@ -131,13 +132,13 @@ final class MetricsParser {
                 }
                 case "tdigest" -> {
                     // the gateway keeps every value: compression and execution hint do not change its answers
-                    JsonObject digest = JsonReads.object(v, m -> failed(type, "tdigest"), "tdigest");
+                    JsonObject digest = JsonReads.object(v, m -> failed(type, "tdigest", v), "tdigest");
                     for (Map.Entry<String, JsonValue> d : digest.members().entrySet()) {
                         switch (d.getKey()) {
-                            case "compression" -> number(d.getValue()).orElseThrow(() -> failed(type, "tdigest"));
+                            case "compression" -> number(d.getValue()).orElseThrow(() -> failed(type, "tdigest", v));
                             case "execution_hint" -> JsonReads.text(d.getValue())
-                                    .orElseThrow(() -> failed(type, "tdigest"));
-                            default -> throw failed(type, "tdigest");
+                                    .orElseThrow(() -> failed(type, "tdigest", v));
+                            default -> throw failed(type, "tdigest", v);
                         }
                     }
                 }
@@ -167,8 +168,8 @@ final class MetricsParser {
                 case "version", "seq_no_primary_term", "explain", "highlight", "stored_fields", "docvalue_fields",
                      "fields", "script_fields" ->
                         throw GatewayException.unsupported("[" + e.getKey() + "] in a [top_hits] aggregation");
-                default -> throw new GatewayException(ErrorKind.PARSING, "Unknown key for a " + v.tokenName()
-                        + " in [" + e.getKey() + "].");
+                default -> throw GatewayException.parsingAt("Unknown key for a " + v.tokenName() + " in ["
+                        + e.getKey() + "].", v.at());
             }
         }
         for (SortSpec spec : sort) {
@@ -230,15 +231,14 @@ final class MetricsParser {
 
     private static String field(String type, JsonValue v) {
         if (v instanceof JsonObject || v instanceof JsonArray) {
-            throw new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] field doesn't support values of"
-                    + " type: " + v.tokenName());
+            throw AggregationParser.unsupportedTokenAt(type, "field", v);
         }
-        return JsonReads.text(v).orElseThrow(() -> failed(type, "field"));
+        return JsonReads.text(v).orElseThrow(() -> failed(type, "field", v));
     }
 
     private static JsonValue missing(String type, JsonValue v) {
         if (v instanceof JsonObject || v instanceof JsonArray || JsonReads.text(v).isEmpty()) {
-            throw failed(type, "missing");
+            throw failed(type, "missing", v);
         }
         return v;
     }
@@ -281,13 +281,13 @@ final class MetricsParser {
         return (int) n;
     }
 
-    /** ES's "failed to parse field" with the reason in {@code caused_by}. */
-    private static GatewayException failed(String type, String key, String cause) {
-        return new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] failed to parse field [" + key + "]",
-                Map.of(), GatewayException.illegalArgument(cause));
+    /** ES's "[l:c] [type] failed to parse field [key]" at the start of {@code at}, the reason in {@code caused_by}. */
+    private static GatewayException failed(String type, String key, JsonValue at, String cause) {
+        return ObjectParseErrors.failedToParse(type, key, at.at(), GatewayException.illegalArgument(cause));
     }
 
-    private static GatewayException failed(String type, String key) {
-        return new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] failed to parse field [" + key + "]");
+    private static GatewayException failed(String type, String key, JsonValue at) {
+        return new GatewayException(ErrorKind.X_CONTENT_PARSE, JsonValue.Position.prefix(at.at()) + "[" + type
+                + "] failed to parse field [" + key + "]");
     }
 }

@@ -18,6 +18,7 @@ import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNull;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonNumber;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -118,7 +119,7 @@ final class RangeHistogramParser {
                 case "interval" -> {
                     interval = number(type, "interval", v);
                     if (!(interval > 0)) {
-                        throw fieldFailure(type, "interval", GatewayException.illegalArgument(
+                        throw fieldFailure(type, "interval", v.at(), GatewayException.illegalArgument(
                                 "[interval] must be >0 for histogram aggregation [" + name + "]"));
                     }
                 }
@@ -385,7 +386,7 @@ final class RangeHistogramParser {
         String text = AggregationParser.string(type, key, v);
         String otherKey = key.equals("fixed_interval") ? "calendar_interval" : "fixed_interval";
         if (other != null) {
-            throw fieldFailure(type, key, GatewayException.illegalArgument("Cannot use [" + key + "] with ["
+            throw fieldFailure(type, key, v.at(), GatewayException.illegalArgument("Cannot use [" + key + "] with ["
                     + otherKey + "] configuration option."));
         }
         try {
@@ -395,15 +396,19 @@ final class RangeHistogramParser {
                 DateRounding.calendar(text, ZoneOffset.UTC, 0);
             }
         } catch (GatewayException e) {
-            throw fieldFailure(type, key, e);
+            throw fieldFailure(type, key, v.at(), e);
         }
         return text;
     }
 
     /** Elasticsearch's {@code x_content_parse_exception} for a value that failed, with its cause. */
     static GatewayException fieldFailure(String type, String key, GatewayException cause) {
-        return new GatewayException(ErrorKind.X_CONTENT_PARSE, "[" + type + "] failed to parse field [" + key + "]",
-                Map.of(), cause);
+        return fieldFailure(type, key, 0, cause);
+    }
+
+    /** As {@link #fieldFailure(String, String, GatewayException)}, with ES's [line:col] of {@code at} (0: none). */
+    static GatewayException fieldFailure(String type, String key, long at, GatewayException cause) {
+        return ObjectParseErrors.failedToParse(type, key, at, cause);
     }
 
     /** Elasticsearch's error for {@code sources} that cannot build a {@code composite}. */

@@ -53,9 +53,9 @@ final class FunctionScoreQueries {
                 case "boost_mode" -> boostMode = mode(v, FunctionScoring.BOOST_MODES, "CombineFunction");
                 case "functions" -> {
                     if (single != null) {
-                        throw DslObject.parsing("failed to parse [function_score] query. [you can either define"
-                                + " [functions] array or a single function, not both. already found [" + single
-                                + "], now encountering [functions].]");
+                        throw GatewayException.parsingAt("failed to parse [function_score] query. [you can either"
+                                + " define [functions] array or a single function, not both. already found [" + single
+                                + "], now encountering [functions].]", v.at());
                     }
                     if (!(v instanceof JsonArray list)) {
                         throw DslObject.parsing("failed to parse [function_score] query. [functions] must be an"
@@ -68,14 +68,14 @@ final class FunctionScoreQueries {
                 }
                 default -> {
                     if (array) {
-                        throw DslObject.parsing("failed to parse [function_score] query. [you can either define"
-                                + " [functions] array or a single function, not both. already found [functions] array,"
-                                + " now encountering [" + key + "].]");
+                        throw GatewayException.parsingAt("failed to parse [function_score] query. [you can either"
+                                + " define [functions] array or a single function, not both. already found [functions]"
+                                + " array, now encountering [" + key + "].]", v.at());
                     }
                     if (single != null) {
-                        throw DslObject.parsing("failed to parse [function_score] query. already found function ["
-                                + single + "], now encountering [" + key + "]. use [functions] array if you want to"
-                                + " define several functions.");
+                        throw GatewayException.parsingAt("failed to parse [function_score] query. already found"
+                                + " function [" + single + "], now encountering [" + key + "]. use [functions] array"
+                                + " if you want to define several functions.", v.at());
                     }
                     single = key;
                     functions.add(new Query.ScoreFunction(Optional.empty(), Optional.empty(), function(key, v)));
@@ -112,8 +112,8 @@ final class FunctionScoreQueries {
                 case "weight" -> weight = Optional.of(weight(e.getValue()));
                 default -> {
                     if (name != null) {
-                        throw DslObject.parsing("failed to parse function_score functions. already found [" + name
-                                + "], now encountering [" + e.getKey() + "].");
+                        throw GatewayException.parsingAt("failed to parse function_score functions. already found ["
+                                + name + "], now encountering [" + e.getKey() + "].", e.getValue().at());
                     }
                     name = e.getKey();
                     fn = function(name, e.getValue());
@@ -122,8 +122,9 @@ final class FunctionScoreQueries {
         }
         if (fn == null) {
             if (weight.isEmpty()) {
-                throw DslObject.parsing("failed to parse [function_score] query. an entry in functions list is"
-                        + " missing a function.");
+                // ES reads the whole entry first: the position is its closing brace
+                throw GatewayException.parsingAt("failed to parse [function_score] query. an entry in functions list"
+                        + " is missing a function.", object.end());
             }
             fn = new FunctionScoring.WeightOnly();
         }

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
+import io.qdrant.esgateway.domain.json.CompactPositions;
 import io.qdrant.esgateway.domain.json.Json;
+import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
 import java.util.List;
 import java.util.Map;
 import org.assertj.core.api.ThrowableAssert;
@@ -87,5 +89,25 @@ class BucketAggregationParserTest {
         assertThat(BucketAggregationParser.similarity("terms", "termz")).isEqualTo(0.8f);
         assertThat(List.of(BucketAggregationParser.didYouMean("avgg", java.util.Set.of()))).containsExactly(
                 " did you mean [avg]?");
+    }
+
+    /** Parsed with the positions of the compact text (one line, as the test's text). */
+    private static Map<String, Aggregation> positioned(String json) {
+        return AggregationParser.parse(CompactPositions.of((JsonObject) Json.parse(json)));
+    }
+
+    @Test
+    void badTermsValuesFailAtTheValueWithElasticsearchsCause() {
+        String size = "{\"t\":{\"terms\":{\"field\":\"n\",\"size\":\"x\"}}}";
+        fails(() -> positioned(size), ErrorKind.X_CONTENT_PARSE, "[1:35] [terms] failed to parse field [size]");
+        assertThatThrownBy(() -> positioned(size)).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(((GatewayException) e.getCause()).reason()).isEqualTo("For input string: \"x\""));
+        fails(() -> positioned("{\"t\":{\"terms\":{\"field\":\"n\",\"min_doc_count\":-1}}}"),
+                ErrorKind.X_CONTENT_PARSE, "[1:44] [terms] failed to parse field [min_doc_count]");
+        fails(() -> positioned("{\"t\":{\"terms\":{\"field\":true}}}"), ErrorKind.X_CONTENT_PARSE,
+                "[1:24] [terms] field doesn't support values of type: VALUE_BOOLEAN");
+        // where ES reads a whole object first, the position is its closing brace
+        fails(() -> positioned("{\"t\":{\"terms\":{\"field\":\"n\",\"order\":{\"\":\"asc\"}}}}"),
+                ErrorKind.X_CONTENT_PARSE, "[1:45] [terms] failed to parse field [order]");
     }
 }
