@@ -41,10 +41,19 @@ public final class ObjectParseErrors {
 
     /** Elasticsearch's suggestion after an unknown field ({@code ""} when no known field is close). */
     public static String didYouMean(String key, Collection<String> known) {
+        return didYouMean(key, known, 0.5f);
+    }
+
+    /**
+     * The known names whose similarity to {@code key} ({@link #similarity}) exceeds {@code above}, most similar first
+     * (ties by name), as Elasticsearch words its suggestions ({@code ""} when none is close): 0.5 after an unknown
+     * field, 0.7 after an unknown aggregation type.
+     */
+    public static String didYouMean(String key, Collection<String> known, float above) {
         List<Map.Entry<String, Float>> close = new ArrayList<>();
         for (String candidate : known) {
             float similarity = similarity(key, candidate);
-            if (similarity > 0.5f) {
+            if (similarity > above) {
                 close.add(Map.entry(candidate, similarity));
             }
         }
@@ -58,7 +67,7 @@ public final class ObjectParseErrors {
     }
 
     /** 1 − Levenshtein distance / length of the longer string (1 for equal strings). */
-    static float similarity(String a, String b) {
+    public static float similarity(String a, String b) {
         if (a.isEmpty() && b.isEmpty()) {
             return 1f;
         }

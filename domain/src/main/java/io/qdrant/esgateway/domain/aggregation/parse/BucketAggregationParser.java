@@ -8,10 +8,12 @@ import io.qdrant.esgateway.domain.json.JsonReads;
 import io.qdrant.esgateway.domain.json.JsonValue;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonArray;
 import io.qdrant.esgateway.domain.json.JsonValue.JsonObject;
+import io.qdrant.esgateway.domain.json.ObjectParseErrors;
 import io.qdrant.esgateway.domain.query.Query;
 import io.qdrant.esgateway.domain.query.dsl.QueryDsl;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -131,40 +133,8 @@ final class BucketAggregationParser {
      * similarity (1 - distance / longer length) exceeds 0.7, most similar first.
      */
     static String didYouMean(String type, Set<String> others) {
-        List<Map.Entry<String, Float>> scored = new ArrayList<>();
-        for (Set<String> names : List.of(IMPLEMENTED, others)) {
-            for (String candidate : names) {
-                float similarity = similarity(type, candidate);
-                if (similarity > 0.7f) {
-                    scored.add(Map.entry(candidate, similarity));
-                }
-            }
-        }
-        if (scored.isEmpty()) {
-            return "";
-        }
-        scored.sort(Comparator.<Map.Entry<String, Float>>comparingDouble(Map.Entry::getValue).reversed()
-                .thenComparing(Map.Entry::getKey));
-        List<String> keys = scored.stream().map(Map.Entry::getKey).toList();
-        return keys.size() == 1 ? " did you mean [" + keys.get(0) + "]?" : " did you mean any of " + keys + "?";
-    }
-
-    static float similarity(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return 1f - (float) prev[b.length()] / Math.max(a.length(), b.length());
+        Set<String> known = new LinkedHashSet<>(IMPLEMENTED);
+        known.addAll(others);
+        return ObjectParseErrors.didYouMean(type, known, 0.7f);
     }
 }

@@ -86,7 +86,7 @@ class BucketAggregationParserTest {
         assertThat(BucketAggregationParser.didYouMean("filterz", java.util.Set.of())).isEqualTo(
                 " did you mean any of [filter, filters]?");
         assertThat(BucketAggregationParser.didYouMean("zzz", java.util.Set.of())).isEmpty();
-        assertThat(BucketAggregationParser.similarity("terms", "termz")).isEqualTo(0.8f);
+        assertThat(io.qdrant.esgateway.domain.json.ObjectParseErrors.similarity("terms", "termz")).isEqualTo(0.8f);
         assertThat(List.of(BucketAggregationParser.didYouMean("avgg", java.util.Set.of()))).containsExactly(
                 " did you mean [avg]?");
     }
