@@ -264,14 +264,7 @@ class SharedHitCostTest {
         }
 
         private String readLine() throws IOException {
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) >= 0 && c != '\n') {
-                if (c != '\r') {
-                    line.append((char) c);
-                }
-            }
-            return line.toString();
+            return RedisTestServer.readLine(in);
         }
 
         @Override

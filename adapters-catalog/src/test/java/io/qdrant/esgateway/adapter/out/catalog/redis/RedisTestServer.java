@@ -216,7 +216,7 @@ public final class RedisTestServer implements AutoCloseable {
     }
 
     /** One reply line, without its CRLF. */
-    private static String readLine(InputStream in) throws IOException {
+    public static String readLine(InputStream in) throws IOException {
         StringBuilder line = new StringBuilder();
         int c;
         while ((c = in.read()) >= 0 && c != '\n') {
