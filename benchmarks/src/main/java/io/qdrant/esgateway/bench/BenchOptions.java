@@ -47,7 +47,9 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                                     calls and bytes per request from the gateway's /metrics).
                                     gateway-qdrant: one gateway over the fake Qdrant as a process;
                                     gateway-shared-on, gateway-shared-coordinate: shared mode, two replicas over
-                                    the fake Qdrant process and a redis-server, requests alternated
+                                    the fake Qdrant process and a redis-server, requests alternated;
+                                    gateway-shared-on-canned, gateway-shared-coordinate-canned: the same two
+                                    replicas and redis-server over the canned Qdrant (read workloads)
               --heap SIZE           heap of every engine the runner starts (default 512m)
               --out DIR             output directory (default docs/benchmarks)
               --requests N          measured requests per cell (default 400)

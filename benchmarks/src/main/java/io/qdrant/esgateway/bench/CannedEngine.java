@@ -3,37 +3,89 @@ package io.qdrant.esgateway.bench;
 import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The engine of the gateway-overhead mode: the packaged gateway (a child JVM, as {@link ChildEngine}) with
- * {@code --backend qdrant --qdrant-url} pointing at a {@link CannedQdrant} in this JVM, which first records the
- * answers of a {@link FakeQdrant} (spec-checked, in memory) and, after {@link #replay()}, answers from them alone.
- * Closing stops all three.
+ * The engines over the runner's {@link CannedQdrant}, which first records the answers of a {@link FakeQdrant}
+ * (spec-checked, in memory, in this JVM) and, after {@link #replay()}, answers from them alone:
+ * {@code gateway-qdrant-canned} (the gateway-overhead mode), one packaged gateway (a child JVM, as {@link ChildEngine})
+ * with {@code --backend qdrant --qdrant-url} pointing at the responder and no in-process request cache; and shared mode
+ * over it ({@code gateway-shared-on-canned}, {@code gateway-shared-coordinate-canned}): two gateway replicas, each the
+ * packaged jar in its own JVM, with the Redis catalog and the shared response cache on one real redis-server
+ * ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate), over that one responder. The runner's
+ * clients take turns over the replicas ({@link #urls()}). Closing stops every process and the responder.
  */
 public final class CannedEngine implements RunningEngine {
-    private final ChildEngine gateway;
+    private final EngineSpec spec;
+    private final List<ChildEngine> replicas;
     private final CannedQdrant responder;
+    private final ServerProcess redis;
     private FakeQdrant fake;
 
-    private CannedEngine(ChildEngine gateway, CannedQdrant responder, FakeQdrant fake) {
-        this.gateway = gateway;
+    private CannedEngine(EngineSpec spec, List<ChildEngine> replicas, CannedQdrant responder, ServerProcess redis,
+                         FakeQdrant fake) {
+        this.spec = spec;
+        this.replicas = replicas;
         this.responder = responder;
+        this.redis = redis;
         this.fake = fake;
     }
 
+    /** Whether {@code kind} is one of the engines this class starts. */
+    static boolean starts(EngineSpec.Kind kind) {
+        return kind == EngineSpec.Kind.GATEWAY_QDRANT_CANNED || shared(kind);
+    }
+
+    /** Whether {@code kind} is shared mode over the canned responder. */
+    static boolean shared(EngineSpec.Kind kind) {
+        return kind == EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED;
+    }
+
+    /** The shared response cache's mode of a shared engine over the canned responder. */
+    static String cacheMode(EngineSpec.Kind kind) {
+        return kind == EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED ? "on" : "coordinate";
+    }
+
     public static CannedEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
+        if (!starts(spec.kind())) {
+            throw new IllegalArgumentException("not an engine over the canned Qdrant: " + spec);
+        }
         CannedQdrant.noDelay();
         FakeQdrant fake = new FakeQdrant();
-        CannedQdrant responder = new CannedQdrant(fake.uri());
+        CannedQdrant responder = null;
+        ServerProcess redis = null;
+        List<ChildEngine> replicas = new ArrayList<>();
         try {
-            ChildEngine gateway = ChildEngine.start(spec, root, heap, logDir,
-                    List.of("--backend", "qdrant", "--qdrant-url", responder.uri().toString()));
-            return new CannedEngine(gateway, responder, fake);
+            responder = new CannedQdrant(fake.uri());
+            List<String> args = new ArrayList<>(List.of("--backend", "qdrant", "--qdrant-url",
+                    responder.uri().toString()));
+            if (shared(spec.kind())) {
+                redis = ServerProcess.redis(logDir.resolve(spec.name() + "-redis.log"));
+                args.addAll(List.of("--catalog", "redis", "--redis-url", "redis://127.0.0.1:" + redis.port() + "/0"));
+                Map<String, String> env = Map.of("QEG_RESPONSE_CACHE", cacheMode(spec.kind()),
+                        "QEG_REDIS_PREFIX", "bench:");
+                for (int i = 0; i < 2; i++) {
+                    // one after the other: the first replica creates the shared catalog, the second joins it
+                    replicas.add(ChildEngine.start(spec, root, heap, logDir, args, env,
+                            spec.name() + "-" + (char) ('a' + i)));
+                }
+            } else {
+                // ChildEngine turns the in-process request cache off for this kind: every answer is computed
+                replicas.add(ChildEngine.start(spec, root, heap, logDir, args));
+            }
+            return new CannedEngine(spec, List.copyOf(replicas), responder, redis, fake);
         } catch (RuntimeException | Error e) {
-            responder.close();
+            replicas.forEach(ChildEngine::close);
+            if (redis != null) {
+                redis.close();
+            }
+            if (responder != null) {
+                responder.close();
+            }
             fake.close();
             throw e;
         }
@@ -41,6 +93,22 @@ public final class CannedEngine implements RunningEngine {
 
     public CannedQdrant responder() {
         return responder;
+    }
+
+    /** Whether this is shared mode: several replicas, the shared response cache's counts in their metrics. */
+    boolean shared() {
+        return shared(spec.kind());
+    }
+
+    /** What the report says of the engine's set-up. */
+    String describe() {
+        return shared()
+                ? replicas.size() + " gateway replicas (Qdrant adapter, Redis catalog, shared response cache "
+                        + cacheMode(spec.kind()) + ", pids " + cpuPids() + ") over one canned Qdrant responder in the "
+                        + "runner's JVM and one redis-server (pid " + redis.pid() + "); clients alternate between the "
+                        + "replicas"
+                : "Qdrant adapter (SQLite catalog, request cache off: every answer computed) against the canned Qdrant "
+                        + "responder in the runner's JVM";
     }
 
     /**
@@ -59,27 +127,40 @@ public final class CannedEngine implements RunningEngine {
 
     @Override
     public EngineSpec spec() {
-        return gateway.spec();
+        return spec;
     }
 
     @Override
     public URI url() {
-        return gateway.url();
+        return replicas.getFirst().url();
+    }
+
+    @Override
+    public List<URI> urls() {
+        return replicas.stream().map(ChildEngine::url).toList();
     }
 
     @Override
     public OptionalLong pid() {
-        return gateway.pid();
+        return replicas.getFirst().pid();
+    }
+
+    @Override
+    public List<Long> cpuPids() {
+        return replicas.stream().map(r -> r.pid().getAsLong()).toList();
     }
 
     @Override
     public Optional<Long> startupMillis() {
-        return gateway.startupMillis();
+        return replicas.getFirst().startupMillis();
     }
 
     @Override
     public synchronized void close() {
-        gateway.close();
+        replicas.forEach(ChildEngine::close);
+        if (redis != null) {
+            redis.close();
+        }
         responder.close();
         if (fake != null) {
             fake.close();

@@ -122,7 +122,8 @@ public final class ChildEngine implements RunningEngine {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java));
         switch (spec.kind()) {
-            case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE -> {
+            case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE,
+                 GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED -> {
                 Path jar = root.resolve("bootstrap/target/bootstrap.jar");
                 if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
                     throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "

@@ -27,7 +27,11 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
         /** Shared mode: two gateway replicas over one fake Qdrant process and one redis-server, cache mode on. */
         GATEWAY_SHARED_ON,
         /** The same in cache mode coordinate: tickets and generations kept, nothing served from the cache. */
-        GATEWAY_SHARED_COORDINATE }
+        GATEWAY_SHARED_COORDINATE,
+        /** Shared mode (cache mode on) over the runner's {@link CannedQdrant}: two replicas, one redis-server. */
+        GATEWAY_SHARED_ON_CANNED,
+        /** The same in cache mode coordinate. */
+        GATEWAY_SHARED_COORDINATE_CANNED }
 
     /**
      * Whether this is a native search engine (the baseline of the ratios) rather than the gateway: Elasticsearch and
@@ -36,7 +40,8 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
     public boolean isNative() {
         return switch (kind) {
             case ELASTICSEARCH, OPENSEARCH -> true;
-            case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE -> false;
+            case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE,
+                 GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED -> false;
             case URL -> name.startsWith("elasticsearch") || name.startsWith("opensearch") || name.startsWith("es")
                     || name.startsWith("os");
         };
@@ -79,11 +84,16 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
                     Optional.empty());
             case "gateway-shared-coordinate", "shared-coordinate" -> new EngineSpec("gateway-shared-coordinate",
                     Kind.GATEWAY_SHARED_COORDINATE, Optional.empty());
+            case "gateway-shared-on-canned", "shared-on-canned" -> new EngineSpec("gateway-shared-on-canned",
+                    Kind.GATEWAY_SHARED_ON_CANNED, Optional.empty());
+            case "gateway-shared-coordinate-canned", "shared-coordinate-canned" -> new EngineSpec(
+                    "gateway-shared-coordinate-canned", Kind.GATEWAY_SHARED_COORDINATE_CANNED, Optional.empty());
             case "elasticsearch", "es" -> new EngineSpec("elasticsearch", Kind.ELASTICSEARCH, Optional.empty());
             case "opensearch", "os" -> new EngineSpec("opensearch", Kind.OPENSEARCH, Optional.empty());
             default -> throw new IllegalArgumentException("unknown engine [" + p + "]; known: gateway, "
-                    + "gateway-qdrant-canned, gateway-qdrant, gateway-shared-on, gateway-shared-coordinate, elasticsearch, "
-                    + "opensearch, or name=http://host:port");
+                    + "gateway-qdrant-canned, gateway-qdrant, gateway-shared-on, gateway-shared-coordinate, "
+                    + "gateway-shared-on-canned, gateway-shared-coordinate-canned, elasticsearch, opensearch, or "
+                    + "name=http://host:port");
         };
     }
 }

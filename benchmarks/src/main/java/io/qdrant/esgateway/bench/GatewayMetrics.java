@@ -36,6 +36,26 @@ public record GatewayMetrics(double backendCalls, double bytesReceived, double b
         return parse(new String(raw.body(), StandardCharsets.UTF_8));
     }
 
+    /** The totals of every URL's {@code GET /metrics} summed (shared mode's replicas). */
+    public static GatewayMetrics scrape(java.util.List<java.net.URI> urls) {
+        GatewayMetrics sum = null;
+        for (java.net.URI url : urls) {
+            try (Http http = new Http(url)) {
+                GatewayMetrics one = scrape(http);
+                sum = sum == null ? one : sum.plus(one);
+            }
+        }
+        return sum;
+    }
+
+    /** This process's totals and {@code o}'s together. */
+    GatewayMetrics plus(GatewayMetrics o) {
+        return new GatewayMetrics(backendCalls + o.backendCalls, bytesReceived + o.bytesReceived,
+                bytesSent + o.bytesSent, backendSeconds + o.backendSeconds, gatewaySeconds + o.gatewaySeconds,
+                gatewayRequests + o.gatewayRequests, own.plus(o.own), ownSeconds + o.ownSeconds,
+                ownRequests + o.ownRequests);
+    }
+
     static GatewayMetrics parse(String text) {
         double calls = 0;
         double received = 0;

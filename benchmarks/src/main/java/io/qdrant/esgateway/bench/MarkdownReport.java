@@ -129,7 +129,7 @@ public final class MarkdownReport {
 
     /** The gateway-overhead mode's table: what each request cost in the gateway and at the (canned) Qdrant. */
     private static void overhead(Results r, StringBuilder md) {
-        List<String> canned = r.engines().stream().filter(e -> e.kind().equals("gateway_qdrant_canned"))
+        List<String> canned = r.engines().stream().filter(e -> e.kind().endsWith("_canned"))
                 .map(Results.EngineFacts::name).toList();
         for (String engine : canned) {
             md.append("\n## Gateway overhead on the Qdrant adapter (").append(engine).append(")\n\n")

@@ -28,6 +28,13 @@ public record OwnTimeHistogram(SortedMap<Double, Double> cumulative) {
         return new OwnTimeHistogram(out);
     }
 
+    /** The counts of this and {@code other} together (two processes' histograms with the same bounds). */
+    public OwnTimeHistogram plus(OwnTimeHistogram other) {
+        SortedMap<Double, Double> out = new TreeMap<>(cumulative);
+        other.cumulative.forEach((bound, count) -> out.merge(bound, count, Double::sum));
+        return new OwnTimeHistogram(out);
+    }
+
     /** How many requests it holds (the {@code +Inf} bucket). */
     public double count() {
         return cumulative.isEmpty() ? 0 : cumulative.get(cumulative.lastKey());

@@ -46,8 +46,8 @@ public final class Runner {
     private final boolean cosineVectors;
     /** Engines whose cosine vector field gets a {@code flat} index (exact kNN): Elasticsearch's. */
     private final java.util.Set<String> flatVectorEngines = new java.util.HashSet<>();
-    /** workload → why the gateway on the canned Qdrant cannot measure it (refused while recording). */
-    private final Map<String, CellFailure> cannedRefused = new HashMap<>();
+    /** engine → workload → why the gateway on the canned Qdrant cannot measure it (found while recording). */
+    private final Map<String, Map<String, CellFailure>> cannedRefused = new HashMap<>();
     /** The measured latencies of the read cells by distinct request, over all trials. */
     private final PerRequest perRequest = new PerRequest();
     /** Shared-mode engine → workload → the shared response cache's outcomes over its cells, all trials. */
@@ -148,7 +148,7 @@ public final class Runner {
                 if (spec.kind() == EngineSpec.Kind.URL) {
                     return RunningEngine.atUrl(spec);
                 }
-                RunningEngine e = spec.kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED
+                RunningEngine e = CannedEngine.starts(spec.kind())
                         ? CannedEngine.start(spec, root, options.heap(), logs)
                         : QdrantProcessEngine.starts(spec.kind())
                         ? QdrantProcessEngine.start(spec, root, options.heap(), logs)
@@ -209,49 +209,24 @@ public final class Runner {
     }
 
     /**
-     * The recording phase of the gateway-overhead mode: the corpus is loaded through the gateway into the stand-in
-     * Qdrant, the recordings of those writes are dropped, every request of every read workload is sent once (its
-     * Qdrant calls are recorded; a refusal makes the workload unsupported on this backend, a wrong answer is noted
-     * and the measured cells will show it), then the responder switches to replay.
+     * The recording phase of the engines over the canned Qdrant: the corpus is loaded through the (first) gateway into
+     * the stand-in Qdrant, the recordings of those writes are dropped, every request of every read workload is sent
+     * once to each replica (so each replica's own calls, such as first-use reads, are recorded; a refusal makes the
+     * workload unsupported on this backend, a wrong answer is noted and the measured cells will show it), then the
+     * responder switches to replay. Where the cells send cold variants ({@code --cold}) or a replica's plain request
+     * may be answered from the shared cache, cold variants are sent too, so the calls of the miss path are recorded;
+     * with {@code --cold} a workload whose Qdrant calls change with the cold key is unsupported in its cells (replay
+     * could not answer them).
      */
     private void record(CannedEngine engine) {
         String name = engine.spec().name();
         try (Http http = new Http(engine.url())) {
             ingest(http, name);
-            engine.responder().forget();
-            http.send("GET", "/", null, null);
-            for (Workload w : workloads) {
-                if (w.kind() == Workload.Kind.SCROLL) {
-                    // one whole walk: its Qdrant calls (the same on every walk) are what the cells replay
-                    try {
-                        new ScrollWalk(corpus).run(http, 0, 0);
-                    } catch (CellFailure f) {
-                        cannedRefused.put(w.name(), f);
-                        say("%s: workload %s: %s", name, w.name(), f.getMessage());
-                    }
-                    continue;
-                }
-                if (w.kind() != Workload.Kind.READ || refusedByReference.containsKey(w.name())
-                        || (Workloads.usesVectors(w) && vectorsRefused.containsKey(name))) {
-                    continue;
-                }
-                List<JsonNode> want = expected.get(w.name());
-                for (int i = 0; i < w.requests().size(); i++) {
-                    Request request = w.requests().get(i);
-                    Http.Raw raw = http.send(request);
-                    if (!raw.ok()) {
-                        CellFailure f = CellFailure.of(request, raw);
-                        cannedRefused.put(w.name(), new CellFailure(f.status(), (f.status() == Status.UNSUPPORTED
-                                ? "unsupported on this backend: " : "") + f.getMessage()));
-                        say("%s: workload %s: %s", name, w.name(), raw.error());
-                        break;
-                    }
-                    Optional<String> diff = Answers.difference(want.get(i), Answers.canonical(w.shape(), raw.json()));
-                    if (diff.isPresent()) {
-                        notes.computeIfAbsent(name, k -> new ArrayList<>()).add("while recording, " + w.name()
-                                + " answered wrong at " + diff.get());
-                    }
-                }
+        }
+        engine.responder().forget();
+        for (java.net.URI url : engine.urls()) {
+            try (Http http = new Http(url)) {
+                recordReads(engine, http);
             }
         }
         List<String> violations = engine.replay();
@@ -263,6 +238,69 @@ public final class Runner {
         if (!violations.isEmpty()) {
             notes.get(name).add("FakeQdrant saw " + violations.size() + " OpenAPI violations, first: "
                     + violations.getFirst());
+        }
+    }
+
+    /** One replica's part of {@link #record}: every read workload's requests, over {@code http} (that replica). */
+    private void recordReads(CannedEngine engine, Http http) {
+        String name = engine.spec().name();
+        Map<String, CellFailure> refused = cannedRefused.computeIfAbsent(name, k -> new HashMap<>());
+        http.send("GET", "/", null, null);
+        for (Workload w : workloads) {
+            if (refused.containsKey(w.name())) {
+                continue;
+            }
+            if (w.kind() == Workload.Kind.SCROLL) {
+                // one whole walk: its Qdrant calls (the same on every walk) are what the cells replay
+                try {
+                    new ScrollWalk(corpus).run(http, 0, 0);
+                } catch (CellFailure f) {
+                    refused.put(w.name(), f);
+                    say("%s: workload %s: %s", name, w.name(), f.getMessage());
+                }
+                continue;
+            }
+            if (w.kind() != Workload.Kind.READ || refusedByReference.containsKey(w.name())
+                    || (Workloads.usesVectors(w) && vectorsRefused.containsKey(name))) {
+                continue;
+            }
+            List<JsonNode> want = expected.get(w.name());
+            for (int i = 0; i < w.requests().size() && !refused.containsKey(w.name()); i++) {
+                Request request = w.requests().get(i);
+                List<Request> sent = new ArrayList<>(List.of(request));
+                if (options.cold() || engine.shared()) {
+                    // the miss path (a shared replica's plain request may be a hit), under two cold keys
+                    sent.add(coldVariant(request));
+                    sent.add(coldVariant(request));
+                }
+                int recordedBefore = -1;
+                for (int k = 0; k < sent.size(); k++) {
+                    if (k == sent.size() - 1) {
+                        recordedBefore = engine.responder().recorded();
+                    }
+                    Http.Raw raw = http.send(sent.get(k));
+                    if (!raw.ok()) {
+                        CellFailure f = CellFailure.of(sent.get(k), raw);
+                        refused.put(w.name(), new CellFailure(f.status(), (f.status() == Status.UNSUPPORTED
+                                ? "unsupported on this backend: " : "") + f.getMessage()));
+                        say("%s: workload %s: %s", name, w.name(), raw.error());
+                        break;
+                    }
+                    Optional<String> diff = Answers.difference(want.get(i), Answers.canonical(w.shape(), raw.json()));
+                    if (diff.isPresent()) {
+                        notes.computeIfAbsent(name, k2 -> new ArrayList<>()).add("while recording, " + w.name()
+                                + " answered wrong at " + diff.get() + " for " + sent.get(k));
+                    }
+                }
+                if (options.cold() && sent.size() > 1 && !refused.containsKey(w.name())
+                        && engine.responder().recorded() > recordedBefore) {
+                    // the second cold key made Qdrant calls the first had not: the cells' cold keys would too
+                    refused.put(w.name(), new CellFailure(Status.UNSUPPORTED, "unsupported in cold cells on the canned "
+                            + "Qdrant: the gateway's Qdrant calls for " + request + " change with the cold key "
+                            + "(recorded answers cannot serve new keys)"));
+                    say("%s: workload %s: %s", name, w.name(), refused.get(w.name()).getMessage());
+                }
+            }
         }
     }
 
@@ -453,15 +491,9 @@ public final class Runner {
         Measurement.Outcome outcome = Measurement.run(engine.urls(), clients, options.warmup(), options.requests(),
                 step, cpu(engine));
         if (shared) {
-            SharedCacheCounts use = SharedCacheCounts.scrape(engine.urls()).minus(before);
-            say("trial %d %-14s %-20s %d client(s): shared response cache %s", trial, name, w.name(), clients, use);
-            sharedCache.computeIfAbsent(name, k -> new java.util.TreeMap<>()).merge(w.name(), use,
-                    SharedCacheCounts::plus);
-            if (options.cold() && outcome.status() == Status.VALID && w.kind() == Workload.Kind.READ
-                    && w.requests().stream().allMatch(r -> r.path().contains("/_search")) && use.misses() == 0) {
-                // a cold search that never reached the shared cache measures nothing the cold cell is for
-                return row(trial, position, name, w, clients, Status.ERROR, "cold searches bypassed the shared "
-                        + "response cache (no miss counted): " + use, null);
+            Optional<String> bypassed = sharedCacheUse(engine, w, clients, trial, before, outcome);
+            if (bypassed.isPresent()) {
+                return row(trial, position, name, w, clients, Status.ERROR, bypassed.get(), null);
             }
         }
         perRequest.add(name, w.name(), clients, outcome);
@@ -470,8 +502,28 @@ public final class Runner {
     }
 
     /**
+     * Shared mode: the shared response cache's outcomes over a cell (since {@code before}), kept for the report. Returns
+     * why the cell is an error when it is cold, its requests are searches and not one reached the shared cache.
+     */
+    private Optional<String> sharedCacheUse(RunningEngine engine, Workload w, int clients, int trial,
+                                            SharedCacheCounts before, Measurement.Outcome outcome) {
+        String name = engine.spec().name();
+        SharedCacheCounts use = SharedCacheCounts.scrape(engine.urls()).minus(before);
+        say("trial %d %-14s %-20s %d client(s): shared response cache %s", trial, name, w.name(), clients, use);
+        sharedCache.computeIfAbsent(name, k -> new java.util.TreeMap<>()).merge(w.name(), use, SharedCacheCounts::plus);
+        if (options.cold() && outcome.status() == Status.VALID && w.kind() == Workload.Kind.READ
+                && w.requests().stream().allMatch(r -> r.path().contains("/_search")) && use.misses() == 0) {
+            // a cold search that never reached the shared cache measures nothing the cold cell is for
+            return Optional.of("cold searches bypassed the shared response cache (no miss counted): " + use);
+        }
+        return Optional.empty();
+    }
+
+    /**
      * A read workload on the gateway against the canned Qdrant: timed and checked like any other cell, with the
-     * gateway's backend metrics read before and after; a call the responder had not recorded makes it an error.
+     * gateway's backend metrics (summed over shared mode's replicas) read before and after; a call the responder had
+     * not recorded makes it an error. With {@code --cold} every request is a {@link #coldVariant}; shared mode's cells
+     * count the shared response cache's outcomes as {@link #cell} does.
      */
     private Results.Trial cannedCell(CannedEngine engine, Http http, Workload w, int clients, int trial,
                                      int position) {
@@ -479,12 +531,12 @@ public final class Runner {
         if (w.kind() != Workload.Kind.READ && w.kind() != Workload.Kind.SCROLL) {
             return row(trial, position, name, w, clients, Status.SKIPPED, CANNED_WRITES, null);
         }
-        CellFailure refused = cannedRefused.get(w.name());
+        CellFailure refused = cannedRefused.getOrDefault(name, Map.of()).get(w.name());
         if (refused != null) {
             return row(trial, position, name, w, clients, refused.status(), refused.getMessage(), null);
         }
         Measurement.Step read = w.kind() == Workload.Kind.SCROLL ? new ScrollWalk(corpus)
-                : readStep(w, expected.get(w.name()));
+                : readStep(w, expected.get(w.name()), options.cold());
         java.util.concurrent.atomic.AtomicLong steps = new java.util.concurrent.atomic.AtomicLong();
         Measurement.Step counted = new Measurement.Step() {
             @Override
@@ -499,15 +551,21 @@ public final class Runner {
             }
         };
         int missesBefore = engine.responder().missCount();
-        GatewayMetrics before = GatewayMetrics.scrape(http);
-        Measurement.Outcome outcome = Measurement.run(engine.url(), clients, options.warmup(), options.requests(),
+        SharedCacheCounts cacheBefore = engine.shared() ? SharedCacheCounts.scrape(engine.urls()) : null;
+        GatewayMetrics before = GatewayMetrics.scrape(engine.urls());
+        Measurement.Outcome outcome = Measurement.run(engine.urls(), clients, options.warmup(), options.requests(),
                 counted, cpu(engine));
-        GatewayMetrics after = GatewayMetrics.scrape(http);
+        GatewayMetrics after = GatewayMetrics.scrape(engine.urls());
+        Optional<String> bypassed = engine.shared()
+                ? sharedCacheUse(engine, w, clients, trial, cacheBefore, outcome) : Optional.empty();
         List<String> misses = engine.responder().misses();
         if (misses.size() > missesBefore) {
             return row(trial, position, name, w, clients, Status.ERROR, (misses.size() - missesBefore)
                     + " Qdrant call(s) had no recorded answer, first: " + misses.get(missesBefore)
                     + (outcome.status() == Status.VALID ? "" : "; the cell: " + outcome.detail()), null);
+        }
+        if (bypassed.isPresent()) {
+            return row(trial, position, name, w, clients, Status.ERROR, bypassed.get(), null);
         }
         Results.Trial row = row(trial, position, name, w, clients, outcome.status(), outcome.detail(),
                 outcome.status() == Status.VALID ? outcome : null);
@@ -707,9 +765,11 @@ public final class Runner {
         if (e.spec().kind() == EngineSpec.Kind.GATEWAY) {
             engineNotes.add("embedded store (Lucene documents, SQLite catalog), " + ChildEngine.gatewaySettings()
                     + ", heap " + options.heap());
-        } else if (e.spec().kind() == EngineSpec.Kind.GATEWAY_QDRANT_CANNED) {
-            engineNotes.add("Qdrant adapter (SQLite catalog) against the canned Qdrant responder in the runner's JVM,"
-                    + " " + ChildEngine.gatewaySettings() + ", heap " + options.heap());
+        } else if (e instanceof CannedEngine c) {
+            engineNotes.add(c.describe() + ", " + ChildEngine.gatewaySettings() + ", heap " + options.heap()
+                    + (c.shared() ? " per replica" : ""));
+            sharedCache.getOrDefault(e.spec().name(), Map.of()).forEach((workload, use) -> engineNotes.add(
+                    "shared response cache, " + workload + " (all cells, warm-up included): " + use));
         } else if (e instanceof QdrantProcessEngine q) {
             engineNotes.add(q.describe() + ", " + ChildEngine.gatewaySettings() + ", heap " + options.heap()
                     + " per replica");
