@@ -23,13 +23,13 @@ import org.junit.jupiter.api.Test;
 class CannedSharedModeBenchTest {
     private static final Pattern CACHE = Pattern.compile("shared response cache, (\\S+) [^:]*: (\\d+) hits, (\\d+) misses,"
             + " (\\d+) published, (\\d+) stale tickets");
-    private static final Set<String> SEARCHES = Set.of("sorted-page", "terms", "filter-counts");
+    private static final Set<String> SEARCHES = Set.of("sorted-page", "cursor-page", "terms", "filter-counts");
 
     @Test
     void coldReadsOnSharedReplicasOverTheCannedQdrantAreMissesPublishedAndComputed() throws Exception {
         JsonNode results = run("bench-smoke-canned-shared-cold", "--smoke", "--cold", "--engines",
                 "gateway-qdrant-canned,gateway-shared-on-canned", "--no-vectors", "--workloads",
-                "get,sorted-page,terms,filter-counts");
+                "get,sorted-page,cursor-page,terms,filter-counts");
         assertThat(results.path("run").path("cache_keys").asText()).startsWith("cold");
         Map<String, Integer> readCells = new HashMap<>();
         for (JsonNode cell : results.path("cells")) {
@@ -49,7 +49,7 @@ class CannedSharedModeBenchTest {
                         .isGreaterThanOrEqualTo(1);
             }
         }
-        assertThat(readCells).containsEntry("gateway-qdrant-canned", 4).containsEntry("gateway-shared-on-canned", 4);
+        assertThat(readCells).containsEntry("gateway-qdrant-canned", 5).containsEntry("gateway-shared-on-canned", 5);
 
         JsonNode single = engine(results, "gateway-qdrant-canned");
         assertThat(single.path("notes").toString()).contains("request cache off").contains("canned Qdrant responder");
@@ -69,9 +69,10 @@ class CannedSharedModeBenchTest {
     }
 
     @Test
-    void warmReadsOnSharedReplicasOverTheCannedQdrantAreServedFromTheSharedCache() throws Exception {
-        JsonNode results = run("bench-smoke-canned-shared-warm", "--smoke", "--engines", "gateway-shared-on-canned",
-                "--no-vectors", "--workloads", "sorted-page,terms");
+    void warmReadsOnSharedReplicasOverTheCannedQdrantAreServedFromTheSharedCacheInModeOnOnly() throws Exception {
+        JsonNode results = run("bench-smoke-canned-shared-warm", "--smoke", "--engines",
+                "gateway-shared-on-canned,gateway-shared-coordinate-canned", "--no-vectors", "--workloads",
+                "sorted-page,terms");
         for (JsonNode cell : results.path("cells")) {
             String what = cell.path("engine").asText() + " / " + cell.path("workload").asText() + ": "
                     + cell.path("detail").asText();
@@ -86,6 +87,32 @@ class CannedSharedModeBenchTest {
             // every distinct request was published while recording: the cell's 25 requests are hits
             assertThat(c[0]).as(search + ": " + shared.path("notes")).isGreaterThanOrEqualTo(25);
             assertThat(c[1]).as(search + ": " + shared.path("notes")).isZero();
+        }
+        for (JsonNode cell : results.path("cells")) {
+            if (cell.path("engine").asText().equals("gateway-shared-on-canned")
+                    && !cell.path("workload").asText().equals("bulk-ingest")) {
+                // served from the shared cache: no Qdrant call
+                assertThat(cell.path("backend").path("backendCallsPerRequest").asDouble())
+                        .as(cell.path("workload").asText()).isZero();
+            }
+        }
+        // coordinate keeps tickets and publishes, never serves: each repeated search finds its entry (counted as a
+        // hit) and is computed all the same, at the (canned) Qdrant
+        JsonNode coordinate = engine(results, "gateway-shared-coordinate-canned");
+        assertThat(coordinate.path("notes").toString()).contains("shared response cache coordinate");
+        Map<String, long[]> coordinated = cacheCounts(coordinate);
+        for (String search : List.of("sorted-page", "terms")) {
+            long[] c = coordinated.get(search);
+            assertThat(c).as(coordinate.path("notes").toString()).isNotNull();
+            assertThat(c[0]).as(search + ": " + coordinate.path("notes")).isGreaterThanOrEqualTo(25);
+            assertThat(c[1]).as(search + ": " + coordinate.path("notes")).isZero();
+        }
+        for (JsonNode cell : results.path("cells")) {
+            if (cell.path("engine").asText().equals("gateway-shared-coordinate-canned")
+                    && !cell.path("workload").asText().equals("bulk-ingest")) {
+                assertThat(cell.path("backend").path("backendCallsPerRequest").asDouble())
+                        .as(cell.path("workload").asText()).isGreaterThanOrEqualTo(1);
+            }
         }
     }
 

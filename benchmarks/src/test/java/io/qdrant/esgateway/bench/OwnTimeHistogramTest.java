@@ -50,6 +50,24 @@ class OwnTimeHistogramTest {
     }
 
     @Test
+    void twoReplicasScrapesAddUpBucketByBucketAndTotalByTotal() {
+        // replica a: 10 searches at <= 50 µs; replica b: 10 searches in (100, 200] µs (one get each)
+        GatewayMetrics a = GatewayMetrics.parse(scrape(10, 10, 10, 10, 1)
+                + "qeg_backend_requests_total{operation=\"x\"} 20\nes_requests_seconds_sum{api=\"search\"} 0.5\n");
+        GatewayMetrics b = GatewayMetrics.parse(scrape(0, 0, 10, 10, 1)
+                + "qeg_backend_requests_total{operation=\"x\"} 30\nes_requests_seconds_sum{api=\"search\"} 1.5\n");
+        GatewayMetrics both = a.plus(b);
+        assertThat(both.own().count()).isEqualTo(22);
+        // 12 of the 22 at <= 50 µs (a's searches and both gets), the other 10 in (100, 200] µs
+        assertThat(both.own().quantileMs(0.50)).isCloseTo(0.05, within(1e-12));
+        assertThat(both.own().quantileMs(0.60)).isCloseTo(0.2, within(1e-12));
+        assertThat(both.backendCalls()).isEqualTo(50);
+        assertThat(both.gatewaySeconds()).isEqualTo(2.0);
+        Results.BackendUse use = both.perRequestSince(GatewayMetrics.parse(""), 50);
+        assertThat(use.backendCallsPerRequest()).isEqualTo(1.0);
+    }
+
+    @Test
     void withoutTheMetricThereIsNoPercentile() {
         GatewayMetrics none = GatewayMetrics.parse("es_requests_seconds_count{api=\"search\"} 5\n");
         assertThat(none.own().count()).isZero();

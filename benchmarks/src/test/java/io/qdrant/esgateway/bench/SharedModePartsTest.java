@@ -133,6 +133,14 @@ class SharedModePartsTest {
                 EngineSpec.Kind.GATEWAY_SHARED_ON, EngineSpec.Kind.GATEWAY_SHARED_COORDINATE);
         assertThat(specs).noneMatch(EngineSpec::isNative);
         assertThat(QdrantProcessEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE)).isEqualTo("coordinate");
+        List<EngineSpec> canned = EngineSpec.parseList("gateway-shared-on-canned,gateway-shared-coordinate-canned");
+        assertThat(canned).extracting(EngineSpec::kind).containsExactly(EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED,
+                EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED);
+        assertThat(canned).noneMatch(EngineSpec::isNative);
+        assertThat(canned).allMatch(s -> CannedEngine.starts(s.kind()) && CannedEngine.shared(s.kind()));
+        assertThat(CannedEngine.shared(EngineSpec.Kind.GATEWAY_QDRANT_CANNED)).isFalse();
+        assertThat(CannedEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED)).isEqualTo("on");
+        assertThat(CannedEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED)).isEqualTo("coordinate");
         assertThat(BenchOptions.parse(new String[] {"--cold"}).cold()).isTrue();
         assertThat(BenchOptions.parse(new String[] {}).cold()).isFalse();
     }
