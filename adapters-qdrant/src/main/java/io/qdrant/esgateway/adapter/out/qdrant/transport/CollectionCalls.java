@@ -80,8 +80,8 @@ public final class CollectionCalls {
     }
 
     /**
-     * {@link #call}, without the layout's check and repair: the calls of the layout itself (reading the payload
-     * schema, creating payload indexes) and of creating the collection.
+     * {@link #call}, without the layout's check and repair: the calls of the layout itself (reading the collection's
+     * payload schema and vectors, creating payload indexes).
      */
     public JsonNode layoutCall(IndexMetadata index, String method, String collection, String rest,
                                Map<String, String> query, JsonNode body, boolean idempotentRead, String what) {
