@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.qdrant.esgateway.adapter.out.qdrant.FakeQdrant;
-import io.qdrant.esgateway.bootstrap.GatewayForCompat;
 import io.qdrant.esgateway.compat.harness.Engine;
 import io.qdrant.esgateway.compat.harness.HttpTarget;
 import io.qdrant.esgateway.compat.harness.KnownDifferences;
@@ -12,8 +11,6 @@ import io.qdrant.esgateway.compat.harness.Scenario;
 import io.qdrant.esgateway.compat.harness.ScenarioLoader;
 import io.qdrant.esgateway.compat.harness.ScenarioRunner;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,33 +37,17 @@ class ScenarioBackendsTest {
             "index-close-open", "analysis-synonym-graph", "script-sort-fields", "script-aggs", "hidden-indices",
             "document-parsing-errors", "source-disabled", "ignored-metadata", "vector-index-options",
             "analysis-index-phrases", "expand-wildcards-closed", "parse-positions", "metadata-fields");
-    private static FakeQdrant qdrant;
-    private static GatewayForCompat onQdrant;
-    private static GatewayForCompat onLucene;
-    private static Path dir;
+    private static BackendPair backends;
 
     @BeforeAll
     static void start() throws IOException {
-        dir = Files.createTempDirectory("qeg-scenario-backends-");
-        qdrant = new FakeQdrant();
-        onQdrant = GatewayForCompat.start(dir.resolve("qdrant"), Map.of("QEG_BACKEND", "qdrant", "QEG_QDRANT_URL",
-                qdrant.uri().toString()));
-        onLucene = GatewayForCompat.start(dir.resolve("lucene"));
+        backends = BackendPair.start("qeg-scenario-backends-", Map.of());
     }
 
     @AfterAll
     static void stop() throws IOException {
-        if (onQdrant != null) {
-            onQdrant.close();
-        }
-        if (onLucene != null) {
-            onLucene.close();
-        }
-        if (qdrant != null) {
-            qdrant.close();
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        if (backends != null) {
+            backends.close();
         }
     }
 
@@ -76,8 +57,9 @@ class ScenarioBackendsTest {
         if (scenarios.size() != ON_BOTH.size()) {
             throw new AssertionError("scenarios not found: " + ON_BOTH);
         }
-        ScenarioRunner runner = new ScenarioRunner(new HttpTarget("qdrant", onQdrant.port()),
-                new HttpTarget("lucene", onLucene.port()), Engine.ELASTICSEARCH, new KnownDifferences(List.of()));
+        ScenarioRunner runner = new ScenarioRunner(new HttpTarget("qdrant", backends.onQdrant.port()),
+                new HttpTarget("lucene", backends.onLucene.port()), Engine.ELASTICSEARCH,
+                new KnownDifferences(List.of()));
         return scenarios.stream().map(s -> {
             AtomicBoolean setUp = new AtomicBoolean();
             Stream<DynamicNode> setup = Stream.of(dynamicTest("setup", () -> {

@@ -163,6 +163,19 @@ public final class FakeQdrant implements AutoCloseable {
         return java.util.Set.copyOf(collections.keySet());
     }
 
+    /** The payload keys the collection indexes now (its {@code payload_schema}). */
+    public java.util.Set<String> payloadIndexKeys(String collection) {
+        return java.util.Set.copyOf(collection(collection).payloadSchema.keySet());
+    }
+
+    /**
+     * Removes the collection's payload indexes whose key {@code drop} accepts, as {@code DELETE
+     * /collections/{name}/index/{field}} does: a collection as an older gateway left it.
+     */
+    public void dropPayloadIndexes(String collection, java.util.function.Predicate<String> drop) {
+        collection(collection).payloadSchema.keySet().removeIf(drop);
+    }
+
     synchronized void inject(String method, String pathSuffix, int status, String body) {
         injected.add(new Injected(method, pathSuffix, status, body));
     }

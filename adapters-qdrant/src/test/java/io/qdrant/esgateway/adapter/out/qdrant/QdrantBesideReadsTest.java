@@ -272,6 +272,7 @@ class QdrantBesideReadsTest {
     void withAPoolOfOneTheCountIsMadeWholeAfterTheFacet() {
         store.close();
         store = store(fake.uri(), 1, Duration.ofSeconds(10));
+        store.updateMappings(index); // the collection's layout checked (its first use) before the reads measured
         calls.clear();
         callers.clear();
         assertTheAnswersAreThoseOfTheReadsOneByOne(TERMS);
@@ -289,6 +290,9 @@ class QdrantBesideReadsTest {
         AtomicBoolean overlapped = new AtomicBoolean();
         CountDownLatch countArrived = new CountDownLatch(1);
         server = new Scripted((n, head, body, out) -> {
+            if (head.startsWith("GET ")) {
+                return HttpTransportTest.json(out, LayoutSchemas.collectionInfo(index, false));
+            }
             if (head.contains("/points/count ")) {
                 countArrived.countDown();
                 return HttpTransportTest.json(out, "{\"result\":{\"count\":7},\"status\":\"ok\",\"time\":0.0}");
@@ -301,6 +305,9 @@ class QdrantBesideReadsTest {
             return HttpTransportTest.json(out, FACET_ANSWER);
         });
         try (QdrantDocumentStore scripted = store(server.uri(), 4, Duration.ofSeconds(30))) {
+            scripted.updateMappings(index); // the collection's layout checked (its first use): one GET
+            server.heads.clear();
+            callers.clear();
             List<ReadValue> values = scripted.readTogether(reads(TERMS));
             assertThat(overlapped).as("the count's request reached Qdrant before the facet was answered").isTrue();
             assertThat(((ReadValue.Hits) values.get(0)).hits().total()).hasValueSatisfying(t -> assertThat(t.value())
@@ -314,6 +321,9 @@ class QdrantBesideReadsTest {
     void aCountWithoutAnAnswerInTimeIsABackendTimeoutNamingItAndTheNextReadsWork() throws Exception {
         AtomicBoolean first = new AtomicBoolean(true);
         server = new Scripted((n, head, body, out) -> {
+            if (head.startsWith("GET ")) {
+                return HttpTransportTest.json(out, LayoutSchemas.collectionInfo(index, false));
+            }
             if (head.contains("/points/count ")) {
                 if (first.compareAndSet(true, false)) {
                     try {
@@ -328,6 +338,9 @@ class QdrantBesideReadsTest {
             return HttpTransportTest.json(out, FACET_ANSWER);
         });
         try (QdrantDocumentStore scripted = store(server.uri(), 4, Duration.ofMillis(300))) {
+            scripted.updateMappings(index); // the collection's layout checked (its first use): one GET
+            calls.clear();
+            callers.clear();
             GatewayException e = failure(scripted, TERMS);
             assertThat(e.kind()).isEqualTo(ErrorKind.BACKEND_TIMEOUT);
             assertThat(e.getMessage()).contains("count the documents of index [" + index.name() + "]")

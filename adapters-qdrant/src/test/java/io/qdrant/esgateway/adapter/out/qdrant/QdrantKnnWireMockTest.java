@@ -66,8 +66,8 @@ class QdrantKnnWireMockTest {
                              "hnsw_config": {"m": 16, "ef_construct": 100, "full_scan_threshold": 10000},
                              "optimizer_config": {"deleted_threshold": 0.2, "vacuum_min_vector_number": 1000,
                                                   "default_segment_number": 0, "flush_interval_sec": 5}},
-                  "payload_schema": {}},
-                 "status": "ok", "time": 0.0001}""");
+                  "payload_schema": %s},
+                 "status": "ok", "time": 0.0001}""".formatted(LayoutSchemas.payloadSchema(INDEX, false)));
     }
 
     @AfterEach

@@ -63,12 +63,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
      * backup, or a replica promoted in its place — is a new run, so every entry and ticket of the state it came
      * back from carries an epoch that is never current again.
      */
-    private static final String EPOCH = """
-            local ok, info = pcall(redis.call, 'INFO', 'server')
-            local run = ok and string.match(info, 'run_id:(%x+)')
-            if not run then
-              return redis.error_reply('QEG_NO_RUN_ID the gateway needs INFO server (its run_id) allowed for its user')
-            end
+    private static final String EPOCH = io.qdrant.esgateway.adapter.out.redis.ServerRunScript.RUN_ID + """
             local epoch = redis.call('GET', KEYS[2])
             if epoch and redis.call('GET', KEYS[1]) == run then
               return epoch

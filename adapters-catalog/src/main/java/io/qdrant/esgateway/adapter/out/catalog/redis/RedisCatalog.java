@@ -7,6 +7,7 @@ import io.qdrant.esgateway.domain.index.AliasMetadata;
 import io.qdrant.esgateway.domain.index.CatalogView;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.index.Mappings;
+import io.qdrant.esgateway.adapter.out.redis.ServerRunScript;
 import java.nio.charset.StandardCharsets;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -118,8 +119,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
      * Run again with the same token (its reply was lost) it takes the turn again and reserves a new block: the first
      * block is never used, so no number is handed out twice. An ended turn's key ({@code done:<token>}) does not hold.
      */
-    private static final String TURN = """
-            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+    private static final String TURN = ServerRunScript.RUN_ID + """
             local mine = run .. '/' .. ARGV[1]
             local held = redis.call('GET', KEYS[1])
             if held and held ~= mine and string.sub(held, 1, #run + 1) == run .. '/' then
@@ -136,8 +136,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
      * Seeds the counter of a held turn with the store's highest number ({@code ARGV[2]}) unless it is higher already,
      * records this server run, then reserves as {@link #TURN} does.
      */
-    private static final String SEED = """
-            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+    private static final String SEED = ServerRunScript.RUN_ID + """
             if redis.call('GET', KEYS[1]) ~= run .. '/' .. ARGV[1] then
               return redis.error_reply('QEG_TURN_LOST the write turn was lost before its sequence numbers were seeded')
             end
@@ -159,7 +158,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
             if held == 'done:' .. ARGV[1] then
               return 1
             end
-            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+            """ + ServerRunScript.RUN_ID + """
             if held ~= run .. '/' .. ARGV[1] then
               return 0
             end
@@ -173,8 +172,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
      * Extends a held turn's lease ({@code ARGV[2]} ms) while its holder works: 1, or 0 when the turn is no longer this
      * token's in this server run (it expired, ended, or the server restarted).
      */
-    private static final String RENEW = """
-            local run = string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+    private static final String RENEW = ServerRunScript.RUN_ID + """
             if redis.call('GET', KEYS[1]) ~= run .. '/' .. ARGV[1] then
               return 0
             end
@@ -188,12 +186,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
      * backup, a promoted replica), whose generation could later reach a value a replica's snapshot already has with
      * other contents: the new epoch makes every replica read the catalog again instead.
      */
-    private static final String RUN = """
-            local ok, info = pcall(redis.call, 'INFO', 'server')
-            local run = ok and string.match(info, 'run_id:(%x+)')
-            if not run then
-              return redis.error_reply('QEG_NO_RUN_ID the gateway needs INFO server (its run_id) allowed for its user')
-            end
+    private static final String RUN = ServerRunScript.RUN_ID + """
             if redis.call('GET', KEYS[1]) == run and redis.call('EXISTS', KEYS[2]) == 1 then
               return 0
             end

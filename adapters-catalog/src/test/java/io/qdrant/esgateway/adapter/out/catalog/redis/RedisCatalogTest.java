@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.adapter.out.catalog.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.qdrant.esgateway.application.port.out.Catalog;
 import io.qdrant.esgateway.application.port.out.CatalogContract;
@@ -67,6 +68,22 @@ class RedisCatalogTest extends CatalogContract {
 
     private RedisCatalog replica() {
         return replica(null, CatalogRecords.Limits.DEFAULT);
+    }
+
+    @Test
+    void aUserWithoutInfoIsRefusedNamingIt() {
+        server.command("ACL", "SETUSER", "noinfo-catalog", "on", ">pw", "~*", "+@all", "-info");
+        try {
+            URI url = URI.create("redis://noinfo-catalog:pw@127.0.0.1:" + server.port() + "/0");
+            assertThatThrownBy(() -> {
+                RedisCatalog refused = RedisCatalog.open(new RedisCatalogs.Settings(url, prefix,
+                        Duration.ofSeconds(2), 8));
+                opened.add(refused);
+                refused.view();
+            }).hasMessageContaining("QEG_NO_RUN_ID").hasMessageContaining("INFO server");
+        } finally {
+            server.command("ACL", "DELUSER", "noinfo-catalog");
+        }
     }
 
     // ---------------------------------------------------------------- replicas

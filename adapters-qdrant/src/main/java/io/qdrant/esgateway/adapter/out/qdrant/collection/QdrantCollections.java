@@ -30,7 +30,17 @@ public final class QdrantCollections {
 
     /** {@code calls} must forget through {@link #forget}; see {@link #calls}. */
     public QdrantCollections(QdrantClient http, boolean textPayloads) {
-        this.calls = new CollectionCalls(http, this::forget);
+        this.calls = new CollectionCalls(http, this::forget, new CollectionCalls.Layout() {
+            @Override
+            public void ensure(IndexMetadata index, String collection) {
+                ensureLayout(index, collection);
+            }
+
+            @Override
+            public boolean repair(IndexMetadata index, String collection) {
+                return repairLayout(index, collection);
+            }
+        });
         this.textPayloads = textPayloads;
     }
 
@@ -83,20 +93,8 @@ public final class QdrantCollections {
             throw http.failure(e, what);
         }
         try {
-            Map<String, ObjectNode> indexes = new LinkedHashMap<>();
-            indexes.put(QdrantLayout.ID, keywordSchema());
-            FilterTranslator.payloadIndexes("", index.mappings().properties(), indexes);
-            metadataIndexes(indexes);
-            for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
-                createPayloadIndex(index, collection, e.getKey(), e.getValue());
-            }
-            // index order (QdrantLayout.position): the scroll's order_by over _seq_no
-            createPayloadIndexAt(index, collection, QdrantLayout.SEQ_NO, QdrantLayout.seqNoSchema(),
-                    QdrantLayout.SEQ_NO);
-            if (textPayloads) {
-                for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
-                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
-                }
+            for (Map.Entry<String, PayloadIndex> e : layoutIndexes(index).entrySet()) {
+                createPayloadIndexAt(index, collection, e.getKey(), e.getValue());
             }
         } catch (RuntimeException e) {
             try {
@@ -110,7 +108,47 @@ public final class QdrantCollections {
         CollectionState state = new CollectionState();
         state.vectors = Set.copyOf(vectors.keySet());
         state.maxSeqNo = -1L;
+        state.layoutChecked = true;
         states.put(collection, state);
+    }
+
+    /** A payload index of the layout: the field it serves (for messages) and its schema. */
+    private record PayloadIndex(String field, ObjectNode schema) {
+    }
+
+    /**
+     * Every payload index the layout of the index needs, by payload key: {@code _id}; the mapped fields' indexes
+     * under {@code _f}; the indexed metadata fields {@code _ignored} and {@code _routing}; the {@code _seq_no} range
+     * index of index order ({@link QdrantLayout#position}); and, with the gateway's full-text scoring, the indexes of
+     * the analysed terms and field lengths.
+     */
+    private Map<String, PayloadIndex> layoutIndexes(IndexMetadata index) {
+        return layoutIndexes(index, textPayloads);
+    }
+
+    private static Map<String, PayloadIndex> layoutIndexes(IndexMetadata index, boolean textPayloads) {
+        Map<String, ObjectNode> fields = new LinkedHashMap<>();
+        FilterTranslator.payloadIndexes("", index.mappings().properties(), fields);
+        metadataIndexes(fields);
+        Map<String, PayloadIndex> out = new LinkedHashMap<>();
+        out.put(QdrantLayout.ID, new PayloadIndex(QdrantLayout.ID, keywordSchema()));
+        fields.forEach((field, schema) -> out.put(QdrantLayout.fieldPath(field), new PayloadIndex(field, schema)));
+        out.put(QdrantLayout.SEQ_NO, new PayloadIndex(QdrantLayout.SEQ_NO, QdrantLayout.seqNoSchema()));
+        if (textPayloads) {
+            TextPayload.payloadIndexes(index.mappings()).forEach((key, schema) ->
+                    out.put(key, new PayloadIndex(key, schema)));
+        }
+        return out;
+    }
+
+    /**
+     * The payload indexes the layout of the index needs, by payload key, with the {@code field_schema} each is created
+     * with; {@code textPayloads}: with the indexes of the gateway's full-text scoring.
+     */
+    public static Map<String, ObjectNode> layoutSchemas(IndexMetadata index, boolean textPayloads) {
+        Map<String, ObjectNode> out = new LinkedHashMap<>();
+        layoutIndexes(index, textPayloads).forEach((key, payloadIndex) -> out.put(key, payloadIndex.schema()));
+        return out;
     }
 
     /** The indexed metadata fields {@code _ignored} and {@code _routing}: keywords in {@code _f}, as any keyword. */
@@ -125,18 +163,13 @@ public final class QdrantCollections {
         return s;
     }
 
-    private void createPayloadIndex(IndexMetadata index, String collection, String field, ObjectNode schema) {
-        createPayloadIndexAt(index, collection, field.equals(QdrantLayout.ID) ? QdrantLayout.ID
-                : QdrantLayout.fieldPath(field), schema, field);
-    }
-
-    private void createPayloadIndexAt(IndexMetadata index, String collection, String key, ObjectNode schema,
-                                      String field) {
+    /** Creates one payload index; Qdrant accepts the same index created again (several gateways may race to it). */
+    private void createPayloadIndexAt(IndexMetadata index, String collection, String key, PayloadIndex payloadIndex) {
         ObjectNode body = QdrantClient.object();
         body.put("field_name", key);
-        body.set("field_schema", schema);
-        calls.call(index, "PUT", collection, "/index", Map.of("wait", "true"), body, false,
-                "create the payload index of [" + field + "] of index [" + index.name() + "]");
+        body.set("field_schema", payloadIndex.schema());
+        calls.layoutCall(index, "PUT", collection, "/index", Map.of("wait", "true"), body, false,
+                "create the payload index of [" + payloadIndex.field() + "] of index [" + index.name() + "]");
     }
 
     private static void denseVectors(String prefix, Map<String, FieldMapping> fields,
@@ -169,28 +202,72 @@ public final class QdrantCollections {
 
     /** Creates the payload indexes of fields the collection does not index yet (read from its payload schema). */
     public void updateMappings(IndexMetadata index) {
-        String collection = calls.collection(index);
-        JsonNode info = calls.call(index, "GET", collection, "", Map.of(), null, true,
-                "read the collection of index [" + index.name() + "]");
-        JsonNode schema = info.path("payload_schema");
-        Map<String, ObjectNode> indexes = new LinkedHashMap<>();
-        FilterTranslator.payloadIndexes("", index.mappings().properties(), indexes);
-        metadataIndexes(indexes);
-        for (Map.Entry<String, ObjectNode> e : indexes.entrySet()) {
-            if (!schema.has(QdrantLayout.fieldPath(e.getKey()))) {
-                createPayloadIndex(index, collection, e.getKey(), e.getValue());
+        checkLayout(index, calls.collection(index), true, false);
+    }
+
+    /**
+     * The layout step before a call on the collection ({@link CollectionCalls.Layout#ensure}): the first time this
+     * process uses the collection, reads its payload schema and creates every payload index of the layout it lacks
+     * (a collection created by an older gateway, or by another gateway before a mapping it did not know); afterwards
+     * a remembered answer, no call. Indexes are only ever added, so the answer stays true for other gateways' changes.
+     */
+    void ensureLayout(IndexMetadata index, String collection) {
+        CollectionState state = states.get(collection);
+        if (state == null || !state.layoutChecked) {
+            checkLayout(index, collection, false, true);
+        }
+    }
+
+    /** After Qdrant reported a payload index missing: the layout checked again; whether an index was created. */
+    boolean repairLayout(IndexMetadata index, String collection) {
+        return checkLayout(index, collection, true, true);
+    }
+
+    /**
+     * Reads the collection's payload schema and creates the missing payload indexes of the layout
+     * ({@link #layoutIndexes}), once per collection at a time; {@code again}: even when it was checked before.
+     * {@code quietWhenMissing}: a missing collection is left for the call that follows to report. Whether an index
+     * was created.
+     */
+    private boolean checkLayout(IndexMetadata index, String collection, boolean again, boolean quietWhenMissing) {
+        CollectionState state = state(collection);
+        state.layout.lock();
+        try {
+            if (!again && state.layoutChecked) {
+                return false;
             }
-        }
-        if (!schema.has(QdrantLayout.SEQ_NO)) {
-            createPayloadIndexAt(index, collection, QdrantLayout.SEQ_NO, QdrantLayout.seqNoSchema(),
-                    QdrantLayout.SEQ_NO);
-        }
-        if (textPayloads) {
-            for (Map.Entry<String, ObjectNode> e : TextPayload.payloadIndexes(index.mappings()).entrySet()) {
+            String what = "read the collection of index [" + index.name() + "]";
+            JsonNode info;
+            if (quietWhenMissing) {
+                QdrantClient http = calls.client();
+                try {
+                    info = http.call("GET", "/collections/" + QdrantClient.segment(collection), Map.of(), null,
+                            true, what);
+                } catch (QdrantError e) {
+                    if (e.status == 404) {
+                        forget(collection);
+                        return false;
+                    }
+                    throw http.failure(e, what);
+                }
+            } else {
+                info = calls.layoutCall(index, "GET", collection, "", Map.of(), null, true, what);
+            }
+            JsonNode schema = info.path("payload_schema");
+            boolean created = false;
+            for (Map.Entry<String, PayloadIndex> e : layoutIndexes(index).entrySet()) {
                 if (!schema.has(e.getKey())) {
-                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue(), e.getKey());
+                    createPayloadIndexAt(index, collection, e.getKey(), e.getValue());
+                    created = true;
                 }
             }
+            if (state.vectors == null) {
+                state.vectors = vectorNames(info);
+            }
+            state.layoutChecked = true;
+            return created;
+        } finally {
+            state.layout.unlock();
         }
     }
 
@@ -216,14 +293,24 @@ public final class QdrantCollections {
         if (known != null) {
             return known;
         }
-        JsonNode info = calls.call(index, "GET", collection, "", Map.of(), null, true,
+        ensureLayout(index, collection); // its first use reads the collection, vectors included
+        known = state.vectors;
+        if (known != null) {
+            return known;
+        }
+        JsonNode info = calls.layoutCall(index, "GET", collection, "", Map.of(), null, true,
                 "read the collection of index [" + index.name() + "]");
+        state.vectors = vectorNames(info);
+        return state.vectors;
+    }
+
+    /** The named vectors of a collection's information ({@code GET /collections/{name}}). */
+    private static Set<String> vectorNames(JsonNode info) {
         Set<String> names = new HashSet<>();
         JsonNode vectors = info.path("config").path("params").path("vectors");
         if (vectors.isObject() && !vectors.has("size")) {
             vectors.fieldNames().forEachRemaining(names::add);
         }
-        state.vectors = Set.copyOf(names);
-        return state.vectors;
+        return Set.copyOf(names);
     }
 }

@@ -251,24 +251,11 @@ public final class CollectionReads {
 
     /**
      * One page of the scroll in index order. A collection without the {@code _seq_no} range index (created before
-     * index order was kept there) gets it, once, and the page is asked again.
+     * index order was kept there) gets it from the layout step of {@link CollectionCalls}.
      */
     private JsonNode scrollCall(IndexMetadata index, String collection, ObjectNode body) {
-        String what = "scroll the documents of index [" + index.name() + "]";
-        try {
-            return calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true, what);
-        } catch (GatewayException e) {
-            String message = String.valueOf(e.getMessage());
-            if (!message.contains("No range index for `order_by` key: `" + QdrantLayout.SEQ_NO + "`")) {
-                throw e;
-            }
-            ObjectNode create = QdrantClient.object();
-            create.put("field_name", QdrantLayout.SEQ_NO);
-            create.set("field_schema", QdrantLayout.seqNoSchema());
-            calls.call(index, "PUT", collection, "/index", Map.of("wait", "true"), create, false,
-                    "create the payload index of [" + QdrantLayout.SEQ_NO + "] of index [" + index.name() + "]");
-            return calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true, what);
-        }
+        return calls.call(index, "POST", collection, "/points/scroll", Map.of(), body, true,
+                "scroll the documents of index [" + index.name() + "]");
     }
 
     /** The exact count of the matches. */
