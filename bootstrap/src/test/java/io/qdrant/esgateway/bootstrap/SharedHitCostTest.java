@@ -49,6 +49,26 @@ class SharedHitCostTest {
         }
     }
 
+    @Test
+    void aMissSendsTheLookupAndThePublicationAndNoOtherCatalogRead() throws Exception {
+        try (Setup setup = Setup.start()) {
+            String body = json(TERMS);
+            setup.shared.search(body); // the catalog snapshot is local from now on
+            Map<String, Long> before = setup.commands();
+            int n = 20;
+            for (int i = 0; i < n; i++) {
+                setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
+            }
+            Map<String, Long> sent = diff(before, setup.commands());
+            // the lookup (generations, catalog generation and epoch; the entry) and the publication script (its
+            // commands inside: the generations read again, the entry stored): the computation reuses the catalog view
+            // the lookup found current instead of reading the catalog's generation once more
+            assertThat(sent).as("%s", sent).containsOnly(Map.entry("mget", (long) n), Map.entry("hmget", (long) n),
+                    Map.entry("evalsha", (long) n), Map.entry("get", 2L * n), Map.entry("hset", (long) n),
+                    Map.entry("pexpire", (long) n));
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
         try (Setup setup = Setup.start()) {
@@ -75,6 +95,26 @@ class SharedHitCostTest {
                     + " (p90 %.1f)%n", n, pct(shared, 50), pct(shared, 90), pct(embedded, 50), pct(embedded, 90));
             System.out.println("redis commands per shared hit: " + perRequest(sent, n) + "; server time per hit: "
                     + perRequest(micros, n) + " us");
+            // cold: a new cache key on every search (a _source_excludes no document has), so the shared gateway looks
+            // up, misses, computes and publishes, and the embedded one computes (its request cache misses as well)
+            long[] sharedCold = new long[n];
+            long[] embeddedCold = new long[n];
+            before = setup.commands();
+            int cold = 0;
+            for (int round = 0; round < n / 100; round++) {
+                for (int i = 0; i < 100; i++) {
+                    sharedCold[round * 100 + i] = setup.shared.search("/bench/_search?_source_excludes=cold_" + cold++,
+                            body);
+                }
+                for (int i = 0; i < 100; i++) {
+                    embeddedCold[round * 100 + i] = setup.embedded.search(
+                            "/bench/_search?_source_excludes=cold_" + cold++, body);
+                }
+            }
+            System.out.printf(Locale.ROOT, "cold terms search, n=%d: shared p50 %.1f us (p90 %.1f), embedded p50 %.1f"
+                    + " us (p90 %.1f); redis commands per shared search: %s%n", n, pct(sharedCold, 50),
+                    pct(sharedCold, 90), pct(embeddedCold, 50), pct(embeddedCold, 90),
+                    perRequest(diff(before, setup.commands()), n));
             // one lookup round trip alone (a published 1 KiB entry), from a platform thread and a virtual thread
             try (var cache = io.qdrant.esgateway.adapter.out.cache.redis.RedisResponseCaches.open(
                     new io.qdrant.esgateway.adapter.out.cache.redis.RedisResponseCaches.Settings(
@@ -212,8 +252,12 @@ class SharedHitCostTest {
         }
 
         long search(String body) throws IOException {
+            return search("/bench/_search", body);
+        }
+
+        long search(String path, String body) throws IOException {
             byte[] b = body.getBytes(StandardCharsets.UTF_8);
-            byte[] head = ("POST /bench/_search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            byte[] head = ("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     + "Content-Length: " + b.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
             long start = System.nanoTime();
             out.write(head);

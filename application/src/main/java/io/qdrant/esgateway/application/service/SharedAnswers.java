@@ -66,15 +66,15 @@ public final class SharedAnswers implements ResponseCaching {
             uncacheable.increment();
             return compute.get();
         }
-        SharedResponseCache.Lookup lookup;
+        Checked checked;
         try {
-            lookup = pinnedLookup(target, options, request);
+            checked = pinnedLookup(target, options, request);
         } catch (GatewayException e) {
             errors.increment();
             LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
             return compute.get();
         }
-        if (lookup == null) {
+        if (checked == null) {
             List<IndexMetadata> indices;
             CatalogView view;
             try {
@@ -91,13 +91,14 @@ public final class SharedAnswers implements ResponseCaching {
             }
             List<String> uuids = uuids(indices);
             try {
-                lookup = cache.lookup(key(target, options, view.version(), uuids, request), uuids);
+                checked = new Checked(cache.lookup(key(target, options, view.version(), uuids, request), uuids), view);
             } catch (GatewayException e) {
                 errors.increment();
                 LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
                 return compute.get();
             }
         }
+        SharedResponseCache.Lookup lookup = checked.lookup();
         if (lookup.answer().isPresent()) {
             hits.increment();
             if (mode == Mode.ON) {
@@ -105,10 +106,10 @@ public final class SharedAnswers implements ResponseCaching {
             }
             // coordinate: computed, not served; the entry is current under this very ticket, so publishing the
             // recomputed answer again would only rewrite it (and reset its TTL)
-            return compute.get();
+            return computeOn(checked.view(), compute);
         }
         misses.increment();
-        A answer = compute.get();
+        A answer = computeOn(checked.view(), compute);
         Optional<byte[]> bytes = codec.encode(answer);
         if (bytes.isEmpty()) {
             uncacheable.increment();
@@ -127,13 +128,25 @@ public final class SharedAnswers implements ResponseCaching {
         return answer;
     }
 
+    /** A lookup and the catalog view it was made against, found current after the request started. */
+    private record Checked(SharedResponseCache.Lookup lookup, CatalogView view) {
+    }
+
+    /**
+     * {@code compute} with {@code view} as the request's {@link Catalog#CHECKED} view: the lookup's round trip already
+     * found it current, so the computation's catalog reads need not ask the server again.
+     */
+    private static <A> A computeOn(CatalogView view, Supplier<A> compute) {
+        return ScopedValue.where(Catalog.CHECKED, view).call(compute::get);
+    }
+
     /**
      * The lookup against this replica's local catalog snapshot, with the check that the snapshot is current made in
      * the same round trip ({@link SharedResponseCache#lookupIf}); null when there is no snapshot, the check failed,
      * or the snapshot cannot decide (the target does not resolve, an index is not cacheable on it): the caller then
      * reads the catalog first.
      */
-    private SharedResponseCache.Lookup pinnedLookup(String target, CatalogView.Options options, String request) {
+    private Checked pinnedLookup(String target, CatalogView.Options options, String request) {
         Optional<Catalog.Pinned> pinned = catalog.pinned();
         if (pinned.isEmpty()) {
             return null;
@@ -149,7 +162,8 @@ public final class SharedAnswers implements ResponseCaching {
         }
         List<String> uuids = uuids(indices);
         String key = key(target, options, pinned.get().view().version(), uuids, request);
-        return cache.lookupIf(key, uuids, pinned.get().keys(), pinned.get().values()).orElse(null);
+        return cache.lookupIf(key, uuids, pinned.get().keys(), pinned.get().values())
+                .map(lookup -> new Checked(lookup, pinned.get().view())).orElse(null);
     }
 
     private static boolean cacheable(List<IndexMetadata> indices) {

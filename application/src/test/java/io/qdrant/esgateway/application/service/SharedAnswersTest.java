@@ -277,6 +277,39 @@ class SharedAnswersTest {
     }
 
     @Test
+    void aMissComputesWithTheViewItsLookupFoundCurrent() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        CatalogView snapshot = catalog.view();
+        AtomicInteger views = new AtomicInteger();
+        SharedAnswers b = new SharedAnswers(pinnedTo(snapshot, views), checkingTheCatalog(new AtomicInteger()),
+                Mode.ON);
+        java.util.concurrent.atomic.AtomicReference<CatalogView> seen = new java.util.concurrent.atomic.AtomicReference<>();
+
+        assertThat(b.read("i", OPTIONS, "count", () -> {
+            seen.set(Catalog.CHECKED.isBound() ? Catalog.CHECKED.get() : null);
+            return count("i").get();
+        }, LONGS)).isEqualTo(1L);
+
+        assertThat(b.counts().misses()).isEqualTo(1);
+        assertThat(seen.get()).as("the view the computation may use without reading the catalog").isSameAs(snapshot);
+        assertThat(views).as("catalog reads besides the lookup").hasValue(0);
+        assertThat(Catalog.CHECKED.isBound()).as("bound only around the computation").isFalse();
+
+        // without a local snapshot the read takes the view it read itself
+        AtomicInteger unpinned = new AtomicInteger();
+        seen.set(null);
+        new SharedAnswers(catalog, shared, Mode.ON).read("i", OPTIONS, "count2", () -> {
+            unpinned.incrementAndGet();
+            seen.set(Catalog.CHECKED.isBound() ? Catalog.CHECKED.get() : null);
+            return 1L;
+        }, LONGS);
+        assertThat(unpinned).hasValue(1);
+        assertThat(seen.get()).isNotNull();
+        assertThat(seen.get().version()).isEqualTo(catalog.view().version());
+    }
+
+    @Test
     void aLocalSnapshotFromBeforeAnAliasSwapIsNeverUsed() {
         admin.create(CreateIndexRequest.parse("old", null));
         admin.create(CreateIndexRequest.parse("new", null));

@@ -18,7 +18,19 @@ import java.util.Optional;
  */
 public interface Catalog {
 
-    /** A consistent snapshot of every index and alias, with the catalog's version at that moment. */
+    /**
+     * A view the current request has already found current on the shared server: its shared response-cache lookup
+     * read the catalog's generation and epoch in the same round trip, after the request started
+     * ({@link SharedResponseCache#lookupIf}), or it read the catalog itself. While bound, a shared catalog's
+     * {@link #view()} answers with it instead of asking the server again: every change acknowledged before the request
+     * started is in it, which is all a fresh read would guarantee. Bound only around the computation of one read.
+     */
+    ScopedValue<CatalogView> CHECKED = ScopedValue.newInstance();
+
+    /**
+     * A consistent snapshot of every index and alias, with the catalog's version at that moment (a shared catalog:
+     * the {@link #CHECKED} view when the current request has one).
+     */
     CatalogView view();
 
     /**

@@ -345,6 +345,9 @@ final class RedisCatalog implements RedisCatalogs.Handle {
 
     @Override
     public CatalogView view() {
+        if (CHECKED.isBound()) {
+            return CHECKED.get(); // found current after this request started, in its cache lookup's round trip
+        }
         return current(null).view();
     }
 

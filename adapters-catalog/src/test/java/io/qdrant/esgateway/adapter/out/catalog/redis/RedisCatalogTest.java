@@ -131,6 +131,31 @@ class RedisCatalogTest extends CatalogContract {
     }
 
     @Test
+    void aViewTheRequestHasCheckedIsUsedWithoutAskingTheServer() {
+        RedisCatalog a = replica();
+        a.createIndex(index("a"), List.of());
+        CatalogView checked = a.view();
+        replica().createIndex(index("b"), List.of()); // a change after the request's check
+
+        long before = calls("mget");
+        CatalogView inside = ScopedValue.where(io.qdrant.esgateway.application.port.out.Catalog.CHECKED, checked)
+                .call(a::view);
+
+        assertThat(inside).isSameAs(checked);
+        assertThat(calls("mget")).as("generation reads").isEqualTo(before);
+        // outside the request's scope the next view reads the server and sees the change
+        assertThat(a.view().indices()).containsOnlyKeys("a", "b");
+        assertThat(calls("mget")).isGreaterThan(before);
+    }
+
+    /** The server's count of one command ({@code INFO commandstats}). */
+    private long calls(String command) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+)")
+                .matcher(server.bulk("INFO", "commandstats"));
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    @Test
     void concurrentMappingChangesFromTwoReplicasAreBothKeptAndAConflictFailsOne() {
         RedisCatalog a = replica();
         RedisCatalog b = replica();
