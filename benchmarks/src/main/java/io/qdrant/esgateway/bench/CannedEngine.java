@@ -5,7 +5,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -37,17 +36,8 @@ public final class CannedEngine implements RunningEngine {
 
     /** Whether {@code kind} is one of the engines this class starts. */
     static boolean starts(EngineSpec.Kind kind) {
-        return kind == EngineSpec.Kind.GATEWAY_QDRANT_CANNED || shared(kind);
-    }
-
-    /** Whether {@code kind} is shared mode over the canned responder. */
-    static boolean shared(EngineSpec.Kind kind) {
-        return kind == EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED;
-    }
-
-    /** The shared response cache's mode of a shared engine over the canned responder. */
-    static String cacheMode(EngineSpec.Kind kind) {
-        return kind == EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED ? "on" : "coordinate";
+        return kind == EngineSpec.Kind.GATEWAY_QDRANT_CANNED || kind == EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED
+                || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED;
     }
 
     public static CannedEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
@@ -61,18 +51,10 @@ public final class CannedEngine implements RunningEngine {
         List<ChildEngine> replicas = new ArrayList<>();
         try {
             responder = new CannedQdrant(fake.uri());
-            List<String> args = new ArrayList<>(List.of("--backend", "qdrant", "--qdrant-url",
-                    responder.uri().toString()));
-            if (shared(spec.kind())) {
+            List<String> args = List.of("--backend", "qdrant", "--qdrant-url", responder.uri().toString());
+            if (spec.kind().sharedMode()) {
                 redis = ServerProcess.redis(logDir.resolve(spec.name() + "-redis.log"));
-                args.addAll(List.of("--catalog", "redis", "--redis-url", "redis://127.0.0.1:" + redis.port() + "/0"));
-                Map<String, String> env = Map.of("QEG_RESPONSE_CACHE", cacheMode(spec.kind()),
-                        "QEG_REDIS_PREFIX", "bench:");
-                for (int i = 0; i < 2; i++) {
-                    // one after the other: the first replica creates the shared catalog, the second joins it
-                    replicas.add(ChildEngine.start(spec, root, heap, logDir, args, env,
-                            spec.name() + "-" + (char) ('a' + i)));
-                }
+                replicas.addAll(ChildEngine.startReplicas(spec, root, heap, logDir, args, redis));
             } else {
                 // ChildEngine turns the in-process request cache off for this kind: every answer is computed
                 replicas.add(ChildEngine.start(spec, root, heap, logDir, args));
@@ -97,14 +79,14 @@ public final class CannedEngine implements RunningEngine {
 
     /** Whether this is shared mode: several replicas, the shared response cache's counts in their metrics. */
     boolean shared() {
-        return shared(spec.kind());
+        return spec.kind().sharedMode();
     }
 
     /** What the report says of the engine's set-up. */
     String describe() {
         return shared()
                 ? replicas.size() + " gateway replicas (Qdrant adapter, Redis catalog, shared response cache "
-                        + cacheMode(spec.kind()) + ", pids " + cpuPids() + ") over one canned Qdrant responder in the "
+                        + spec.kind().cacheMode() + ", pids " + cpuPids() + ") over one canned Qdrant responder in the "
                         + "runner's JVM and one redis-server (pid " + redis.pid() + "); clients alternate between the "
                         + "replicas"
                 : "Qdrant adapter (SQLite catalog, request cache off: every answer computed) against the canned Qdrant "

@@ -31,7 +31,22 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
         /** Shared mode (cache mode on) over the runner's {@link CannedQdrant}: two replicas, one redis-server. */
         GATEWAY_SHARED_ON_CANNED,
         /** The same in cache mode coordinate. */
-        GATEWAY_SHARED_COORDINATE_CANNED }
+        GATEWAY_SHARED_COORDINATE_CANNED;
+
+        /** Whether this is shared mode: two replicas, a Redis catalog and the shared response cache. */
+        public boolean sharedMode() {
+            return this == GATEWAY_SHARED_ON || this == GATEWAY_SHARED_COORDINATE || this == GATEWAY_SHARED_ON_CANNED
+                    || this == GATEWAY_SHARED_COORDINATE_CANNED;
+        }
+
+        /** The shared response cache's mode ({@code QEG_RESPONSE_CACHE}) of a shared-mode kind. */
+        public String cacheMode() {
+            if (!sharedMode()) {
+                throw new IllegalStateException(this + " is not shared mode");
+            }
+            return this == GATEWAY_SHARED_ON || this == GATEWAY_SHARED_ON_CANNED ? "on" : "coordinate";
+        }
+    }
 
     /**
      * Whether this is a native search engine (the baseline of the ratios) rather than the gateway: Elasticsearch and

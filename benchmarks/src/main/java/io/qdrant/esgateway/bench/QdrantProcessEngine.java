@@ -32,16 +32,8 @@ public final class QdrantProcessEngine implements RunningEngine {
 
     /** Whether {@code kind} is one of the engines this class starts. */
     static boolean starts(EngineSpec.Kind kind) {
-        return kind == EngineSpec.Kind.GATEWAY_QDRANT || shared(kind);
-    }
-
-    static boolean shared(EngineSpec.Kind kind) {
-        return kind == EngineSpec.Kind.GATEWAY_SHARED_ON || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE;
-    }
-
-    /** The shared response cache's mode of a shared-mode engine. */
-    static String cacheMode(EngineSpec.Kind kind) {
-        return kind == EngineSpec.Kind.GATEWAY_SHARED_ON ? "on" : "coordinate";
+        return kind == EngineSpec.Kind.GATEWAY_QDRANT || kind == EngineSpec.Kind.GATEWAY_SHARED_ON
+                || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE;
     }
 
     public static QdrantProcessEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
@@ -53,24 +45,14 @@ public final class QdrantProcessEngine implements RunningEngine {
         List<ChildEngine> replicas = new ArrayList<>();
         try {
             qdrant = ServerProcess.fakeQdrant(logDir.resolve(spec.name() + "-qdrant.log"));
-            List<String> args = new ArrayList<>(List.of("--backend", "qdrant", "--qdrant-url",
-                    "http://127.0.0.1:" + qdrant.port()));
-            Map<String, String> env;
-            int count;
-            if (shared(spec.kind())) {
+            List<String> args = List.of("--backend", "qdrant", "--qdrant-url", "http://127.0.0.1:" + qdrant.port());
+            if (spec.kind().sharedMode()) {
                 redis = ServerProcess.redis(logDir.resolve(spec.name() + "-redis.log"));
-                args.addAll(List.of("--catalog", "redis", "--redis-url", "redis://127.0.0.1:" + redis.port() + "/0"));
-                env = Map.of("QEG_RESPONSE_CACHE", cacheMode(spec.kind()), "QEG_REDIS_PREFIX", "bench:");
-                count = 2;
+                replicas.addAll(ChildEngine.startReplicas(spec, root, heap, logDir, args, redis));
             } else {
                 // the single-process comparison computes every answer: no in-process request cache
-                env = Map.of("QEG_REQUEST_CACHE_ENTRIES", "0");
-                count = 1;
-            }
-            for (int i = 0; i < count; i++) {
-                // one after the other: the first replica creates the shared catalog, the second joins it
-                replicas.add(ChildEngine.start(spec, root, heap, logDir, args, env,
-                        count == 1 ? spec.name() : spec.name() + "-" + (char) ('a' + i)));
+                replicas.add(ChildEngine.start(spec, root, heap, logDir, args, Map.of("QEG_REQUEST_CACHE_ENTRIES", "0"),
+                        spec.name()));
             }
             return new QdrantProcessEngine(spec, qdrant, redis, List.copyOf(replicas));
         } catch (RuntimeException | Error e) {
@@ -87,9 +69,9 @@ public final class QdrantProcessEngine implements RunningEngine {
 
     /** What the report says of the engine's set-up. */
     String describe() {
-        return shared(spec.kind())
+        return spec.kind().sharedMode()
                 ? replicas.size() + " gateway replicas (Qdrant adapter, Redis catalog, shared response cache "
-                        + cacheMode(spec.kind()) + ", pids " + cpuPids() + ") over one fake Qdrant process (pid "
+                        + spec.kind().cacheMode() + ", pids " + cpuPids() + ") over one fake Qdrant process (pid "
                         + qdrant.pid() + ") and one redis-server (pid " + redis.pid() + "); clients alternate "
                         + "between the replicas"
                 : "one gateway (Qdrant adapter, SQLite catalog, request cache off) over the fake Qdrant as a process"

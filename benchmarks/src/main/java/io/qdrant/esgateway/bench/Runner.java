@@ -486,7 +486,7 @@ public final class Runner {
             case SCROLL -> new ScrollWalk(corpus);
             case INGEST -> throw new IllegalArgumentException("ingest is not a cell");
         };
-        boolean shared = QdrantProcessEngine.shared(engine.spec().kind());
+        boolean shared = engine.spec().kind().sharedMode();
         SharedCacheCounts before = shared ? SharedCacheCounts.scrape(engine.urls()) : null;
         Measurement.Outcome outcome = Measurement.run(engine.urls(), clients, options.warmup(), options.requests(),
                 step, cpu(engine));

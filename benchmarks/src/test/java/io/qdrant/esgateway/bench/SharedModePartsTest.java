@@ -1,6 +1,7 @@
 package io.qdrant.esgateway.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -132,15 +133,19 @@ class SharedModePartsTest {
         assertThat(specs).extracting(EngineSpec::kind).containsExactly(EngineSpec.Kind.GATEWAY_QDRANT,
                 EngineSpec.Kind.GATEWAY_SHARED_ON, EngineSpec.Kind.GATEWAY_SHARED_COORDINATE);
         assertThat(specs).noneMatch(EngineSpec::isNative);
-        assertThat(QdrantProcessEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE)).isEqualTo("coordinate");
+        assertThat(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE.cacheMode()).isEqualTo("coordinate");
+        assertThat(EngineSpec.Kind.GATEWAY_SHARED_ON.cacheMode()).isEqualTo("on");
+        assertThat(specs).extracting(s -> s.kind().sharedMode()).containsExactly(false, true, true);
+        assertThatThrownBy(EngineSpec.Kind.GATEWAY_QDRANT::cacheMode).isInstanceOf(IllegalStateException.class);
         List<EngineSpec> canned = EngineSpec.parseList("gateway-shared-on-canned,gateway-shared-coordinate-canned");
         assertThat(canned).extracting(EngineSpec::kind).containsExactly(EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED,
                 EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED);
         assertThat(canned).noneMatch(EngineSpec::isNative);
-        assertThat(canned).allMatch(s -> CannedEngine.starts(s.kind()) && CannedEngine.shared(s.kind()));
-        assertThat(CannedEngine.shared(EngineSpec.Kind.GATEWAY_QDRANT_CANNED)).isFalse();
-        assertThat(CannedEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED)).isEqualTo("on");
-        assertThat(CannedEngine.cacheMode(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED)).isEqualTo("coordinate");
+        assertThat(canned).allMatch(s -> CannedEngine.starts(s.kind()) && s.kind().sharedMode()
+                && !QdrantProcessEngine.starts(s.kind()));
+        assertThat(EngineSpec.Kind.GATEWAY_QDRANT_CANNED.sharedMode()).isFalse();
+        assertThat(EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED.cacheMode()).isEqualTo("on");
+        assertThat(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED.cacheMode()).isEqualTo("coordinate");
         assertThat(BenchOptions.parse(new String[] {"--cold"}).cold()).isTrue();
         assertThat(BenchOptions.parse(new String[] {}).cold()).isFalse();
     }
