@@ -473,7 +473,7 @@ public final class Runner {
                     "its vector index was refused: " + vectorsRefused.get(name), null);
         }
         if (engine instanceof CannedEngine canned) {
-            return cannedCell(canned, http, w, clients, trial, position);
+            return cannedCell(canned, w, clients, trial, position);
         }
         Measurement.Step step = switch (w.kind()) {
             // Elasticsearch is measured on its own request where it cannot run the workload's (its exact kNN)
@@ -525,8 +525,7 @@ public final class Runner {
      * not recorded makes it an error. With {@code --cold} every request is a {@link #coldVariant}; shared mode's cells
      * count the shared response cache's outcomes as {@link #cell} does.
      */
-    private Results.Trial cannedCell(CannedEngine engine, Http http, Workload w, int clients, int trial,
-                                     int position) {
+    private Results.Trial cannedCell(CannedEngine engine, Workload w, int clients, int trial, int position) {
         String name = engine.spec().name();
         if (w.kind() != Workload.Kind.READ && w.kind() != Workload.Kind.SCROLL) {
             return row(trial, position, name, w, clients, Status.SKIPPED, CANNED_WRITES, null);

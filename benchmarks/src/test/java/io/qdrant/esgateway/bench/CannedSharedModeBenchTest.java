@@ -79,41 +79,43 @@ class CannedSharedModeBenchTest {
             assertThat(cell.path("status").asText()).as(what)
                     .isEqualTo(cell.path("workload").asText().equals("bulk-ingest") ? "SKIPPED" : "VALID");
         }
-        JsonNode shared = engine(results, "gateway-shared-on-canned");
-        Map<String, long[]> counts = cacheCounts(shared);
-        for (String search : List.of("sorted-page", "terms")) {
-            long[] c = counts.get(search);
-            assertThat(c).as(shared.path("notes").toString()).isNotNull();
-            // every distinct request was published while recording: the cell's 25 requests are hits
-            assertThat(c[0]).as(search + ": " + shared.path("notes")).isGreaterThanOrEqualTo(25);
-            assertThat(c[1]).as(search + ": " + shared.path("notes")).isZero();
-        }
-        for (JsonNode cell : results.path("cells")) {
-            if (cell.path("engine").asText().equals("gateway-shared-on-canned")
-                    && !cell.path("workload").asText().equals("bulk-ingest")) {
-                // served from the shared cache: no Qdrant call
-                assertThat(cell.path("backend").path("backendCallsPerRequest").asDouble())
-                        .as(cell.path("workload").asText()).isZero();
-            }
+        // on: every distinct request was published while recording, so the cells' repeats are hits, served from the
+        // shared cache without a Qdrant call
+        assertRepeatsFoundTheirEntries(results, "gateway-shared-on-canned", List.of("sorted-page", "terms"));
+        for (double calls : backendCallsPerRequest(results, "gateway-shared-on-canned")) {
+            assertThat(calls).isZero();
         }
         // coordinate keeps tickets and publishes, never serves: each repeated search finds its entry (counted as a
         // hit) and is computed all the same, at the (canned) Qdrant
         JsonNode coordinate = engine(results, "gateway-shared-coordinate-canned");
         assertThat(coordinate.path("notes").toString()).contains("shared response cache coordinate");
-        Map<String, long[]> coordinated = cacheCounts(coordinate);
-        for (String search : List.of("sorted-page", "terms")) {
-            long[] c = coordinated.get(search);
-            assertThat(c).as(coordinate.path("notes").toString()).isNotNull();
-            assertThat(c[0]).as(search + ": " + coordinate.path("notes")).isGreaterThanOrEqualTo(25);
-            assertThat(c[1]).as(search + ": " + coordinate.path("notes")).isZero();
+        assertRepeatsFoundTheirEntries(results, "gateway-shared-coordinate-canned", List.of("sorted-page", "terms"));
+        for (double calls : backendCallsPerRequest(results, "gateway-shared-coordinate-canned")) {
+            assertThat(calls).isGreaterThanOrEqualTo(1);
         }
+    }
+
+    /** Each of {@code searches} on {@code name}: at least its cell's 25 requests found their entry, none missed. */
+    private static void assertRepeatsFoundTheirEntries(JsonNode results, String name, List<String> searches) {
+        JsonNode engine = engine(results, name);
+        Map<String, long[]> counts = cacheCounts(engine);
+        for (String search : searches) {
+            long[] c = counts.get(search);
+            assertThat(c).as(engine.path("notes").toString()).isNotNull();
+            assertThat(c[0]).as(search + ": " + engine.path("notes")).isGreaterThanOrEqualTo(25);
+            assertThat(c[1]).as(search + ": " + engine.path("notes")).isZero();
+        }
+    }
+
+    /** The Qdrant calls per request of every read cell of {@code name} (the ingest is skipped on canned engines). */
+    private static List<Double> backendCallsPerRequest(JsonNode results, String name) {
+        List<Double> calls = new java.util.ArrayList<>();
         for (JsonNode cell : results.path("cells")) {
-            if (cell.path("engine").asText().equals("gateway-shared-coordinate-canned")
-                    && !cell.path("workload").asText().equals("bulk-ingest")) {
-                assertThat(cell.path("backend").path("backendCallsPerRequest").asDouble())
-                        .as(cell.path("workload").asText()).isGreaterThanOrEqualTo(1);
+            if (cell.path("engine").asText().equals(name) && !cell.path("workload").asText().equals("bulk-ingest")) {
+                calls.add(cell.path("backend").path("backendCallsPerRequest").asDouble());
             }
         }
+        return calls;
     }
 
     private static JsonNode run(String outName, String... args) throws Exception {

@@ -77,18 +77,11 @@ class SharedHitCostTest {
                 setup.shared.search(body);
                 setup.embedded.search(body);
             }
-            long[] shared = new long[n];
-            long[] embedded = new long[n];
             Map<String, Long> before = setup.commands();
             Map<String, Long> usecBefore = setup.commandMicros();
-            for (int round = 0; round < n / 100; round++) { // alternating rounds share the machine's noise
-                for (int i = 0; i < 100; i++) {
-                    shared[round * 100 + i] = setup.shared.search(body);
-                }
-                for (int i = 0; i < 100; i++) {
-                    embedded[round * 100 + i] = setup.embedded.search(body);
-                }
-            }
+            long[][] warm = alternating(n, i -> setup.shared.search(body), i -> setup.embedded.search(body));
+            long[] shared = warm[0];
+            long[] embedded = warm[1];
             Map<String, Long> sent = diff(before, setup.commands());
             Map<String, Long> micros = diff(usecBefore, setup.commandMicros());
             System.out.printf(Locale.ROOT, "warm terms hit, n=%d: shared p50 %.1f us (p90 %.1f), embedded p50 %.1f us"
@@ -97,20 +90,11 @@ class SharedHitCostTest {
                     + perRequest(micros, n) + " us");
             // cold: a new cache key on every search (a _source_excludes no document has), so the shared gateway looks
             // up, misses, computes and publishes, and the embedded one computes (its request cache misses as well)
-            long[] sharedCold = new long[n];
-            long[] embeddedCold = new long[n];
             before = setup.commands();
-            int cold = 0;
-            for (int round = 0; round < n / 100; round++) {
-                for (int i = 0; i < 100; i++) {
-                    sharedCold[round * 100 + i] = setup.shared.search("/bench/_search?_source_excludes=cold_" + cold++,
-                            body);
-                }
-                for (int i = 0; i < 100; i++) {
-                    embeddedCold[round * 100 + i] = setup.embedded.search(
-                            "/bench/_search?_source_excludes=cold_" + cold++, body);
-                }
-            }
+            long[][] cold = alternating(n, i -> setup.shared.search("/bench/_search?_source_excludes=cold_s" + i, body),
+                    i -> setup.embedded.search("/bench/_search?_source_excludes=cold_e" + i, body));
+            long[] sharedCold = cold[0];
+            long[] embeddedCold = cold[1];
             System.out.printf(Locale.ROOT, "cold terms search, n=%d: shared p50 %.1f us (p90 %.1f), embedded p50 %.1f"
                     + " us (p90 %.1f); redis commands per shared search: %s%n", n, pct(sharedCold, 50),
                     pct(sharedCold, 90), pct(embeddedCold, 50), pct(embeddedCold, 90),
@@ -158,6 +142,28 @@ class SharedHitCostTest {
                         pct(platform, 50), pct(virtual, 50), pct(handedOff, 50));
             }
         }
+    }
+
+    /** One timed search: the {@code i}-th of its kind. */
+    private interface TimedSearch {
+        long run(int i) throws IOException;
+    }
+
+    /**
+     * {@code n} searches of each kind, in alternating rounds of 100 (so both share the machine's noise): their
+     * times, {@code a}'s first.
+     */
+    private static long[][] alternating(int n, TimedSearch a, TimedSearch b) throws IOException {
+        long[][] times = new long[2][n];
+        for (int round = 0; round < n / 100; round++) {
+            for (int i = round * 100; i < round * 100 + 100; i++) {
+                times[0][i] = a.run(i);
+            }
+            for (int i = round * 100; i < round * 100 + 100; i++) {
+                times[1][i] = b.run(i);
+            }
+        }
+        return times;
     }
 
     private static Map<String, Double> perRequest(Map<String, Long> totals, int n) {
