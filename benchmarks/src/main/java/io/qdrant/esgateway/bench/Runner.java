@@ -508,7 +508,7 @@ public final class Runner {
     private Optional<String> sharedCacheUse(RunningEngine engine, Workload w, int clients, int trial,
                                             SharedCacheCounts before, Measurement.Outcome outcome) {
         String name = engine.spec().name();
-        SharedCacheCounts use = SharedCacheCounts.scrape(engine.urls()).minus(before);
+        SharedCacheCounts use = SharedCacheCounts.settled(engine.urls()).minus(before);
         say("trial %d %-14s %-20s %d client(s): shared response cache %s", trial, name, w.name(), clients, use);
         sharedCache.computeIfAbsent(name, k -> new java.util.TreeMap<>()).merge(w.name(), use, SharedCacheCounts::plus);
         if (options.cold() && outcome.status() == Status.VALID && w.kind() == Workload.Kind.READ

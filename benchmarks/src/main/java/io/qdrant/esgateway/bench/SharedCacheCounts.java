@@ -13,6 +13,30 @@ import java.util.Locale;
 record SharedCacheCounts(long hits, long misses, long published, long staleTickets) {
     static final SharedCacheCounts ZERO = new SharedCacheCounts(0, 0, 0, 0);
 
+    /**
+     * {@link #scrape}, once the counts stand still: a replica publishes a computed answer after it has sent it, so
+     * the last publications of a cell may still be under way when its last answer arrives. Reads until two reads
+     * 20 ms apart agree, for 2 s at most.
+     */
+    static SharedCacheCounts settled(List<URI> replicas) {
+        SharedCacheCounts last = scrape(replicas);
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return last;
+            }
+            SharedCacheCounts now = scrape(replicas);
+            if (now.equals(last)) {
+                return now;
+            }
+            last = now;
+        }
+        return last;
+    }
+
     static SharedCacheCounts scrape(List<URI> replicas) {
         SharedCacheCounts sum = ZERO;
         for (URI url : replicas) {

@@ -38,6 +38,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.Base64;
 import java.util.UUID;
+import java.util.concurrent.ThreadFactory;
 
 /** The wiring: every adapter and service built by hand with constructors, and the web server that serves them. */
 final class Gateway implements AutoCloseable {
@@ -111,8 +112,10 @@ final class Gateway implements AutoCloseable {
         ClusterStatusService status = new ClusterStatusService(catalog, store, shared);
         DocumentService documents = new DocumentService(catalog, store, admin, Gateway::newId, Clock.systemUTC(),
                 shared);
+        ThreadFactory cacheWork = Thread.ofVirtual().name("qeg-response-cache-", 0).factory();
         ResponseCaching caching = shared == null ? ResponseCaching.OFF : new SharedAnswers(catalog, shared,
-                config.responseCache().equals("on") ? ResponseCaching.Mode.ON : ResponseCaching.Mode.COORDINATE);
+                config.responseCache().equals("on") ? ResponseCaching.Mode.ON : ResponseCaching.Mode.COORDINATE,
+                work -> cacheWork.newThread(work).start());
         ResponseCacheMetrics.bind(registry, caching);
         io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities = store.capabilities()
                 .without(config.nativeAbsent());

@@ -38,7 +38,7 @@ class SharedHitCostTest {
     void aWarmHitSendsOnePipelinedReadOfTheGenerationsAndTheEntry() throws Exception {
         try (Setup setup = Setup.start()) {
             setup.shared.search(json(TERMS)); // the miss that publishes
-            Map<String, Long> before = setup.commands();
+            Map<String, Long> before = published(setup, 1);
             int n = 50;
             for (int i = 0; i < n; i++) {
                 setup.shared.search(json(TERMS));
@@ -54,19 +54,43 @@ class SharedHitCostTest {
         try (Setup setup = Setup.start()) {
             String body = json(TERMS);
             setup.shared.search(body); // the catalog snapshot is local from now on
-            Map<String, Long> before = setup.commands();
+            for (int i = 0; i < 5; i++) { // and the connections the overlapped lookups and publications use are open
+                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
+            }
+            Map<String, Long> before = published(setup, 6);
             int n = 20;
             for (int i = 0; i < n; i++) {
                 setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
             }
-            Map<String, Long> sent = diff(before, setup.commands());
+            Map<String, Long> sent = diff(before, published(setup, 6 + n));
             // the lookup (generations, catalog generation and epoch; the entry) and the publication script (its
             // commands inside: the generations read again, the entry stored): the computation reuses the catalog view
-            // the lookup found current instead of reading the catalog's generation once more
-            assertThat(sent).as("%s", sent).containsOnly(Map.entry("mget", (long) n), Map.entry("hmget", (long) n),
-                    Map.entry("evalsha", (long) n), Map.entry("get", 2L * n), Map.entry("hset", (long) n),
-                    Map.entry("pexpire", (long) n));
+            // the lookup found current instead of reading the catalog's generation once more. A lookup made while
+            // computing and a publication after the answer may need one more pooled connection: a new connection
+            // runs the epoch script once (an EVAL reading two keys)
+            long connections = sent.getOrDefault("eval", 0L);
+            assertThat(connections).as("connections opened").isLessThanOrEqualTo(4);
+            Map<String, Long> expected = new LinkedHashMap<>(Map.of("mget", (long) n, "hmget", (long) n,
+                    "evalsha", (long) n, "get", 2L * n + 2 * connections, "hset", (long) n, "pexpire", (long) n));
+            if (connections > 0) {
+                expected.put("eval", connections);
+            }
+            assertThat(sent).as("%s", sent).isEqualTo(expected);
         }
+    }
+
+    /** The server's command counts once the shared gateway has published {@code n} answers (after answering). */
+    private static Map<String, Long> published(Setup setup, long n) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        Pattern publish = Pattern.compile("qeg_response_cache_total\\{[^}]*outcome=\"publish\"[^}]*} ([0-9.E]+)");
+        while (System.nanoTime() < deadline) {
+            Matcher m = publish.matcher(setup.sharedGateway().client.get("/metrics").body());
+            if (m.find() && (long) Double.parseDouble(m.group(1)) >= n) {
+                return setup.commands();
+            }
+            Thread.sleep(5);
+        }
+        throw new AssertionError("not published: " + n + " answers within 10 s");
     }
 
     public static void main(String[] args) throws Exception {

@@ -12,7 +12,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -24,9 +29,19 @@ import java.util.function.Supplier;
  * does the same for what it touched. A request whose text mentions {@code now} is never cached (the request cache's
  * rule, {@link #dependsOnNow}). When the cache's server fails, reads are computed and answered without it (a
  * computed answer is always current); writes fail instead ({@link DocumentService}).
+ *
+ * <p>A request this replica looked up lately (a hit is likely) is looked up first and computed only on a miss. Any
+ * other (and every request in {@code coordinate}, which computes them all) is computed on the local catalog snapshot
+ * while its lookup runs ({@link #overlapped}); the answer is kept only if the lookup finds the snapshot current. A
+ * computed answer is published after the request has it, in the background; a later lookup of the same key on this
+ * replica waits for that publication.
  */
 public final class SharedAnswers implements ResponseCaching {
     private static final System.Logger LOG = System.getLogger(SharedAnswers.class.getName());
+    /** How many keys a replica remembers having looked up (a hint only: a forgotten key is overlapped again). */
+    private static final int RECENT_KEYS = 1 << 16;
+    /** Publications running in the background at most; past it a request publishes before it answers. */
+    private static final int PUBLICATIONS_IN_FLIGHT = 256;
 
     private final Catalog catalog;
     private final SharedResponseCache cache;
@@ -38,15 +53,34 @@ public final class SharedAnswers implements ResponseCaching {
     private final LongAdder tooLarge = new LongAdder();
     private final LongAdder uncacheable = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final Executor background;
+    private final KnownGenerations known = new KnownGenerations();
+    private final RecentKeys seen = new RecentKeys(RECENT_KEYS);
+    private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+    private final Semaphore publications = new Semaphore(PUBLICATIONS_IN_FLIGHT);
 
-    /** @param mode {@link Mode#ON} or {@link Mode#COORDINATE} ({@link ResponseCaching#OFF} is the off mode) */
+    /**
+     * Without background work: each lookup and publication runs in the request's own thread, in order (the answers
+     * and the cache's contents are the same; only the request's latency differs).
+     *
+     * @param mode {@link Mode#ON} or {@link Mode#COORDINATE} ({@link ResponseCaching#OFF} is the off mode)
+     */
     public SharedAnswers(Catalog catalog, SharedResponseCache cache, Mode mode) {
+        this(catalog, cache, mode, Runnable::run);
+    }
+
+    /**
+     * @param background runs a lookup made while the request computes, and publications after the request has its
+     *                   answer (a virtual thread each, in the gateway)
+     */
+    public SharedAnswers(Catalog catalog, SharedResponseCache cache, Mode mode, Executor background) {
         if (mode == Mode.OFF) {
             throw new IllegalArgumentException("the off mode is ResponseCaching.OFF");
         }
         this.catalog = catalog;
         this.cache = cache;
         this.mode = mode;
+        this.background = background;
     }
 
     /** Whether an answer may depend on the time it is computed at: its request mentions {@code now} (date math). */
@@ -68,7 +102,23 @@ public final class SharedAnswers implements ResponseCaching {
         }
         Checked checked;
         try {
-            checked = pinnedLookup(target, options, request);
+            Planned planned = planned(target, options, request);
+            if (planned != null) {
+                awaitPublication(planned.key());
+                SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key())
+                        ? known.ticket(planned.key(), planned.uuids()) : null;
+                if (early != null) {
+                    Optional<A> answer = overlapped(planned, early, compute, codec);
+                    if (answer.isPresent()) {
+                        return answer.get();
+                    }
+                    planned = null; // the snapshot is out of date: read the catalog
+                }
+            }
+            Planned current = planned;
+            checked = current == null ? null : cache.lookupIf(current.key(), current.uuids(),
+                    current.pinned().keys(), current.pinned().values())
+                    .map(lookup -> new Checked(lookup, current.pinned().view())).orElse(null);
         } catch (GatewayException e) {
             errors.increment();
             LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
@@ -90,8 +140,10 @@ public final class SharedAnswers implements ResponseCaching {
                 return compute.get();
             }
             List<String> uuids = uuids(indices);
+            String key = key(target, options, view.version(), uuids, request);
             try {
-                checked = new Checked(cache.lookup(key(target, options, view.version(), uuids, request), uuids), view);
+                awaitPublication(key);
+                checked = new Checked(cache.lookup(key, uuids), view);
             } catch (GatewayException e) {
                 errors.increment();
                 LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
@@ -99,6 +151,7 @@ public final class SharedAnswers implements ResponseCaching {
             }
         }
         SharedResponseCache.Lookup lookup = checked.lookup();
+        remember(lookup.ticket());
         if (lookup.answer().isPresent()) {
             hits.increment();
             if (mode == Mode.ON) {
@@ -110,13 +163,119 @@ public final class SharedAnswers implements ResponseCaching {
         }
         misses.increment();
         A answer = computeOn(checked.view(), compute);
-        Optional<byte[]> bytes = codec.encode(answer);
+        publish(lookup.ticket(), answer, codec);
+        return answer;
+    }
+
+    /**
+     * The lookup and the computation at once, for a request this replica has not looked up lately (or any request in
+     * {@code coordinate}, which computes every answer): the lookup runs in the background while the request computes on
+     * the local snapshot. {@code early} is the ticket: generations this replica read before the computation started,
+     * so an answer computed before a write can only be published while that write's generation move is still to come
+     * (the lookup's own generations are read at an instant the computation's reads may precede, so they cannot be the
+     * ticket). Empty when the lookup found the snapshot out of date: the answer is dropped and the caller reads
+     * again on a current view.
+     */
+    private <A> Optional<A> overlapped(Planned planned, SharedResponseCache.Ticket early, Supplier<A> compute,
+                                       Codec<A> codec) {
+        CompletableFuture<Optional<SharedResponseCache.Lookup>> lookup = CompletableFuture.supplyAsync(
+                () -> cache.lookupIf(planned.key(), planned.uuids(), planned.pinned().keys(),
+                        planned.pinned().values()), background);
+        A answer = null;
+        RuntimeException failed = null;
+        try {
+            answer = computeOn(planned.pinned().view(), compute);
+        } catch (RuntimeException e) {
+            failed = e;
+        }
+        Optional<SharedResponseCache.Lookup> found = join(lookup);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        remember(found.get().ticket());
+        if (failed != null) {
+            // the snapshot was current: the computation's error is the request's answer
+            throw failed;
+        }
+        if (found.get().answer().isPresent()) {
+            hits.increment();
+            return Optional.of(answer);
+        }
+        misses.increment();
+        if (sameGenerations(early, found.get().ticket())) {
+            publish(early, answer, codec);
+        } else {
+            stale.increment();
+        }
+        return Optional.of(answer);
+    }
+
+    private static boolean sameGenerations(SharedResponseCache.Ticket a, SharedResponseCache.Ticket b) {
+        return a.epoch().equals(b.epoch()) && a.indices().equals(b.indices()) && a.generations().equals(b.generations());
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /** Records the generations a lookup read, as a later request's early ticket, and that its key was looked up. */
+    private void remember(SharedResponseCache.Ticket ticket) {
+        known.remember(ticket);
+        seen.add(ticket.key());
+    }
+
+    /**
+     * Encodes and publishes {@code answer} under {@code ticket} after the request has its answer: in the background
+     * when a slot is free (the ticket makes the publication correct whenever it runs), else here. A later lookup of
+     * the same key on this replica waits for it ({@link #awaitPublication}), so a request repeated here after its
+     * answer finds the entry.
+     */
+    private <A> void publish(SharedResponseCache.Ticket ticket, A answer, Codec<A> codec) {
+        if (!publications.tryAcquire()) {
+            publishNow(ticket, answer, codec);
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        inFlight.put(ticket.key(), done);
+        try {
+            background.execute(() -> {
+                try {
+                    publishNow(ticket, answer, codec);
+                } finally {
+                    inFlight.remove(ticket.key(), done);
+                    publications.release();
+                    done.complete(null);
+                }
+            });
+        } catch (RuntimeException e) {
+            inFlight.remove(ticket.key(), done);
+            publications.release();
+            done.complete(null);
+            publishNow(ticket, answer, codec);
+        }
+    }
+
+    private <A> void publishNow(SharedResponseCache.Ticket ticket, A answer, Codec<A> codec) {
+        Optional<byte[]> bytes;
+        try {
+            bytes = codec.encode(answer);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "an answer could not be encoded for the response cache", e);
+            bytes = Optional.empty();
+        }
         if (bytes.isEmpty()) {
             uncacheable.increment();
-            return answer;
+            return;
         }
         try {
-            switch (cache.publish(lookup.ticket(), bytes.get())) {
+            switch (cache.publish(ticket, bytes.get())) {
                 case PUBLISHED -> published.increment();
                 case STALE_TICKET -> stale.increment();
                 case TOO_LARGE -> tooLarge.increment();
@@ -125,28 +284,39 @@ public final class SharedAnswers implements ResponseCaching {
             errors.increment();
             LOG.log(System.Logger.Level.DEBUG, "response cache publish failed", e);
         }
-        return answer;
+    }
+
+    /** Waits for this replica's publication of {@code key} when one is under way. */
+    private void awaitPublication(String key) {
+        CompletableFuture<Void> pending = inFlight.get(key);
+        if (pending != null) {
+            pending.join();
+        }
     }
 
     /** A lookup and the catalog view it was made against, found current after the request started. */
     private record Checked(SharedResponseCache.Lookup lookup, CatalogView view) {
     }
 
+    /** A request resolved on the local catalog snapshot: its key, the uuids it reads, the snapshot. */
+    private record Planned(String key, List<String> uuids, Catalog.Pinned pinned) {
+    }
+
     /**
      * {@code compute} with {@code view} as the request's {@link Catalog#CHECKED} view: the lookup's round trip already
-     * found it current, so the computation's catalog reads need not ask the server again.
+     * found it current (or, when overlapped, is about to say whether it was, and the answer is dropped if not), so
+     * the computation's catalog reads need not ask the server again.
      */
     private static <A> A computeOn(CatalogView view, Supplier<A> compute) {
         return ScopedValue.where(Catalog.CHECKED, view).call(compute::get);
     }
 
     /**
-     * The lookup against this replica's local catalog snapshot, with the check that the snapshot is current made in
-     * the same round trip ({@link SharedResponseCache#lookupIf}); null when there is no snapshot, the check failed,
-     * or the snapshot cannot decide (the target does not resolve, an index is not cacheable on it): the caller then
-     * reads the catalog first.
+     * The request resolved on this replica's local catalog snapshot, whose currency the lookup checks in the same round
+     * trip ({@link SharedResponseCache#lookupIf}); null when there is no snapshot or it cannot decide (the target does
+     * not resolve, an index is not cacheable on it): the caller then reads the catalog first.
      */
-    private Checked pinnedLookup(String target, CatalogView.Options options, String request) {
+    private Planned planned(String target, CatalogView.Options options, String request) {
         Optional<Catalog.Pinned> pinned = catalog.pinned();
         if (pinned.isEmpty()) {
             return null;
@@ -161,9 +331,7 @@ public final class SharedAnswers implements ResponseCaching {
             return null;
         }
         List<String> uuids = uuids(indices);
-        String key = key(target, options, pinned.get().view().version(), uuids, request);
-        return cache.lookupIf(key, uuids, pinned.get().keys(), pinned.get().values())
-                .map(lookup -> new Checked(lookup, pinned.get().view())).orElse(null);
+        return new Planned(key(target, options, pinned.get().view().version(), uuids, request), uuids, pinned.get());
     }
 
     private static boolean cacheable(List<IndexMetadata> indices) {

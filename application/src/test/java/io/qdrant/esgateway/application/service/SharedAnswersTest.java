@@ -365,6 +365,228 @@ class SharedAnswersTest {
         assertThat(replicaA.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
     }
 
+    /** Runs each task on a new virtual thread, as the gateway does. */
+    private static final java.util.concurrent.Executor VIRTUAL = work -> Thread.ofVirtual().start(work);
+
+    /** {@link #checkingTheCatalog}, whose conditional lookups first run {@code before} (in the lookup's thread). */
+    private SharedResponseCache lookingUpAfter(Runnable before, AtomicInteger conditional) {
+        SharedResponseCache checking = checkingTheCatalog(conditional);
+        return new SharedResponseCache() {
+            @Override
+            public Lookup lookup(String key, List<String> indices) {
+                return checking.lookup(key, indices);
+            }
+
+            @Override
+            public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked,
+                                             List<String> values) {
+                before.run();
+                return checking.lookupIf(key, indices, checked, values);
+            }
+
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                return checking.publish(ticket, answer);
+            }
+
+            @Override
+            public void bump(Collection<String> indices) {
+                checking.bump(indices);
+            }
+
+            @Override
+            public void ping() {
+            }
+        };
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("timed out waiting");
+            }
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A request this replica has not looked up computes while its lookup is on the way; the computation's store read
+     * comes first, then a write on another replica is acknowledged, then the lookup reads the moved generation. The
+     * answer, computed before the write, is not published: its ticket is the generations read before it computed, not
+     * the lookup's.
+     */
+    @Test
+    @Timeout(30)
+    void anOverlappedLookupThatReadsAWriteAfterTheComputationDoesNotPublishThePreWriteAnswer() throws Exception {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "0"));
+        CountDownLatch storeRead = new CountDownLatch(1);
+        CountDownLatch writeAcknowledged = new CountDownLatch(1);
+        AtomicBoolean gate = new AtomicBoolean();
+        SharedAnswers a = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), lookingUpAfter(() -> {
+            if (gate.get()) {
+                await(writeAcknowledged);
+            }
+        }, new AtomicInteger()), Mode.ON, VIRTUAL);
+        a.read("i", OPTIONS, "another request", count("i"), LONGS); // the index's generation, known here now
+
+        gate.set(true);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> slow = pool.submit(() -> a.read("i", OPTIONS, "count", () -> {
+                long n = search.count("i", Optional.empty(), OPTIONS).count();
+                storeRead.countDown();
+                return n;
+            }, LONGS));
+            await(storeRead);
+            writer(shared).write(index("i", "1"));
+            writeAcknowledged.countDown();
+            assertThat(slow.get(20, TimeUnit.SECONDS)).isEqualTo(1L);
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(new SharedAnswers(catalog, shared, Mode.ON).read("i", OPTIONS, "count", count("i"), LONGS))
+                .as("the answer after the write").isEqualTo(2L);
+        assertThat(a.counts().misses()).isEqualTo(2);
+        assertThat(a.counts().staleTickets()).isEqualTo(1);
+    }
+
+    @Test
+    @Timeout(30)
+    void aRequestNotLookedUpHereComputesWhileItLooksUpAndOneLookedUpHereLooksUpFirst() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        new SharedAnswers(catalog, shared, Mode.ON).read("i", OPTIONS, "count", count("i"), LONGS); // published
+        CountDownLatch computing = new CountDownLatch(1);
+        AtomicBoolean lookedUpWhileComputing = new AtomicBoolean();
+        AtomicBoolean gate = new AtomicBoolean();
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), lookingUpAfter(() -> {
+            if (gate.get()) {
+                try {
+                    lookedUpWhileComputing.set(computing.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }, new AtomicInteger()), Mode.ON, VIRTUAL);
+        b.read("i", OPTIONS, "another request", count("i"), LONGS);
+        int before = computed.get();
+
+        gate.set(true);
+        assertThat(b.read("i", OPTIONS, "count", () -> {
+            computing.countDown();
+            return count("i").get();
+        }, LONGS)).isEqualTo(1L);
+        assertThat(lookedUpWhileComputing).as("the lookup ran while the request computed").isTrue();
+        assertThat(computed.get()).isEqualTo(before + 1);
+        assertThat(b.counts().hits()).isEqualTo(1);
+
+        gate.set(false);
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed.get()).as("looked up first: served").isEqualTo(before + 1);
+        assertThat(b.counts().hits()).isEqualTo(2);
+    }
+
+    @Test
+    @Timeout(30)
+    void aRequestRepeatedHereWhileItsPublicationRunsWaitsForItAndIsServed() throws Exception {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        CountDownLatch publishing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        SharedResponseCache slowPublish = new SharedResponseCache() {
+            @Override
+            public Lookup lookup(String key, List<String> indices) {
+                return shared.lookup(key, indices);
+            }
+
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                publishing.countDown();
+                await(release);
+                return shared.publish(ticket, answer);
+            }
+
+            @Override
+            public void bump(Collection<String> indices) {
+                shared.bump(indices);
+            }
+
+            @Override
+            public void ping() {
+            }
+        };
+        SharedAnswers a = new SharedAnswers(catalog, slowPublish, Mode.ON, VIRTUAL);
+
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).as("answered before it is published")
+                .isEqualTo(1L);
+        await(publishing);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> again = pool.submit(() -> a.read("i", OPTIONS, "count", count("i"), LONGS));
+            Thread.sleep(100);
+            release.countDown();
+            assertThat(again.get(20, TimeUnit.SECONDS)).isEqualTo(1L);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(computed).as("the repeated request served from the cache").hasValue(1);
+        assertThat(a.counts().hits()).isEqualTo(1);
+        assertThat(a.counts().published()).isEqualTo(1);
+    }
+
+    @Test
+    @Timeout(30)
+    void anOverlappedComputationOnASnapshotFromBeforeAnAliasSwapIsDropped() {
+        admin.create(CreateIndexRequest.parse("old", null));
+        admin.create(CreateIndexRequest.parse("new", null));
+        writer(shared).write(index("new", "1"));
+        admin.updateAliases(List.of(AliasActions.add("old", "current", null)));
+        CatalogView beforeTheSwap = catalog.view();
+        admin.updateAliases(List.of(AliasActions.add("new", "current", null),
+                new AliasActions.Action.Remove(List.of("old"), List.of("current"), Optional.empty())));
+        AtomicInteger conditional = new AtomicInteger();
+        SharedAnswers b = new SharedAnswers(pinnedTo(beforeTheSwap, new AtomicInteger()),
+                checkingTheCatalog(conditional), Mode.ON, VIRTUAL);
+        b.read("old", OPTIONS, "count", count("old"), LONGS); // the old index's generation, known here now
+        AtomicInteger onTheSnapshot = new AtomicInteger();
+
+        assertThat(b.read("current", OPTIONS, "count", () -> {
+            if (Catalog.CHECKED.isBound() && Catalog.CHECKED.get() == beforeTheSwap) {
+                onTheSnapshot.incrementAndGet();
+            }
+            return count("current").get();
+        }, LONGS)).isEqualTo(1L);
+        assertThat(onTheSnapshot).as("computed on the snapshot while looking up, then dropped").hasValue(1);
+        assertThat(conditional).hasValue(2);
+    }
+
+    @Test
+    void anOverlappedLookupThatFailsLeavesTheAnswerComputedWithoutTheCache() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        AtomicBoolean down = new AtomicBoolean();
+        SharedAnswers a = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), lookingUpAfter(() -> {
+            if (down.get()) {
+                throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cache down");
+            }
+        }, new AtomicInteger()), Mode.ON, VIRTUAL);
+        a.read("i", OPTIONS, "another request", count("i"), LONGS);
+        down.set(true);
+        AtomicInteger withoutASnapshot = new AtomicInteger();
+
+        assertThat(a.read("i", OPTIONS, "count", () -> {
+            if (!Catalog.CHECKED.isBound()) {
+                withoutASnapshot.incrementAndGet();
+            }
+            return count("i").get();
+        }, LONGS)).isEqualTo(1L);
+        assertThat(a.counts().errors()).isEqualTo(1);
+        assertThat(withoutASnapshot).as("computed again on the catalog's own view").hasValue(1);
+    }
+
     @Test
     void whenTheCacheFailsReadsAreComputedAndWritesAreNotAcknowledged() {
         admin.create(CreateIndexRequest.parse("i", null));

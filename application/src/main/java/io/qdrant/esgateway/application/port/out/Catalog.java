@@ -24,6 +24,8 @@ public interface Catalog {
      * ({@link SharedResponseCache#lookupIf}), or it read the catalog itself. While bound, a shared catalog's
      * {@link #view()} answers with it instead of asking the server again: every change acknowledged before the request
      * started is in it, which is all a fresh read would guarantee. Bound only around the computation of one read.
+     * A read may also compute on its local snapshot while the lookup that checks it is still on the way; its answer
+     * is then dropped unless the lookup finds that snapshot current.
      */
     ScopedValue<CatalogView> CHECKED = ScopedValue.newInstance();
 
