@@ -40,8 +40,11 @@ public final class SharedAnswers implements ResponseCaching {
     private static final System.Logger LOG = System.getLogger(SharedAnswers.class.getName());
     /** How many keys a replica remembers having looked up (a hint only: a forgotten key is overlapped again). */
     private static final int RECENT_KEYS = 1 << 16;
-    /** Publications running in the background at most; past it a request publishes before it answers. */
-    private static final int PUBLICATIONS_IN_FLIGHT = 256;
+    /**
+     * Publications running in the background at most; past it a request publishes before it answers. Half the
+     * gateway's response-cache connections, so lookups always find one free.
+     */
+    private static final int PUBLICATIONS_IN_FLIGHT = 32;
 
     private final Catalog catalog;
     private final SharedResponseCache cache;

@@ -53,6 +53,40 @@ class SharedAnswersTest {
         }
     };
 
+    /** A shared cache that passes every call on to {@code to}; a test overrides what it watches or changes. */
+    private static class Forwarding implements SharedResponseCache {
+        private final SharedResponseCache to;
+
+        Forwarding(SharedResponseCache to) {
+            this.to = to;
+        }
+
+        @Override
+        public Lookup lookup(String key, List<String> indices) {
+            return to.lookup(key, indices);
+        }
+
+        @Override
+        public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked, List<String> values) {
+            return to.lookupIf(key, indices, checked, values);
+        }
+
+        @Override
+        public Published publish(Ticket ticket, byte[] answer) {
+            return to.publish(ticket, answer);
+        }
+
+        @Override
+        public void bump(Collection<String> indices) {
+            to.bump(indices);
+        }
+
+        @Override
+        public void ping() {
+            to.ping();
+        }
+    }
+
     private final AtomicInteger ids = new AtomicInteger();
     private final InMemoryCatalog catalog = new InMemoryCatalog();
     private final InMemoryDocumentStore store = new InMemoryDocumentStore();
@@ -126,25 +160,11 @@ class SharedAnswersTest {
         SharedAnswers a = new SharedAnswers(catalog, shared, Mode.COORDINATE);
         SharedAnswers b = new SharedAnswers(catalog, shared, Mode.COORDINATE);
         AtomicInteger publications = new AtomicInteger();
-        SharedResponseCache counting = new SharedResponseCache() {
-            @Override
-            public Lookup lookup(String key, List<String> indices) {
-                return shared.lookup(key, indices);
-            }
-
+        SharedResponseCache counting = new Forwarding(shared) {
             @Override
             public Published publish(Ticket ticket, byte[] answer) {
                 publications.incrementAndGet();
-                return shared.publish(ticket, answer);
-            }
-
-            @Override
-            public void bump(Collection<String> indices) {
-                shared.bump(indices);
-            }
-
-            @Override
-            public void ping() {
+                return super.publish(ticket, answer);
             }
         };
         SharedAnswers c = new SharedAnswers(catalog, counting, Mode.COORDINATE);
@@ -226,12 +246,7 @@ class SharedAnswersTest {
 
     /** The shared cache, whose conditional lookup checks {@code catalog-version} against the live catalog. */
     private SharedResponseCache checkingTheCatalog(AtomicInteger conditional) {
-        return new SharedResponseCache() {
-            @Override
-            public Lookup lookup(String key, List<String> indices) {
-                return shared.lookup(key, indices);
-            }
-
+        return new Forwarding(shared) {
             @Override
             public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked,
                                              List<String> values) {
@@ -239,21 +254,6 @@ class SharedAnswersTest {
                 assertThat(checked).containsExactly("catalog-version");
                 return Long.toString(catalog.view().version()).equals(values.get(0))
                         ? Optional.of(shared.lookup(key, indices)) : Optional.empty();
-            }
-
-            @Override
-            public Published publish(Ticket ticket, byte[] answer) {
-                return shared.publish(ticket, answer);
-            }
-
-            @Override
-            public void bump(Collection<String> indices) {
-                shared.bump(indices);
-            }
-
-            @Override
-            public void ping() {
-                shared.ping();
             }
         };
     }
@@ -370,32 +370,12 @@ class SharedAnswersTest {
 
     /** {@link #checkingTheCatalog}, whose conditional lookups first run {@code before} (in the lookup's thread). */
     private SharedResponseCache lookingUpAfter(Runnable before, AtomicInteger conditional) {
-        SharedResponseCache checking = checkingTheCatalog(conditional);
-        return new SharedResponseCache() {
-            @Override
-            public Lookup lookup(String key, List<String> indices) {
-                return checking.lookup(key, indices);
-            }
-
+        return new Forwarding(checkingTheCatalog(conditional)) {
             @Override
             public Optional<Lookup> lookupIf(String key, List<String> indices, List<String> checked,
                                              List<String> values) {
                 before.run();
-                return checking.lookupIf(key, indices, checked, values);
-            }
-
-            @Override
-            public Published publish(Ticket ticket, byte[] answer) {
-                return checking.publish(ticket, answer);
-            }
-
-            @Override
-            public void bump(Collection<String> indices) {
-                checking.bump(indices);
-            }
-
-            @Override
-            public void ping() {
+                return super.lookupIf(key, indices, checked, values);
             }
         };
     }
@@ -496,26 +476,12 @@ class SharedAnswersTest {
         writer(shared).write(index("i", "1"));
         CountDownLatch publishing = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        SharedResponseCache slowPublish = new SharedResponseCache() {
-            @Override
-            public Lookup lookup(String key, List<String> indices) {
-                return shared.lookup(key, indices);
-            }
-
+        SharedResponseCache slowPublish = new Forwarding(shared) {
             @Override
             public Published publish(Ticket ticket, byte[] answer) {
                 publishing.countDown();
                 await(release);
-                return shared.publish(ticket, answer);
-            }
-
-            @Override
-            public void bump(Collection<String> indices) {
-                shared.bump(indices);
-            }
-
-            @Override
-            public void ping() {
+                return super.publish(ticket, answer);
             }
         };
         SharedAnswers a = new SharedAnswers(catalog, slowPublish, Mode.ON, VIRTUAL);
@@ -591,7 +557,7 @@ class SharedAnswersTest {
     void whenTheCacheFailsReadsAreComputedAndWritesAreNotAcknowledged() {
         admin.create(CreateIndexRequest.parse("i", null));
         AtomicBoolean down = new AtomicBoolean(true);
-        SharedResponseCache failing = new SharedResponseCache() {
+        SharedResponseCache failing = new Forwarding(shared) {
             private void check() {
                 if (down.get()) {
                     throw new GatewayException(ErrorKind.BACKEND_UNAVAILABLE, "cache down");
@@ -601,19 +567,19 @@ class SharedAnswersTest {
             @Override
             public Lookup lookup(String key, List<String> indices) {
                 check();
-                return shared.lookup(key, indices);
+                return super.lookup(key, indices);
             }
 
             @Override
             public Published publish(Ticket ticket, byte[] answer) {
                 check();
-                return shared.publish(ticket, answer);
+                return super.publish(ticket, answer);
             }
 
             @Override
             public void bump(Collection<String> indices) {
                 check();
-                shared.bump(indices);
+                super.bump(indices);
             }
 
             @Override
@@ -638,25 +604,11 @@ class SharedAnswersTest {
         admin.create(CreateIndexRequest.parse("a", null));
         admin.create(CreateIndexRequest.parse("b", null));
         List<Collection<String>> bumps = new java.util.ArrayList<>();
-        SharedResponseCache counting = new SharedResponseCache() {
-            @Override
-            public Lookup lookup(String key, List<String> indices) {
-                return shared.lookup(key, indices);
-            }
-
-            @Override
-            public Published publish(Ticket ticket, byte[] answer) {
-                return shared.publish(ticket, answer);
-            }
-
+        SharedResponseCache counting = new Forwarding(shared) {
             @Override
             public void bump(Collection<String> indices) {
                 bumps.add(List.copyOf(indices));
-                shared.bump(indices);
-            }
-
-            @Override
-            public void ping() {
+                super.bump(indices);
             }
         };
         List<io.qdrant.esgateway.application.port.in.DocumentOperations.WriteOutcome> outcomes = writer(counting)

@@ -94,6 +94,9 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         config.setMinIdle(Math.min(2, settings.poolSize()));
         config.setTestWhileIdle(true);
         config.setJmxEnabled(false);
+        // every connection busy: wait for one as long as for a reply, then fail (the read is computed without the cache)
+        config.setBlockWhenExhausted(true);
+        config.setMaxWait(settings.timeout());
         int timeout = (int) settings.timeout().toMillis();
         byte[] runKey = bytes(settings.prefix() + "rc:run");
         byte[] epochKey = bytes(settings.prefix() + "rc:epoch");
