@@ -155,7 +155,7 @@ class SoakTest {
                         aggregate();
                     }
                 } catch (RuntimeException e) {
-                    wrong.add("client " + client + ": " + e);
+                    wrong.add("client " + client + ": " + e + (e.getCause() == null ? "" : ", caused by " + e.getCause()));
                 }
             }
         }
