@@ -103,21 +103,22 @@ public final class SharedAnswers implements ResponseCaching {
             uncacheable.increment();
             return compute.get();
         }
+        Planned planned = planned(target, options, request);
+        if (planned != null) {
+            awaitPublication(planned.key());
+            SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key())
+                    ? known.ticket(planned.key(), planned.uuids()) : null;
+            if (early != null) {
+                // outside the cache's failure handling below: the computation's own error is its answer
+                Optional<A> answer = overlapped(planned, early, compute, codec);
+                if (answer.isPresent()) {
+                    return answer.get();
+                }
+                planned = null; // the snapshot is out of date: read the catalog
+            }
+        }
         Checked checked;
         try {
-            Planned planned = planned(target, options, request);
-            if (planned != null) {
-                awaitPublication(planned.key());
-                SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key())
-                        ? known.ticket(planned.key(), planned.uuids()) : null;
-                if (early != null) {
-                    Optional<A> answer = overlapped(planned, early, compute, codec);
-                    if (answer.isPresent()) {
-                        return answer.get();
-                    }
-                    planned = null; // the snapshot is out of date: read the catalog
-                }
-            }
             Planned current = planned;
             checked = current == null ? null : cache.lookupIf(current.key(), current.uuids(),
                     current.pinned().keys(), current.pinned().values())
@@ -191,7 +192,15 @@ public final class SharedAnswers implements ResponseCaching {
         } catch (RuntimeException e) {
             failed = e;
         }
-        Optional<SharedResponseCache.Lookup> found = join(lookup);
+        Optional<SharedResponseCache.Lookup> found;
+        try {
+            found = join(lookup);
+        } catch (GatewayException e) {
+            errors.increment();
+            LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
+            // the snapshot is unchecked: computed again on the catalog's own view
+            return Optional.of(compute.get());
+        }
         if (found.isEmpty()) {
             return Optional.empty();
         }

@@ -554,6 +554,24 @@ class SharedAnswersTest {
     }
 
     @Test
+    void anOverlappedComputationsOwnErrorIsTheAnswerComputedOnce() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        SharedAnswers a = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()),
+                checkingTheCatalog(new AtomicInteger()), Mode.ON, VIRTUAL);
+        a.read("i", OPTIONS, "another request", count("i"), LONGS); // the index's generation, known here now
+        AtomicInteger runs = new AtomicInteger();
+
+        assertThatThrownBy(() -> a.read("i", OPTIONS, "bad request", () -> {
+            runs.incrementAndGet();
+            throw new GatewayException(ErrorKind.ILLEGAL_ARGUMENT, "no such query");
+        }, LONGS)).isInstanceOfSatisfying(GatewayException.class,
+                e -> assertThat(e.kind()).isEqualTo(ErrorKind.ILLEGAL_ARGUMENT));
+        assertThat(runs).as("computed once").hasValue(1);
+        assertThat(a.counts().errors()).as("not a failure of the cache").isZero();
+    }
+
+    @Test
     void whenTheCacheFailsReadsAreComputedAndWritesAreNotAcknowledged() {
         admin.create(CreateIndexRequest.parse("i", null));
         AtomicBoolean down = new AtomicBoolean(true);
