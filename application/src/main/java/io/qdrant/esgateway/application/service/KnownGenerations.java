@@ -25,7 +25,12 @@ final class KnownGenerations {
             byIndex.clear();
         }
         for (int i = 0; i < ticket.indices().size(); i++) {
-            byIndex.put(ticket.indices().get(i), new Known(ticket.epoch(), ticket.generations().get(i)));
+            long generation = ticket.generations().get(i);
+            Known known = byIndex.get(ticket.indices().get(i));
+            if (known == null || known.generation() != generation || !known.epoch().equals(ticket.epoch())) {
+                // a warm hit usually reads what is known already: nothing to write then
+                byIndex.put(ticket.indices().get(i), new Known(ticket.epoch(), generation));
+            }
         }
     }
 

@@ -22,15 +22,13 @@ final class RecentKeys {
 
     /** The key's first 64 bits; never 0 (an empty slot). Keys are hex digests; any other text is hashed. */
     private static long bits(String key) {
-        long bits;
+        long bits = key.hashCode() * 0x9E3779B97F4A7C15L;
         if (key.length() >= 16) {
             try {
                 bits = Long.parseUnsignedLong(key, 0, 16, 16);
             } catch (NumberFormatException e) {
-                bits = key.hashCode() * 0x9E3779B97F4A7C15L;
+                // not hex: the hash
             }
-        } else {
-            bits = key.hashCode() * 0x9E3779B97F4A7C15L;
         }
         return bits == 0 ? 1 : bits;
     }

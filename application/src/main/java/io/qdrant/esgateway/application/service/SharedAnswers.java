@@ -124,9 +124,7 @@ public final class SharedAnswers implements ResponseCaching {
                     current.pinned().keys(), current.pinned().values())
                     .map(lookup -> new Checked(lookup, current.pinned().view())).orElse(null);
         } catch (GatewayException e) {
-            errors.increment();
-            LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
-            return compute.get();
+            return withoutTheCache(e, compute);
         }
         if (checked == null) {
             List<IndexMetadata> indices;
@@ -149,9 +147,7 @@ public final class SharedAnswers implements ResponseCaching {
                 awaitPublication(key);
                 checked = new Checked(cache.lookup(key, uuids), view);
             } catch (GatewayException e) {
-                errors.increment();
-                LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
-                return compute.get();
+                return withoutTheCache(e, compute);
             }
         }
         SharedResponseCache.Lookup lookup = checked.lookup();
@@ -196,10 +192,8 @@ public final class SharedAnswers implements ResponseCaching {
         try {
             found = join(lookup);
         } catch (GatewayException e) {
-            errors.increment();
-            LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", e);
             // the snapshot is unchecked: computed again on the catalog's own view
-            return Optional.of(compute.get());
+            return Optional.of(withoutTheCache(e, compute));
         }
         if (found.isEmpty()) {
             return Optional.empty();
@@ -214,7 +208,7 @@ public final class SharedAnswers implements ResponseCaching {
             return Optional.of(answer);
         }
         misses.increment();
-        if (sameGenerations(early, found.get().ticket())) {
+        if (early.equals(found.get().ticket())) { // same key, indices, epoch and generations
             publish(early, answer, codec);
         } else {
             stale.increment();
@@ -222,8 +216,11 @@ public final class SharedAnswers implements ResponseCaching {
         return Optional.of(answer);
     }
 
-    private static boolean sameGenerations(SharedResponseCache.Ticket a, SharedResponseCache.Ticket b) {
-        return a.epoch().equals(b.epoch()) && a.indices().equals(b.indices()) && a.generations().equals(b.generations());
+    /** The cache's server failed: the answer is computed and given without it. */
+    private <A> A withoutTheCache(GatewayException failure, Supplier<A> compute) {
+        errors.increment();
+        LOG.log(System.Logger.Level.DEBUG, "response cache lookup failed; answering without it", failure);
+        return compute.get();
     }
 
     private static <T> T join(CompletableFuture<T> future) {
@@ -256,20 +253,21 @@ public final class SharedAnswers implements ResponseCaching {
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         inFlight.put(ticket.key(), done);
+        Runnable settle = () -> {
+            inFlight.remove(ticket.key(), done);
+            publications.release();
+            done.complete(null);
+        };
         try {
             background.execute(() -> {
                 try {
                     publishNow(ticket, answer, codec);
                 } finally {
-                    inFlight.remove(ticket.key(), done);
-                    publications.release();
-                    done.complete(null);
+                    settle.run();
                 }
             });
         } catch (RuntimeException e) {
-            inFlight.remove(ticket.key(), done);
-            publications.release();
-            done.complete(null);
+            settle.run();
             publishNow(ticket, answer, codec);
         }
     }
