@@ -94,7 +94,7 @@ final class Gateway implements AutoCloseable {
             try {
                 shared = RedisResponseCaches.open(new RedisResponseCaches.Settings(config.redisUrl().orElseThrow(),
                         config.redisPrefix(), config.responseCacheTtl(), config.responseCacheMaxEntry(),
-                        RESPONSE_CACHE_POOL, RESPONSE_CACHE_TIMEOUT));
+                        RESPONSE_CACHE_POOL, RESPONSE_CACHE_TIMEOUT, leaseTerm(config)));
             } catch (RuntimeException e) {
                 closeQuietly((AutoCloseable) store);
                 closeQuietly((AutoCloseable) catalog);
@@ -193,11 +193,19 @@ final class Gateway implements AutoCloseable {
                 activity);
     }
 
+    /**
+     * The response cache's lease term: only when it serves ({@code on}); {@code coordinate} computes every answer, so
+     * its replicas need not know anything between lookups.
+     */
+    private static java.time.Duration leaseTerm(GatewayConfig config) {
+        return config.responseCache().equals("on") ? config.responseCacheLease() : java.time.Duration.ZERO;
+    }
+
     /** The catalog {@code QEG_CATALOG} names: SQLite in the data directory, or the shared one in Valkey/Redis. */
     private static Catalog openCatalog(GatewayConfig config) {
         if (config.catalog().equals("redis")) {
             return RedisCatalogs.open(new RedisCatalogs.Settings(config.redisUrl().orElseThrow(), config.redisPrefix(),
-                    java.time.Duration.ofSeconds(5), 32));
+                    java.time.Duration.ofSeconds(5), 32, leaseTerm(config)));
         }
         return SqliteCatalogs.open(config.dataDir().resolve("catalog.db"));
     }

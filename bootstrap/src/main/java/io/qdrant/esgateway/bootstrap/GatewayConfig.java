@@ -19,7 +19,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
                      int qdrantPoolSize, int requestCacheEntries, boolean warmUp, String responseCache,
                      Optional<java.net.URI> redisUrl, String redisPrefix, java.time.Duration responseCacheTtl,
-                     int responseCacheMaxEntry, SecurityConfig security,
+                     int responseCacheMaxEntry, java.time.Duration responseCacheLease, SecurityConfig security,
                      io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits limits, Path configDir) {
 
     /**
@@ -150,6 +150,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 responseCache, redisUrl, redisPrefix(v, from),
                 duration(Setting.RESPONSE_CACHE_TTL, v, from),
                 (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)),
+                lease(v, from),
                 SecurityConfig.validate(host, v, from, duration(Setting.AUTH_CACHE_TTL, v, from)),
                 new io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits(
                         integer(Setting.MAX_CONCURRENT_REQUESTS, v, from, 1, 100_000),
@@ -236,6 +237,18 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
             throw invalid(Setting.QDRANT_URL, v, from, "a URL such as http://127.0.0.1:6333");
         }
         return uri;
+    }
+
+    /** The response cache's lease term: {@code off} (zero) or a duration up to 10 s. */
+    private static java.time.Duration lease(Map<Setting, String> v, Map<Setting, String> from) {
+        if (v.get(Setting.RESPONSE_CACHE_LEASE).trim().equalsIgnoreCase("off")) {
+            return java.time.Duration.ZERO;
+        }
+        java.time.Duration term = duration(Setting.RESPONSE_CACHE_LEASE, v, from);
+        if (term.compareTo(java.time.Duration.ofSeconds(10)) > 0) {
+            throw invalid(Setting.RESPONSE_CACHE_LEASE, v, from, "off or a duration up to 10s");
+        }
+        return term;
     }
 
     /** {@code 500ms}, {@code 5s}, {@code 2m}, or a plain number of milliseconds; positive. */

@@ -57,6 +57,11 @@ enum Setting {
                     + " process-local request cache off"),
     RESPONSE_CACHE_TTL("response-cache-ttl", null, "QEG_RESPONSE_CACHE_TTL", "5m",
             "longest life of a shared response cache entry (e.g. 30s, 5m)"),
+    RESPONSE_CACHE_LEASE("response-cache-lease", null, "QEG_RESPONSE_CACHE_LEASE", "1s",
+            "with the response cache on, how long a replica's lease runs after each renewal: under it a replica"
+                    + " answers a request it holds the answer to without asking Valkey/Redis, and a write waits until"
+                    + " every running lease has dropped what it moved (a replica that dies stalls writes up to this"
+                    + " long); off: every hit asks the server"),
     RESPONSE_CACHE_MAX_ENTRY("response-cache-max-entry", null, "QEG_RESPONSE_CACHE_MAX_ENTRY", "1mb",
             "largest answer the shared response cache keeps (larger ones are answered, not kept)"),
     SECURITY("security", "--security", "QEG_SECURITY", "false",

@@ -184,6 +184,20 @@ class GatewayConfigTest {
         assertThat(shared.responseCacheTtl()).isEqualTo(java.time.Duration.ofSeconds(30));
         assertThat(shared.responseCacheMaxEntry()).isEqualTo(64 * 1024);
         assertThat(shared.toString()).doesNotContain("secret");
+        assertThat(shared.responseCacheLease()).as("the default lease term").isEqualTo(java.time.Duration.ofSeconds(1));
+    }
+
+    @Test
+    void theLeaseTermIsOffOrADurationUpToTenSeconds() {
+        java.util.function.Function<String, GatewayConfig> with = lease -> GatewayConfig.load(new String[0], Map.of(
+                "QEG_RESPONSE_CACHE", "on", "QEG_REDIS_URL", "redis://127.0.0.1:6379",
+                "QEG_RESPONSE_CACHE_LEASE", lease));
+        assertThat(with.apply("off").responseCacheLease()).isZero();
+        assertThat(with.apply("250ms").responseCacheLease()).isEqualTo(java.time.Duration.ofMillis(250));
+        assertThat(with.apply("10s").responseCacheLease()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThatThrownBy(() -> with.apply("11s")).hasMessageContaining("QEG_RESPONSE_CACHE_LEASE")
+                .hasMessageContaining("off or a duration up to 10s");
+        assertThatThrownBy(() -> with.apply("0")).hasMessageContaining("QEG_RESPONSE_CACHE_LEASE");
     }
 
     @Test

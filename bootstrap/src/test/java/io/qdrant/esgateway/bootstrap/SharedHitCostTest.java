@@ -27,16 +27,40 @@ import org.junit.jupiter.api.Test;
  * Redis, one embedded), the bench's {@code terms} search repeated on a kept-alive connection, p50s of alternating
  * rounds; the Redis commands one hit sends (the server's {@code INFO commandstats}) and the server time they take.
  *
- * <p>As a test it checks what a warm hit sends: one pipelined {@code MGET} and {@code HMGET}, no script. As a
- * {@code main} it prints the measurement ({@code java -cp <test class path> io.qdrant.esgateway.bootstrap.SharedHitCostTest [n]}).
+ * <p>As a test it checks what a warm hit sends: nothing under a lease (the replica holds the answer and knows its
+ * generations current); without one, one pipelined {@code MGET} and {@code HMGET}, no script. As a {@code main} it
+ * prints the measurement ({@code java -cp <test class path> io.qdrant.esgateway.bootstrap.SharedHitCostTest [n
+ * [lease]]}, lease {@code 1s} unless given, {@code off} for none).
  */
 class SharedHitCostTest {
     static final String TERMS = "{'size':0,'track_total_hits':true,'query':{'range':{'price':{'gte':100,'lte':800}}},"
             + "'aggs':{'c':{'terms':{'field':'category','size':20}}}}";
 
     @Test
-    void aWarmHitSendsOnePipelinedReadOfTheGenerationsAndTheEntry() throws Exception {
-        try (Setup setup = Setup.start()) {
+    void aWarmHitUnderALeaseSendsNothing() throws Exception {
+        try (Setup setup = Setup.start("1s")) {
+            setup.shared.search(json(TERMS)); // the miss that publishes
+            published(setup, 1);
+            for (int i = 0; i < 20; i++) { // until the lease runs and the answer's generations are known
+                setup.shared.search(json(TERMS));
+                Thread.sleep(50);
+            }
+            Map<String, Long> before = setup.commands();
+            int n = 200;
+            for (int i = 0; i < n; i++) {
+                setup.shared.search(json(TERMS));
+            }
+            Map<String, Long> sent = diff(before, setup.commands());
+            // no lookup: only the lease's renewals (a script every quarter term) may run meanwhile
+            assertThat(sent).as("%s", sent).doesNotContainKeys("mget", "hmget", "get|mget");
+            assertThat(sent.getOrDefault("evalsha", 0L) + sent.getOrDefault("eval", 0L)).as("%s", sent)
+                    .isLessThan(n / 10);
+        }
+    }
+
+    @Test
+    void aWarmHitWithoutALeaseSendsOnePipelinedReadOfTheGenerationsAndTheEntry() throws Exception {
+        try (Setup setup = Setup.start("off")) {
             setup.shared.search(json(TERMS)); // the miss that publishes
             Map<String, Long> before = published(setup, 1);
             int n = 50;
@@ -51,7 +75,8 @@ class SharedHitCostTest {
 
     @Test
     void aMissSendsTheLookupAndThePublicationAndNoOtherCatalogRead() throws Exception {
-        try (Setup setup = Setup.start()) {
+        // without a lease, whose renewals would add their commands to the count
+        try (Setup setup = Setup.start("off")) {
             String body = json(TERMS);
             setup.shared.search(body); // the catalog snapshot is local from now on
             for (int i = 0; i < 5; i++) { // and the connections the overlapped lookups and publications use are open
@@ -95,7 +120,7 @@ class SharedHitCostTest {
 
     public static void main(String[] args) throws Exception {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
-        try (Setup setup = Setup.start()) {
+        try (Setup setup = Setup.start(args.length > 1 ? args[1] : "1s")) {
             String body = json(TERMS);
             for (int i = 0; i < 3000; i++) { // both warmed up (compiled) before measuring
                 setup.shared.search(body);
@@ -216,11 +241,12 @@ class SharedHitCostTest {
     /** Redis, the two gateways, the index loaded on both. */
     record Setup(RedisTestServer redis, Path dir, RunningGateway sharedGateway, RunningGateway embeddedGateway,
                  RawClient shared, RawClient embedded) implements AutoCloseable {
-        static Setup start() throws IOException {
+        /** @param lease the shared gateway's {@code QEG_RESPONSE_CACHE_LEASE} */
+        static Setup start(String lease) throws IOException {
             RedisTestServer redis = RedisTestServer.start();
             Path dir = Files.createTempDirectory("qeg-hit-cost-");
             RunningGateway s = RunningGateway.start(dir.resolve("shared"), "QEG_CATALOG", "redis", "QEG_REDIS_URL",
-                    redis.url(), "QEG_RESPONSE_CACHE", "on", "QEG_WARM_UP", "off");
+                    redis.url(), "QEG_RESPONSE_CACHE", "on", "QEG_RESPONSE_CACHE_LEASE", lease, "QEG_WARM_UP", "off");
             RunningGateway e = RunningGateway.start(dir.resolve("embedded"), "QEG_WARM_UP", "off");
             for (RunningGateway g : new RunningGateway[] {s, e}) {
                 g.client.put("/bench", json("{'mappings':{'properties':{'category':{'type':'keyword'},"

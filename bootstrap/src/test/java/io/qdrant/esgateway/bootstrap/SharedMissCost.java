@@ -22,7 +22,7 @@ public final class SharedMissCost {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 12;
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        try (SharedHitCostTest.Setup setup = SharedHitCostTest.Setup.start()) {
+        try (SharedHitCostTest.Setup setup = SharedHitCostTest.Setup.start("1s")) {
             String body = json(SharedHitCostTest.TERMS);
             for (int round = 0; round < rounds; round++) {
                 for (boolean shared : new boolean[] {true, false}) {

@@ -72,6 +72,18 @@ class SharedResponseCacheHttpTest {
     }
 
     @Test
+    void aSearchUsingAStoredScriptSeesTheScriptAsStoredNow() {
+        on.client.put("/_scripts/boost", "{\"script\":{\"lang\":\"painless\",\"source\":\"doc['year'].value * 2\"}}");
+        String body = json("{'query':{'script_score':{'query':{'match_all':{}},'script':{'id':'boost'}}}}");
+        assertThat(on.client.post("/books/_search", body).body()).contains("\"_score\":4002.0");
+        on.client.post("/books/_search", body);
+
+        on.client.put("/_scripts/boost", "{\"script\":{\"lang\":\"painless\",\"source\":\"doc['year'].value * 3\"}}");
+
+        assertThat(on.client.post("/books/_search", body).body()).contains("\"_score\":6003.0");
+    }
+
+    @Test
     void aRepeatedSearchIsServedFromTheSharedCacheAndAnAcknowledgedWriteIsNeverHidden() {
         String body = json("{'query':{'term':{'tag':'a'}},'aggs':{'years':{'terms':{'field':'year'}}}}");
         EsClient.Reply first = on.client.post("/books/_search", body);

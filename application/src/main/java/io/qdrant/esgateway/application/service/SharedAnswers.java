@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * catalog change (alias swap, new mapping, deleted index) leaves every older entry unreachable for the requests that
  * start after it; the data generations of those indices make the {@link SharedResponseCache.Ticket}, so a write
  * does the same for what it touched. A request whose text mentions {@code now} is never cached (the request cache's
- * rule, {@link #dependsOnNow}). When the cache's server fails, reads are computed and answered without it (a
+ * rule, {@link #dependsOnNow}), nor one that refers to a stored script ({@link #dependsOnStoredScripts}). When the
+ * cache's server fails, reads are computed and answered without it (a
  * computed answer is always current); writes fail instead ({@link DocumentService}).
  *
  * <p>A request this replica looked up lately (a hit is likely) is looked up first and computed only on a miss. Any
@@ -35,6 +36,11 @@ import java.util.function.Supplier;
  * while its lookup runs ({@link #overlapped}); the answer is kept only if the lookup finds the snapshot current. A
  * computed answer is published after the request has it, in the background; a later lookup of the same key on this
  * replica waits for that publication.
+ *
+ * <p>In {@code on}, a replica also holds the answers it published or was served ({@link LocalAnswers}, bounded) with
+ * their tickets, and answers a request for one without a round trip while the cache knows its generations current
+ * ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget a
+ * generation before they acknowledge moving it).
  */
 public final class SharedAnswers implements ResponseCaching {
     private static final System.Logger LOG = System.getLogger(SharedAnswers.class.getName());
@@ -45,6 +51,9 @@ public final class SharedAnswers implements ResponseCaching {
      * gateway's response-cache connections, so lookups always find one free.
      */
     private static final int PUBLICATIONS_IN_FLIGHT = 32;
+    /** Decoded answers a replica holds at most ({@link LocalAnswers}), and their encoded size at most. */
+    private static final int HELD_ANSWERS = 1024;
+    private static final long HELD_BYTES = 4L << 20;
 
     private final Catalog catalog;
     private final SharedResponseCache cache;
@@ -61,6 +70,7 @@ public final class SharedAnswers implements ResponseCaching {
     private final RecentKeys seen = new RecentKeys(RECENT_KEYS);
     private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
     private final Semaphore publications = new Semaphore(PUBLICATIONS_IN_FLIGHT);
+    private final LocalAnswers held = new LocalAnswers(HELD_ANSWERS, HELD_BYTES);
 
     /**
      * Without background work: each lookup and publication runs in the request's own thread, in order (the answers
@@ -91,6 +101,15 @@ public final class SharedAnswers implements ResponseCaching {
         return request.contains("now");
     }
 
+    /**
+     * Whether a request may refer to a stored script ({@code "script":{"id":…}}): its answer depends on the script's
+     * source as stored when it runs, which is not part of the catalog version (storing a script moves nothing), so it
+     * is never cached. Any request with an {@code "id"} key and a script in it counts.
+     */
+    static boolean dependsOnStoredScripts(String request) {
+        return request.contains("\"id\":") && request.contains("script");
+    }
+
     @Override
     public Mode mode() {
         return mode;
@@ -99,13 +118,19 @@ public final class SharedAnswers implements ResponseCaching {
     @Override
     public <A> A read(String target, CatalogView.Options options, String request, Supplier<A> compute,
                       Codec<A> codec) {
-        if (dependsOnNow(request) || dependsOnNow(target)) {
+        if (dependsOnNow(request) || dependsOnNow(target) || dependsOnStoredScripts(request)) {
             uncacheable.increment();
             return compute.get();
         }
         Planned planned = planned(target, options, request);
         if (planned != null) {
             awaitPublication(planned.key());
+            if (mode == Mode.ON) {
+                Optional<A> current = heldAnswer(planned, codec);
+                if (current.isPresent()) {
+                    return current.get();
+                }
+            }
             SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key())
                     ? known.ticket(planned.key(), planned.uuids()) : null;
             if (early != null) {
@@ -155,7 +180,10 @@ public final class SharedAnswers implements ResponseCaching {
         if (lookup.answer().isPresent()) {
             hits.increment();
             if (mode == Mode.ON) {
-                return codec.decode(lookup.answer().get());
+                byte[] bytes = lookup.answer().get();
+                A answer = codec.decode(bytes);
+                held.put(new LocalAnswers.Held(lookup.ticket(), answer, codec, bytes.length));
+                return answer;
             }
             // coordinate: computed, not served; the entry is current under this very ticket, so publishing the
             // recomputed answer again would only rewrite it (and reset its TTL)
@@ -214,6 +242,31 @@ public final class SharedAnswers implements ResponseCaching {
             stale.increment();
         }
         return Optional.of(answer);
+    }
+
+    /**
+     * The answer this replica holds for the request, when the cache knows without a round trip that the generations it
+     * was published under are current ({@link SharedResponseCache#knownTicket}) and the local snapshot with them.
+     * Empty when none is held, or the cache does not know (the caller then looks up as usual); a held answer under
+     * other generations than the known ones is dropped.
+     */
+    @SuppressWarnings("unchecked")
+    private <A> Optional<A> heldAnswer(Planned planned, Codec<A> codec) {
+        LocalAnswers.Held answer = held.get(planned.key());
+        if (answer == null || answer.codec() != codec) {
+            return Optional.empty();
+        }
+        Optional<SharedResponseCache.Ticket> now = cache.knownTicket(planned.key(), planned.uuids(),
+                planned.pinned().keys(), planned.pinned().values());
+        if (now.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!now.get().equals(answer.ticket())) { // same key, indices, epoch and generations
+            held.remove(answer);
+            return Optional.empty();
+        }
+        hits.increment();
+        return Optional.of((A) answer.answer());
     }
 
     /** The cache's server failed: the answer is computed and given without it. */
@@ -286,7 +339,12 @@ public final class SharedAnswers implements ResponseCaching {
         }
         try {
             switch (cache.publish(ticket, bytes.get())) {
-                case PUBLISHED -> published.increment();
+                case PUBLISHED -> {
+                    published.increment();
+                    if (mode == Mode.ON) {
+                        held.put(new LocalAnswers.Held(ticket, answer, codec, bytes.get().length));
+                    }
+                }
                 case STALE_TICKET -> stale.increment();
                 case TOO_LARGE -> tooLarge.increment();
             }

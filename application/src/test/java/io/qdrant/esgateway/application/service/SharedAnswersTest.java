@@ -572,6 +572,65 @@ class SharedAnswersTest {
     }
 
     @Test
+    void aRequestThatRefersToAStoredScriptIsNeverCached() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        String stored = "{\"query\":{\"script_score\":{\"script\":{\"id\":\"boost\"}}}}";
+        a.read("i", OPTIONS, stored, count("i"), LONGS);
+        a.read("i", OPTIONS, stored, count("i"), LONGS);
+        assertThat(computed).hasValue(2);
+        assertThat(a.counts().uncacheable()).isEqualTo(2);
+        String inline = "{\"query\":{\"script_score\":{\"script\":{\"source\":\"1\"}}}}";
+        a.read("i", OPTIONS, inline, count("i"), LONGS);
+        a.read("i", OPTIONS, inline, count("i"), LONGS);
+        assertThat(computed).as("an inline script is part of the request").hasValue(3);
+    }
+
+    @Test
+    void aHeldAnswerIsServedWithoutALookupWhileTheCacheKnowsItsGenerationsCurrent() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        AtomicInteger lookups = new AtomicInteger();
+        AtomicBoolean knows = new AtomicBoolean(true);
+        // a cache with a lease: it knows the current generations (here: reads them from the in-memory cache unseen)
+        SharedResponseCache leased = new Forwarding(checkingTheCatalog(lookups)) {
+            @Override
+            public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
+                                                List<String> values) {
+                return knows.get() && Long.toString(catalog.view().version()).equals(values.get(0))
+                        ? Optional.of(shared.lookup(key, indices).ticket()) : Optional.empty();
+            }
+        };
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON);
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L); // computed, published, held
+        int first = lookups.get();
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        }
+        assertThat(computed).hasValue(1);
+        assertThat(b.counts().hits()).isEqualTo(3);
+        assertThat(lookups).as("served from what this replica holds: no lookup").hasValue(first);
+
+        writer(shared).write(index("i", "2")); // another replica's write: the known generation moves
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(2L);
+        assertThat(computed).hasValue(2);
+        assertThat(lookups).as("the held answer is out of date: looked up again").hasValue(first + 1);
+
+        knows.set(false); // the lease lapsed: the cache is asked
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(2L);
+        assertThat(lookups).hasValue(first + 2);
+        assertThat(computed).as("served by the shared cache").hasValue(2);
+
+        // coordinate never serves, held or not
+        SharedAnswers c = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.COORDINATE);
+        c.read("i", OPTIONS, "count", count("i"), LONGS);
+        knows.set(true);
+        c.read("i", OPTIONS, "count", count("i"), LONGS);
+        assertThat(computed).hasValue(4);
+    }
+
+    @Test
     void whenTheCacheFailsReadsAreComputedAndWritesAreNotAcknowledged() {
         admin.create(CreateIndexRequest.parse("i", null));
         AtomicBoolean down = new AtomicBoolean(true);

@@ -66,6 +66,16 @@ public interface SharedResponseCache {
         return Optional.empty();
     }
 
+    /**
+     * The ticket {@link #lookupIf} would return now, when this replica knows it without asking the cache's server:
+     * a cache that keeps every replica told of each generation move before the move is acknowledged (a lease) knows
+     * the current generations of what it looked up before. Empty when it does not know them all, or a checked value
+     * differs from the one it knows; the caller then looks up as usual.
+     */
+    default Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked, List<String> values) {
+        return Optional.empty();
+    }
+
     /** Stores {@code answer} under the ticket's key only if every generation of the ticket is still current. */
     Published publish(Ticket ticket, byte[] answer);
 

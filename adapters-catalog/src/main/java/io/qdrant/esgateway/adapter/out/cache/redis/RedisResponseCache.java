@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.adapter.out.cache.redis;
 
+import io.qdrant.esgateway.adapter.out.redis.Invalidations;
 import io.qdrant.esgateway.application.port.out.SharedResponseCache;
 import io.qdrant.esgateway.domain.error.ErrorKind;
 import io.qdrant.esgateway.domain.error.GatewayException;
@@ -32,7 +33,8 @@ import redis.clients.jedis.util.JedisURIHelper;
  * A lookup is one pipelined round trip ({@code MGET} of the epoch and the generations, {@code HMGET} of the entry;
  * the tag is compared here, see {@link #pipelinedLookup}); a publish is one script call (compare the generations with the
  * ticket's, then store) — atomic on the server, so no write's generation move can fall between the check and the
- * store. A bump is one pipelined round trip of {@code INCR}s.
+ * store. A bump is one script call: the {@code INCR}s and their announcement to the replicas holding leases
+ * ({@link Invalidations}), then, when some hold one, the wait for them.
  *
  * <p>A conditional lookup ({@link #lookupIf}) also reads other keys' values in the same {@code MGET} (the shared
  * catalog's generation and epoch): one round trip for the catalog's freshness and the cache entry.
@@ -75,16 +77,27 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
 
     private final JedisPool pool;
     private final String prefix;
+    private final String epochKeyName;
     private final byte[] ttlMillis;
     private final int maxEntryBytes;
     private final byte[] publishSha;
+    /** How this replica's writes are announced to the replicas holding leases. */
+    private final Invalidations invalidations;
+    /** This replica's lease and what it knows under it; null without a lease term. */
+    private final Leases leases;
 
     private RedisResponseCache(JedisPool pool, RedisResponseCaches.Settings settings, byte[] publishSha) {
         this.pool = pool;
         this.prefix = settings.prefix();
+        this.epochKeyName = prefix + "rc:epoch";
         this.ttlMillis = bytes(Long.toString(settings.ttl().toMillis()));
         this.maxEntryBytes = settings.maxEntryBytes();
         this.publishSha = publishSha;
+        this.invalidations = new Invalidations(prefix, settings.leaseTerm());
+        this.leases = settings.leaseTerm().isZero() ? null : new Leases(invalidations,
+                JedisURIHelper.getHostAndPort(settings.url()),
+                clientConfig(settings.url(), (int) settings.timeout().toMillis(), 0),
+                work -> call("the response cache's lease", work::apply)).start();
     }
 
     static RedisResponseCache open(RedisResponseCaches.Settings settings) {
@@ -103,7 +116,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         byte[] epochScript = bytes(EPOCH);
         // every connection checks the server's run before its first command (a restart breaks every older one)
         JedisPool pool = new JedisPool(config, new io.qdrant.esgateway.adapter.out.redis.ServerRunCheck(
-                JedisURIHelper.getHostAndPort(settings.url()), clientConfig(settings.url(), timeout),
+                JedisURIHelper.getHostAndPort(settings.url()), clientConfig(settings.url(), timeout, timeout),
                 jedis -> jedis.eval(epochScript, List.of(runKey, epochKey),
                         List.of(bytes(java.util.UUID.randomUUID().toString())))));
         try (Jedis jedis = pool.getResource()) {
@@ -121,11 +134,12 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
 
     /**
      * The connection settings of a URL: credentials, database, and for {@code rediss://} TLS (the JVM's trust store)
-     * with the server's host name verified against its certificate (as for {@code https}).
+     * with the server's host name verified against its certificate (as for {@code https}). A reply timeout of 0 waits
+     * without limit (a subscription).
      */
-    private static JedisClientConfig clientConfig(java.net.URI url, int timeoutMillis) {
+    private static JedisClientConfig clientConfig(java.net.URI url, int timeoutMillis, int replyTimeoutMillis) {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(timeoutMillis).socketTimeoutMillis(timeoutMillis)
+                .connectionTimeoutMillis(timeoutMillis).socketTimeoutMillis(replyTimeoutMillis)
                 .user(JedisURIHelper.getUser(url)).password(JedisURIHelper.getPassword(url))
                 .database(JedisURIHelper.getDBIndex(url));
         if (JedisURIHelper.isRedisSSLScheme(url)) {
@@ -212,15 +226,13 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
      */
     private Optional<Lookup> pipelinedLookup(String key, List<String> indices, List<String> checked,
                                              List<String> values) {
-        byte[][] read = new byte[1 + checked.size() + indices.size()][];
-        read[0] = epochKey();
-        for (int i = 0; i < checked.size(); i++) {
-            read[1 + i] = bytes(checked.get(i));
-        }
-        for (int i = 0; i < indices.size(); i++) {
-            read[1 + checked.size() + i] = generationKey(indices.get(i));
+        String[] names = names(indices, checked);
+        byte[][] read = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            read[i] = bytes(names[i]);
         }
         byte[] entry = entryKey(key);
+        long stamp = leases == null ? -1 : leases.stamp();
         Object[] replies = call("looking up", jedis -> {
             Pipeline pipeline = jedis.pipelined();
             redis.clients.jedis.Response<List<byte[]>> state = pipeline.mget(read);
@@ -230,19 +242,25 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         });
         @SuppressWarnings("unchecked")
         List<byte[]> state = (List<byte[]>) replies[0];
-        String epoch = state.get(0) == null ? "" : new String(state.get(0), StandardCharsets.UTF_8);
+        String[] now = new String[names.length];
+        now[0] = state.get(0) == null ? "" : new String(state.get(0), StandardCharsets.UTF_8);
+        for (int i = 1; i < names.length; i++) {
+            byte[] v = state.get(i);
+            now[i] = v == null ? "0" : new String(v, StandardCharsets.UTF_8);
+        }
+        if (leases != null) {
+            leases.learn(stamp, names, now);
+        }
+        String epoch = now[0];
         for (int i = 0; i < checked.size(); i++) {
-            byte[] v = state.get(1 + i);
-            String now = v == null ? "0" : new String(v, StandardCharsets.UTF_8);
-            if (!now.equals(values.get(i))) {
+            if (!now[1 + i].equals(values.get(i))) {
                 return Optional.empty();
             }
         }
         List<Long> generations = new ArrayList<>(indices.size());
         StringBuilder tag = new StringBuilder(epoch).append('|');
         for (int i = 0; i < indices.size(); i++) {
-            byte[] v = state.get(1 + checked.size() + i);
-            long g = v == null ? 0 : Long.parseLong(new String(v, StandardCharsets.US_ASCII));
+            long g = Long.parseLong(now[1 + checked.size() + i]);
             generations.add(g);
             tag.append(g).append(',');
         }
@@ -252,6 +270,44 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
                 && new String(e.get(0), StandardCharsets.UTF_8).contentEquals(tag)
                 ? Optional.of(e.get(1)) : Optional.empty();
         return Optional.of(new Lookup(new Ticket(key, indices, generations, epoch), answer));
+    }
+
+    /** The names a lookup reads: the cache's epoch, the checked keys, the indices' generations. */
+    private String[] names(List<String> indices, List<String> checked) {
+        String[] names = new String[1 + checked.size() + indices.size()];
+        names[0] = epochKeyName;
+        for (int i = 0; i < checked.size(); i++) {
+            names[1 + i] = checked.get(i);
+        }
+        for (int i = 0; i < indices.size(); i++) {
+            names[1 + checked.size() + i] = prefix + "rc:g:" + indices.get(i);
+        }
+        return names;
+    }
+
+    /**
+     * The ticket {@link #lookupIf} would return now, from what this replica's lease lets it know: every value
+     * learned from an earlier lookup, none forgotten since (no change to them was announced), the lease running.
+     */
+    @Override
+    public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked, List<String> values) {
+        if (leases == null) {
+            return Optional.empty();
+        }
+        String[] now = leases.known(names(indices, checked));
+        if (now == null) {
+            return Optional.empty();
+        }
+        for (int i = 0; i < checked.size(); i++) {
+            if (!now[1 + i].equals(values.get(i))) {
+                return Optional.empty();
+            }
+        }
+        List<Long> generations = new ArrayList<>(indices.size());
+        for (int i = 0; i < indices.size(); i++) {
+            generations.add(Long.parseLong(now[1 + checked.size() + i]));
+        }
+        return Optional.of(new Ticket(key, indices, generations, now[0]));
     }
 
     @Override
@@ -269,10 +325,18 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         if (indices.isEmpty()) {
             return;
         }
+        List<String> keys = new ArrayList<>(indices.size());
+        indices.forEach(i -> keys.add(prefix + "rc:g:" + i));
+        String origin = leases == null ? "" : leases.id();
         call("moving a data generation", jedis -> {
-            Pipeline pipeline = jedis.pipelined();
-            indices.forEach(i -> pipeline.incr(generationKey(i)));
-            pipeline.sync();
+            Invalidations.Announced announced =
+                    Invalidations.Announced.of(jedis.eval(
+                            Invalidations.ANNOUNCE,
+                            invalidations.announceKeys(keys), invalidations.announceArgs(origin, keys)));
+            if (leases != null) {
+                leases.forget(keys);
+            }
+            invalidations.await(jedis, announced, origin, "a write");
             return null;
         });
     }
@@ -321,8 +385,16 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
                 java.util.Map.of(), cause);
     }
 
+    /** This replica's lease; null without a term (for tests). */
+    Leases leases() {
+        return leases;
+    }
+
     @Override
     public void close() {
+        if (leases != null) {
+            leases.close();
+        }
         pool.close();
     }
 }

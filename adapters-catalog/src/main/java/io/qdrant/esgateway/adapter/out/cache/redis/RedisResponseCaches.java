@@ -14,8 +14,22 @@ public final class RedisResponseCaches {
      * @param maxEntryBytes the largest answer kept
      * @param poolSize      most connections (hence requests to the server in flight) at once
      * @param timeout       connect and read timeout of one command
+     * @param leaseTerm     how long this replica's lease runs after each renewal, under which it answers a request
+     *                      whose answer it holds without asking the server ({@link Leases}); zero for none: every
+     *                      lookup is a round trip, and writes do not wait for other replicas
      */
-    public record Settings(URI url, String prefix, Duration ttl, int maxEntryBytes, int poolSize, Duration timeout) {
+    public record Settings(URI url, String prefix, Duration ttl, int maxEntryBytes, int poolSize, Duration timeout,
+                           Duration leaseTerm) {
+        public Settings {
+            if (leaseTerm.isNegative()) {
+                throw new IllegalArgumentException("a lease term cannot be negative");
+            }
+        }
+
+        /** Without a lease. */
+        public Settings(URI url, String prefix, Duration ttl, int maxEntryBytes, int poolSize, Duration timeout) {
+            this(url, prefix, ttl, maxEntryBytes, poolSize, timeout, Duration.ZERO);
+        }
     }
 
     /** An open cache; {@link #close()} closes its connections. */

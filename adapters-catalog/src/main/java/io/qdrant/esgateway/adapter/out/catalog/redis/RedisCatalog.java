@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.adapter.out.catalog.redis;
 
+import io.qdrant.esgateway.adapter.out.redis.Invalidations;
 import io.qdrant.esgateway.adapter.out.catalog.redis.CatalogRecords.Kind;
 import io.qdrant.esgateway.domain.error.GatewayException;
 import io.qdrant.esgateway.domain.index.AliasActions;
@@ -252,6 +253,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     /** Where tests lose a reply or a request on purpose; null in production. */
     private final Faults faults;
     private final CatalogRecords.Limits limits;
+    /** How a change is announced to the replicas holding leases (see {@link #attempt}). */
+    private final Invalidations invalidations;
     private volatile Snapshot snapshot;
     private volatile boolean closed;
     /** Renews the leases of this replica's held write turns. */
@@ -287,6 +290,7 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         this.genKey = prefix + "catalog:gen";
         this.epochKey = prefix + "catalog:epoch";
         this.dataGenKey = prefix + "catalog:datagen";
+        this.invalidations = new Invalidations(prefix, settings.leaseTerm());
     }
 
     static RedisCatalog open(RedisCatalogs.Settings settings) {
@@ -1067,6 +1071,9 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                 prefix + "tombx:" + uuid));
         t.incr(genKey);
         t.set(mark, "1", SetParams.setParams().ex(CHANGE_MARK_SECONDS));
+        // announced in the same transaction: a change that is made is always announced
+        t.eval(Invalidations.ANNOUNCE, invalidations.announceKeys(List.of()),
+                invalidations.announceArgs("", List.of(genKey, epochKey)));
         List<Object> replies;
         try {
             if (faults != null) {
@@ -1087,7 +1094,24 @@ final class RedisCatalog implements RedisCatalogs.Handle {
                 throw e;
             }
         }
+        awaitReplicas(jedis, Invalidations.Announced.of(
+                replies.get(replies.size() - 1)), operation);
         return new Attempt(true, writes.result);
+    }
+
+    /**
+     * Waits until every replica holding a lease forgot the catalog generation it knew (see
+     * {@link Invalidations}); the change is made either way, and a failure
+     * here is reported as unavailable without replaying it.
+     */
+    private void awaitReplicas(Jedis jedis, Invalidations.Announced announced,
+                               String operation) {
+        try {
+            invalidations.await(jedis, announced, "", "catalog: " + operation);
+        } catch (JedisException e) {
+            throw GatewayException.backendUnavailable("the catalog at " + settings.displayUrl() + ": " + operation
+                    + " is made, but whether every replica has seen it is unknown: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -1100,6 +1124,12 @@ final class RedisCatalog implements RedisCatalogs.Handle {
             Object applied = script(other, SETTLE, List.of(mark, genKey), List.of());
             LOG.log(Level.INFO, "catalog: the reply to " + operation + " was lost; the change was "
                     + (Long.valueOf(1).equals(applied) ? "applied" : "not applied and is fenced off"));
+            if (Long.valueOf(1).equals(applied)) {
+                // its announcement's number is unknown; every later one is at least as high
+                String seq = other.get(invalidations.seqKey());
+                awaitReplicas(other, new Invalidations.Announced(
+                        seq == null ? 0 : Long.parseLong(seq), false), operation);
+            }
             return Long.valueOf(1).equals(applied) ? new Attempt(true, result) : new Attempt(false, null);
         } catch (JedisException e) {
             e.addSuppressed(lost);

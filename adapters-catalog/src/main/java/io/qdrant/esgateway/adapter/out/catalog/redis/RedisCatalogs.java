@@ -34,10 +34,20 @@ public final class RedisCatalogs {
     /**
      * Where the catalog lives. {@code url} is {@code redis://[user:password@]host:port/db}, or {@code rediss://…} for
      * TLS; {@code timeout} bounds connecting and every reply; {@code connections} is the most connections this
-     * process opens.
+     * process opens. {@code leaseTerm} is the response cache's lease term when replicas answer from what they know
+     * under leases (a change then waits until every running lease forgot the catalog's generation, see
+     * {@link io.qdrant.esgateway.adapter.out.redis.Invalidations}); zero when they do not.
      */
-    public record Settings(URI url, String prefix, Duration timeout, int connections) {
+    public record Settings(URI url, String prefix, Duration timeout, int connections, Duration leaseTerm) {
+        /** Without leases. */
+        public Settings(URI url, String prefix, Duration timeout, int connections) {
+            this(url, prefix, timeout, connections, Duration.ZERO);
+        }
+
         public Settings {
+            if (leaseTerm.isNegative()) {
+                throw new IllegalArgumentException("a lease term cannot be negative");
+            }
             String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
             if (!(scheme.equals("redis") || scheme.equals("rediss")) || url.getHost() == null) {
                 throw new IllegalArgumentException("not a redis:// or rediss:// URL with a host");
