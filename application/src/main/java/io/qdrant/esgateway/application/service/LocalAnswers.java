@@ -2,16 +2,17 @@ package io.qdrant.esgateway.application.service;
 
 import io.qdrant.esgateway.application.port.in.ResponseCaching;
 import io.qdrant.esgateway.application.port.out.SharedResponseCache;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Shared-cache answers this replica holds decoded: ones it published, and ones the shared cache served it, each with
- * the ticket it is current under (the generations it was published under). While those generations are current the
- * answer is the shared entry's, so a request for its key asks the server only for the generations
- * ({@link SharedResponseCache#ticketIf}) and is answered without the entry being sent or decoded. Bounded by count and
- * by the entries' encoded size; the least recently used go first.
+ * the ticket it is current under (the generations it was published under). While the cache knows those generations
+ * current ({@link SharedResponseCache#knownTicket}), the answer is the shared entry's. Bounded by count and by the
+ * entries' encoded size; the oldest held go first. Reads take no lock (every request of a warm replica reads here).
  */
 final class LocalAnswers {
     /** An answer, the codec it was encoded with, the ticket it is current under, its encoded size. */
@@ -20,38 +21,47 @@ final class LocalAnswers {
 
     private final int maxEntries;
     private final long maxBytes;
-    private final LinkedHashMap<String, Held> byKey = new LinkedHashMap<>(64, 0.75f, true);
-    private long bytes;
+    private final Map<String, Held> byKey = new ConcurrentHashMap<>();
+    /** Every answer put, oldest first; one whose key now holds another (or none) is skipped when evicting. */
+    private final Queue<Held> order = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicLong bytes = new AtomicLong();
 
     LocalAnswers(int maxEntries, long maxBytes) {
         this.maxEntries = maxEntries;
         this.maxBytes = maxBytes;
     }
 
-    synchronized Held get(String key) {
+    Held get(String key) {
         return byKey.get(key);
     }
 
-    synchronized void put(Held held) {
+    void put(Held held) {
         if (held.bytes() > maxBytes) {
             return;
         }
         Held old = byKey.put(held.ticket().key(), held);
-        bytes += held.bytes() - (old == null ? 0 : old.bytes());
-        Iterator<Map.Entry<String, Held>> eldest = byKey.entrySet().iterator();
-        while ((byKey.size() > maxEntries || bytes > maxBytes) && eldest.hasNext()) {
-            bytes -= eldest.next().getValue().bytes();
-            eldest.remove();
+        bytes.addAndGet(held.bytes() - (old == null ? 0 : old.bytes()));
+        order.add(held);
+        queued.incrementAndGet();
+        // the queue is bounded too: an answer replaced under its key stays queued until it is polled
+        while (byKey.size() > maxEntries || bytes.get() > maxBytes || queued.get() > 2 * maxEntries) {
+            Held eldest = order.poll();
+            if (eldest == null) {
+                break;
+            }
+            queued.decrementAndGet();
+            remove(eldest);
         }
     }
 
-    synchronized void remove(Held held) {
+    void remove(Held held) {
         if (byKey.remove(held.ticket().key(), held)) {
-            bytes -= held.bytes();
+            bytes.addAndGet(-held.bytes());
         }
     }
 
-    synchronized int size() {
+    int size() {
         return byKey.size();
     }
 }
