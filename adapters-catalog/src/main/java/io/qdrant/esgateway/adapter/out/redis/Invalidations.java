@@ -106,11 +106,14 @@ public final class Invalidations {
      * taken anew (1) or renewed (0). Sets the lease's end to now + term, marks the registry's start if it has none
      * and its longest term,
      * publishes the heartbeat (the replica's proof that its subscription still delivers); a lease taken anew also
-     * acknowledges the current number (its replica forgot everything it knew). Returns the current number.
+     * acknowledges the current number (its replica forgot everything it knew). Returns the current number, and 1 when
+     * the registry had to start anew (it was lost: a flush; the replica then forgets everything it knew), else 0.
      */
     public static final String LEASE = NOW + """
+            local fresh = 0
             if not redis.call('GET', KEYS[3]) then
               redis.call('SET', KEYS[3], now)
+              fresh = 1
             end
             if tonumber(redis.call('GET', KEYS[5]) or '0') < tonumber(ARGV[2]) then
               redis.call('SET', KEYS[5], ARGV[2])
@@ -121,7 +124,7 @@ public final class Invalidations {
               redis.call('HSET', KEYS[2], ARGV[1], seq)
             end
             redis.call('PUBLISH', ARGV[3], ARGV[4])
-            return seq
+            return {seq, fresh}
             """;
 
     /** The longest a writer waits for the replicas (lease terms longer than a third of it are refused). */

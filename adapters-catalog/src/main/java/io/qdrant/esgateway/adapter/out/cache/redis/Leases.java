@@ -24,7 +24,8 @@ import redis.clients.jedis.JedisPubSub;
  * ends that lease a term after it processed the renewal, later than the deadline. An announced change makes the
  * subscriber forget the changed keys, then acknowledge it; a writer waits for that (or for the lease's end) before
  * acknowledging its change. Whatever could have been missed — the subscription broke, or a renewal came after the
- * deadline (a writer may have stopped waiting for this replica) — makes the replica forget everything.
+ * deadline (a writer may have stopped waiting for this replica), or a renewal found the registry gone (the server's
+ * data was flushed) — makes the replica forget everything.
  *
  * <p>Reads are lock-free ({@link #version} is even while nothing is being forgotten, and moves by two each time);
  * learning and forgetting take the lock.
@@ -238,20 +239,23 @@ final class Leases implements AutoCloseable {
         boolean anew = !leased || System.nanoTime() - deadline >= 0;
         long sent = System.nanoTime();
         long beat = ++heartbeatSent;
+        boolean fresh;
         try {
-            commands.apply(jedis -> jedis.eval(Invalidations.LEASE,
+            Object reply = commands.apply(jedis -> jedis.eval(Invalidations.LEASE,
                     List.of(invalidations.leasesKey(), invalidations.acksKey(), invalidations.sinceKey(),
                             invalidations.seqKey(), invalidations.termKey()),
                     List.of(id, Long.toString(invalidations.term().toMillis()), invalidations.channel(),
                             "h\n" + id + "\n" + beat, anew ? "1" : "0")));
+            fresh = Long.valueOf(1).equals(((List<?>) reply).get(1));
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "renewing the response cache's lease failed", e);
             heartbeatSent--; // no heartbeat was published
             return;
         }
         synchronized (lock) {
-            if (anew || System.nanoTime() - deadline >= 0) {
-                // the lease lapsed (or is new): a writer may have stopped waiting for this replica
+            if (anew || fresh || System.nanoTime() - deadline >= 0) {
+                // the lease lapsed (or is new), or the registry was lost (a flush: what was known may be gone): a
+                // writer may have stopped waiting for this replica
                 version++;
                 values.clear();
                 version++;

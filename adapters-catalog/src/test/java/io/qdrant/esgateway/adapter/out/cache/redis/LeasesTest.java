@@ -167,6 +167,22 @@ class LeasesTest {
     }
 
     @Test
+    void aFlushOfTheServersDataMakesEveryReplicaForgetWhatItKnewAtItsNextRenewal() throws Exception {
+        RedisResponseCache b = replica();
+        knownAfterLookingUp(b, "k", List.of("u1"), NONE, NONE);
+        try (Jedis admin = new Jedis(URI.create(server.url()))) {
+            admin.flushDB(); // no connection breaks: only the lost registry tells
+        }
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (b.knownTicket("k", List.of("u1"), NONE, NONE).isPresent() && System.nanoTime() - giveUp < 0) {
+            Thread.sleep(5);
+        }
+        assertThat(millisSince(giveUp - TimeUnit.SECONDS.toNanos(5))).as("forgotten within about a quarter term")
+                .isLessThan(TERM.toMillis());
+        assertThat(b.knownTicket("k", List.of("u1"), NONE, NONE)).isEmpty();
+    }
+
+    @Test
     void theFirstWriteOnANewRegistryWaitsALeaseTermAndLaterOnesDoNot() {
         prefix = "lease" + (++tests) + ":";
         long start = System.nanoTime();
