@@ -102,6 +102,10 @@ final class Gateway implements AutoCloseable {
             }
         }
 
+        if (shared != null && catalog instanceof RedisCatalogs.Handle sharedCatalog) {
+            sharedCatalog.useKnownValues(shared.knownValues()); // one server and prefix for both
+        }
+
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);

@@ -30,7 +30,7 @@ import redis.clients.jedis.JedisPubSub;
  * <p>Reads are lock-free ({@link #version} is even while nothing is being forgotten, and moves by two each time);
  * learning and forgetting take the lock.
  */
-final class Leases implements AutoCloseable {
+final class Leases implements AutoCloseable, io.qdrant.esgateway.adapter.out.redis.KnownValues {
     private static final System.Logger LOG = System.getLogger(Leases.class.getName());
 
     private final Invalidations invalidations;
@@ -85,7 +85,8 @@ final class Leases implements AutoCloseable {
     }
 
     /** The stamp to give {@link #learn} for a read sent now, or -1 when nothing it reads may be learned. */
-    long stamp() {
+    @Override
+    public long stamp() {
         long v = version;
         return usable() && (v & 1) == 0 ? v : -1;
     }
@@ -95,7 +96,8 @@ final class Leases implements AutoCloseable {
     }
 
     /** Records what a read stamped {@code stamp} found, unless something was forgotten since it was sent. */
-    void learn(long stamp, String[] keys, String[] read) {
+    @Override
+    public void learn(long stamp, String[] keys, String[] read) {
         if (stamp < 0) {
             return;
         }
@@ -123,6 +125,12 @@ final class Leases implements AutoCloseable {
             }
         }
         return version == v ? found : null;
+    }
+
+    @Override
+    public boolean current(String[] keys, String[] expected) {
+        String[] now = known(keys);
+        return now != null && java.util.Arrays.equals(now, expected);
     }
 
     /** Forgets {@code keys} (before a change to them is acknowledged). */

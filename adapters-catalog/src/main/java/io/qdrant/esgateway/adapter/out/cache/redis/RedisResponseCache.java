@@ -385,6 +385,11 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
                 java.util.Map.of(), cause);
     }
 
+    @Override
+    public io.qdrant.esgateway.adapter.out.redis.KnownValues knownValues() {
+        return leases == null ? io.qdrant.esgateway.adapter.out.redis.KnownValues.NONE : leases;
+    }
+
     /** This replica's lease; null without a term (for tests). */
     Leases leases() {
         return leases;

@@ -34,6 +34,13 @@ public final class RedisResponseCaches {
 
     /** An open cache; {@link #close()} closes its connections. */
     public interface Handle extends SharedResponseCache, AutoCloseable {
+        /**
+         * What this replica's lease lets it know without asking the server ({@link
+         * io.qdrant.esgateway.adapter.out.redis.KnownValues#NONE} without a lease): for the shared catalog on the same
+         * server and prefix.
+         */
+        io.qdrant.esgateway.adapter.out.redis.KnownValues knownValues();
+
         @Override
         void close();
     }

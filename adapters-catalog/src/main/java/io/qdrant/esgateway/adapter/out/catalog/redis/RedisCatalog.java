@@ -256,6 +256,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     /** How a change is announced to the replicas holding leases (see {@link #attempt}). */
     private final Invalidations invalidations;
     private volatile Snapshot snapshot;
+    private volatile io.qdrant.esgateway.adapter.out.redis.KnownValues known =
+            io.qdrant.esgateway.adapter.out.redis.KnownValues.NONE;
     private volatile boolean closed;
     /** Renews the leases of this replica's held write turns. */
     private final java.util.concurrent.ScheduledExecutorService renewals =
@@ -352,7 +354,17 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         if (CHECKED.isBound()) {
             return CHECKED.get(); // found current after this request started, in its cache lookup's round trip
         }
+        Snapshot local = snapshot;
+        if (local != null && !closed && known.current(new String[] {genKey, epochKey},
+                new String[] {Long.toString(local.generation()), local.epoch()})) {
+            return local.view(); // known current under the lease: every change since would have made it forgotten
+        }
         return current(null).view();
+    }
+
+    @Override
+    public void useKnownValues(io.qdrant.esgateway.adapter.out.redis.KnownValues values) {
+        this.known = values;
     }
 
     /** The local snapshot, current while the generation and epoch keys hold its generation and epoch. */
@@ -375,8 +387,12 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     }
 
     private Snapshot currentOn(Jedis jedis) {
+        long stamp = known.stamp();
         List<String> state = jedis.mget(genKey, epochKey);
         String epoch = state.get(1);
+        if (epoch != null && state.get(0) != null) {
+            known.learn(stamp, new String[] {genKey, epochKey}, new String[] {state.get(0), epoch});
+        }
         if (epoch == null) {
             jedis.set(epochKey, UUID.randomUUID().toString(), SetParams.setParams().nx());
         }

@@ -26,6 +26,13 @@ public final class RedisCatalogs {
          */
         String clusterUuid(String candidate);
 
+        /**
+         * Lets a read of the catalog use the local snapshot without reading the generation when {@code known} knows the
+         * snapshot's generation and epoch current (the response cache's lease on the same server and prefix, whose
+         * writers wait for it to forget them before acknowledging a change), and feeds it what reads find.
+         */
+        void useKnownValues(io.qdrant.esgateway.adapter.out.redis.KnownValues known);
+
         /** Closes the connection pool; idempotent. */
         @Override
         void close();

@@ -213,6 +213,48 @@ class LeasesTest {
                 .as("the catalog generation b knew is forgotten before the change is acknowledged").isEmpty();
     }
 
+    @Test
+    void aCatalogReadUnderTheLeaseSendsNothingAndStillSeesEveryAcknowledgedChange() throws Exception {
+        RedisResponseCache b = replica();
+        RedisCatalogs.Handle onB = RedisCatalogs.open(new RedisCatalogs.Settings(URI.create(server.url()), prefix,
+                Duration.ofSeconds(5), 4, TERM));
+        RedisCatalogs.Handle onA = RedisCatalogs.open(new RedisCatalogs.Settings(URI.create(server.url()), prefix,
+                Duration.ofSeconds(5), 4, TERM));
+        opened.add(onB);
+        opened.add(onA);
+        onB.useKnownValues(b.knownValues());
+        onA.createIndex(index("one"), List.of());
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!b.knownValues().current(new String[] {prefix + "catalog:gen", prefix + "catalog:epoch"},
+                new String[] {Long.toString(onB.view().version()), epoch()}) && System.nanoTime() - giveUp < 0) {
+            Thread.sleep(20); // until b's lease runs and a read of the catalog taught it the generation
+        }
+        long before = mgets();
+        for (int i = 0; i < 100; i++) {
+            assertThat(onB.view().index("one")).isPresent();
+        }
+        assertThat(mgets() - before).as("catalog reads that asked the server").isZero();
+        b.leases().beforeForgetting = () -> sleep(200);
+
+        onA.deleteIndices(List.of("one"));
+
+        assertThat(onB.view().index("one")).as("a deletion acknowledged on another replica").isEmpty();
+    }
+
+    private String epoch() {
+        try (Jedis admin = new Jedis(URI.create(server.url()))) {
+            return admin.get(prefix + "catalog:epoch");
+        }
+    }
+
+    private static long mgets() {
+        try (Jedis admin = new Jedis(URI.create(server.url()))) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_mget:calls=(\\d+)")
+                    .matcher(admin.info("commandstats"));
+            return m.find() ? Long.parseLong(m.group(1)) : 0;
+        }
+    }
+
     private static IndexMetadata index(String name) {
         return new IndexMetadata(name, "uuid-" + name, Instant.EPOCH, IndexSettings.DEFAULTS, Mappings.EMPTY);
     }
