@@ -104,6 +104,27 @@ class SharedHitCostTest {
         }
     }
 
+    @Test
+    void aMissUnderALeaseSendsOnlyItsPublication() throws Exception {
+        try (Setup setup = Setup.start("1s")) {
+            String body = json(TERMS);
+            for (int i = 0; i < 20; i++) { // the lease runs and the generations and the catalog's are known
+                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
+                Thread.sleep(20);
+            }
+            Map<String, Long> before = published(setup, 20);
+            int n = 20;
+            for (int i = 0; i < n; i++) {
+                setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
+            }
+            Map<String, Long> sent = diff(before, published(setup, 20 + n));
+            // no lookup: computed on the snapshot the lease knows current, then published (the script checks the
+            // generations); only the lease's renewals (EVAL, a script every quarter term) may run besides
+            assertThat(sent).as("%s", sent).doesNotContainKeys("mget", "hmget");
+            assertThat(sent.get("evalsha")).as("%s", sent).isEqualTo((long) n);
+        }
+    }
+
     /** The server's command counts once the shared gateway has published {@code n} answers (after answering). */
     private static Map<String, Long> published(Setup setup, long n) throws InterruptedException {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);

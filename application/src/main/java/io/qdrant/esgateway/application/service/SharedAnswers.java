@@ -40,7 +40,8 @@ import java.util.function.Supplier;
  * <p>In {@code on}, a replica also holds the answers it published or was served ({@link LocalAnswers}, bounded) with
  * their tickets, and answers a request for one without a round trip while the cache knows its generations current
  * ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget a
- * generation before they acknowledge moving it).
+ * generation before they acknowledge moving it). While it knows them, a request not looked up lately is computed
+ * with no lookup at all and published under the known ticket.
  */
 public final class SharedAnswers implements ResponseCaching {
     private static final System.Logger LOG = System.getLogger(SharedAnswers.class.getName());
@@ -125,10 +126,17 @@ public final class SharedAnswers implements ResponseCaching {
         Planned planned = planned(target, options, request);
         if (planned != null) {
             awaitPublication(planned.key());
-            if (mode == Mode.ON) {
-                Optional<A> current = heldAnswer(planned, codec);
+            // the generations and the snapshot's catalog values, known current without a round trip (a lease)
+            Optional<SharedResponseCache.Ticket> knownNow = mode == Mode.ON ? cache.knownTicket(planned.key(),
+                    planned.uuids(), planned.pinned().keys(), planned.pinned().values()) : Optional.empty();
+            if (knownNow.isPresent()) {
+                Optional<A> current = heldAnswer(planned, knownNow.get(), codec);
                 if (current.isPresent()) {
                     return current.get();
+                }
+                if (!seen.contains(planned.key())) {
+                    // outside the cache's failure handling below: the computation's own error is its answer
+                    return computedUnderKnownTicket(planned, knownNow.get(), compute, codec);
                 }
             }
             SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key())
@@ -245,28 +253,39 @@ public final class SharedAnswers implements ResponseCaching {
     }
 
     /**
-     * The answer this replica holds for the request, when the cache knows without a round trip that the generations it
-     * was published under are current ({@link SharedResponseCache#knownTicket}) and the local snapshot with them.
-     * Empty when none is held, or the cache does not know (the caller then looks up as usual); a held answer under
-     * other generations than the known ones is dropped.
+     * The answer this replica holds for the request, when it was published under {@code known}: the generations the
+     * cache knows current without a round trip ({@link SharedResponseCache#knownTicket}), the local snapshot with
+     * them. Empty when none is held; a held answer under other generations is dropped.
      */
     @SuppressWarnings("unchecked")
-    private <A> Optional<A> heldAnswer(Planned planned, Codec<A> codec) {
+    private <A> Optional<A> heldAnswer(Planned planned, SharedResponseCache.Ticket known, Codec<A> codec) {
         LocalAnswers.Held answer = held.get(planned.key());
         if (answer == null || answer.codec() != codec) {
             return Optional.empty();
         }
-        Optional<SharedResponseCache.Ticket> now = cache.knownTicket(planned.key(), planned.uuids(),
-                planned.pinned().keys(), planned.pinned().values());
-        if (now.isEmpty()) {
-            return Optional.empty();
-        }
-        if (!now.get().equals(answer.ticket())) { // same key, indices, epoch and generations
+        if (!known.equals(answer.ticket())) { // same key, indices, epoch and generations
             held.remove(answer);
             return Optional.empty();
         }
         hits.increment();
         return Optional.of((A) answer.answer());
+    }
+
+    /**
+     * A request this replica has not looked up lately, while the cache knows its ticket without a round trip: the
+     * snapshot and the generations were current when the request started (a change acknowledged before would have
+     * been forgotten), so the answer is computed on the snapshot with no lookup at all, and published under that
+     * ticket after it is answered (the publication checks the generations again). The lookup an unknown ticket needs
+     * would only have checked that, or found an entry another replica published, which this replica would compute
+     * anyway ({@link #overlapped}).
+     */
+    private <A> A computedUnderKnownTicket(Planned planned, SharedResponseCache.Ticket known, Supplier<A> compute,
+                                           Codec<A> codec) {
+        A answer = computeOn(planned.pinned().view(), compute);
+        misses.increment();
+        remember(known);
+        publish(known, answer, codec);
+        return answer;
     }
 
     /** The cache's server failed: the answer is computed and given without it. */

@@ -631,6 +631,39 @@ class SharedAnswersTest {
     }
 
     @Test
+    void aRequestNotSeenHereUnderAKnownTicketIsComputedWithoutALookupAndPublishedUnderThatTicket() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        AtomicInteger lookups = new AtomicInteger();
+        SharedResponseCache leased = new Forwarding(checkingTheCatalog(lookups)) {
+            @Override
+            public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
+                                                List<String> values) {
+                return Long.toString(catalog.view().version()).equals(values.get(0))
+                        ? Optional.of(shared.lookup(key, indices).ticket()) : Optional.empty();
+            }
+        };
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON);
+
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(lookups).as("no lookup").hasValue(0);
+        assertThat(b.counts().misses()).isEqualTo(1);
+        assertThat(b.counts().published()).isEqualTo(1);
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).as("another replica is served what it published").hasValue(1);
+
+        // a write acknowledged while the computation runs: its answer is not published under the older ticket
+        assertThat(b.read("i", OPTIONS, "count2", () -> {
+            long n = count("i").get();
+            writer(shared).write(index("i", "2"));
+            return n;
+        }, LONGS)).isEqualTo(1L);
+        assertThat(b.counts().staleTickets()).isEqualTo(1);
+        assertThat(a.read("i", OPTIONS, "count2", count("i"), LONGS)).as("read on another replica").isEqualTo(2L);
+    }
+
+    @Test
     void whenTheCacheFailsReadsAreComputedAndWritesAreNotAcknowledged() {
         admin.create(CreateIndexRequest.parse("i", null));
         AtomicBoolean down = new AtomicBoolean(true);
