@@ -37,8 +37,9 @@ import java.util.function.Supplier;
  * computed answer is published after the request has it, in the background; a later lookup of the same key on this
  * replica waits for that publication.
  *
- * <p>In {@code on}, a replica also holds the answers it published or was served ({@link LocalAnswers}, bounded) with
- * their tickets, and answers a request for one without a round trip while the cache knows its generations current
+ * <p>In {@code on}, a replica also holds the answers the shared cache served it ({@link LocalAnswers}, bounded) with
+ * their tickets (not the ones it computed: most are never asked for again, and holding each for a while would make
+ * the collector copy them), and answers a request for one without a round trip while the cache knows its generations current
  * ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget a
  * generation before they acknowledge moving it). While it knows them, a request not looked up lately is computed
  * with no lookup at all and published under the known ticket.
@@ -358,12 +359,7 @@ public final class SharedAnswers implements ResponseCaching {
         }
         try {
             switch (cache.publish(ticket, bytes.get())) {
-                case PUBLISHED -> {
-                    published.increment();
-                    if (mode == Mode.ON) {
-                        held.put(new LocalAnswers.Held(ticket, answer, codec, bytes.get().length));
-                    }
-                }
+                case PUBLISHED -> published.increment();
                 case STALE_TICKET -> stale.increment();
                 case TOO_LARGE -> tooLarge.increment();
             }
