@@ -380,6 +380,17 @@ class SharedAnswersTest {
         };
     }
 
+    /** Waits until {@code answers} has published {@code n} answers (in the background) or found them stale. */
+    private static void awaitPublications(SharedAnswers answers, long n) {
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (answers.counts().published() + answers.counts().staleTickets() < n) {
+            if (System.nanoTime() - giveUp > 0) {
+                throw new AssertionError("not published within 10 s: " + answers.counts());
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             if (!latch.await(10, TimeUnit.SECONDS)) {
@@ -410,6 +421,7 @@ class SharedAnswersTest {
             }
         }, new AtomicInteger()), Mode.ON, VIRTUAL);
         a.read("i", OPTIONS, "another request", count("i"), LONGS); // the index's generation, known here now
+        awaitPublications(a, 1); // published in the background: before the write below, not after it
 
         gate.set(true);
         ExecutorService pool = Executors.newSingleThreadExecutor();

@@ -180,7 +180,8 @@ class LeasesTest {
         try (Jedis admin = new Jedis(URI.create(server.url()))) {
             admin.flushDB(); // no connection breaks: only the lost registry tells
         }
-        assertThat(millisUntilForgotten(b)).as("forgotten within about a quarter term").isLessThan(TERM.toMillis());
+        // renewals come every quarter term; three terms leave room for a loaded machine (without the check: never)
+        assertThat(millisUntilForgotten(b)).as("forgotten at a renewal").isLessThan(3 * TERM.toMillis());
     }
 
     @Test
@@ -193,7 +194,7 @@ class LeasesTest {
                 .isGreaterThanOrEqualTo(TERM.toMillis() - 50);
         long again = System.nanoTime();
         a.bump(List.of("u1"));
-        assertThat(millisSince(again)).as("nobody else holds a lease").isLessThan(TERM.toMillis() / 2);
+        assertThat(millisSince(again)).as("nobody else holds a lease: no wait").isLessThan(TERM.toMillis() * 3 / 4);
     }
 
     @Test
