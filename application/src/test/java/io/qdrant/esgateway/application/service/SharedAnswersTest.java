@@ -598,14 +598,12 @@ class SharedAnswersTest {
         assertThat(computed).as("an inline script is part of the request").hasValue(3);
     }
 
-    @Test
-    void aHeldAnswerIsServedWithoutALookupWhileTheCacheKnowsItsGenerationsCurrent() {
-        admin.create(CreateIndexRequest.parse("i", null));
-        writer(shared).write(index("i", "1"));
-        AtomicInteger lookups = new AtomicInteger();
-        AtomicBoolean knows = new AtomicBoolean(true);
-        // a cache with a lease: it knows the current generations (here: reads them from the in-memory cache unseen)
-        SharedResponseCache leased = new Forwarding(checkingTheCatalog(lookups)) {
+    /**
+     * {@link #checkingTheCatalog} with a lease: while {@code knows}, it knows the current generations without a lookup
+     * (here: reads them from the in-memory cache unseen) when the checked catalog version is the live one.
+     */
+    private SharedResponseCache leased(AtomicInteger lookups, AtomicBoolean knows) {
+        return new Forwarding(checkingTheCatalog(lookups)) {
             @Override
             public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
                                                 List<String> values) {
@@ -613,6 +611,15 @@ class SharedAnswersTest {
                         ? Optional.of(shared.lookup(key, indices).ticket()) : Optional.empty();
             }
         };
+    }
+
+    @Test
+    void aHeldAnswerIsServedWithoutALookupWhileTheCacheKnowsItsGenerationsCurrent() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        AtomicInteger lookups = new AtomicInteger();
+        AtomicBoolean knows = new AtomicBoolean(true);
+        SharedResponseCache leased = leased(lookups, knows);
         SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON);
         assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L); // computed and published
         int first = lookups.get();
@@ -648,14 +655,7 @@ class SharedAnswersTest {
         admin.create(CreateIndexRequest.parse("i", null));
         writer(shared).write(index("i", "1"));
         AtomicInteger lookups = new AtomicInteger();
-        SharedResponseCache leased = new Forwarding(checkingTheCatalog(lookups)) {
-            @Override
-            public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
-                                                List<String> values) {
-                return Long.toString(catalog.view().version()).equals(values.get(0))
-                        ? Optional.of(shared.lookup(key, indices).ticket()) : Optional.empty();
-            }
-        };
+        SharedResponseCache leased = leased(lookups, new AtomicBoolean(true));
         SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON);
 
         assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);

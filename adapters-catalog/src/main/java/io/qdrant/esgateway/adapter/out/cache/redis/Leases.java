@@ -264,9 +264,7 @@ final class Leases implements AutoCloseable, io.qdrant.esgateway.adapter.out.red
             if (anew || fresh || System.nanoTime() - deadline >= 0) {
                 // the lease lapsed (or is new), or the registry was lost (a flush: what was known may be gone): a
                 // writer may have stopped waiting for this replica
-                version++;
-                values.clear();
-                version++;
+                forgetAll();
             }
             deadline = sent + termNanos - marginNanos;
             leased = subscribed;

@@ -177,11 +177,15 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     }
 
     private byte[] generationKey(String index) {
-        return bytes(prefix + "rc:g:" + index);
+        return bytes(generationKeyName(index));
+    }
+
+    private String generationKeyName(String index) {
+        return prefix + "rc:g:" + index;
     }
 
     private byte[] epochKey() {
-        return bytes(prefix + "rc:epoch");
+        return bytes(epochKeyName);
     }
 
     private byte[] entryKey(String key) {
@@ -280,7 +284,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             names[1 + i] = checked.get(i);
         }
         for (int i = 0; i < indices.size(); i++) {
-            names[1 + checked.size() + i] = prefix + "rc:g:" + indices.get(i);
+            names[1 + checked.size() + i] = generationKeyName(indices.get(i));
         }
         return names;
     }
@@ -326,7 +330,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
             return;
         }
         List<String> keys = new ArrayList<>(indices.size());
-        indices.forEach(i -> keys.add(prefix + "rc:g:" + i));
+        indices.forEach(i -> keys.add(generationKeyName(i)));
         String origin = leases == null ? "" : leases.id();
         call("moving a data generation", jedis -> {
             Invalidations.Announced announced =
