@@ -211,7 +211,8 @@ public final class Runner {
     /**
      * The recording phase of the engines over the canned Qdrant: the corpus is loaded through the (first) gateway into
      * the stand-in Qdrant, the recordings of those writes are dropped, every request of every read workload is sent
-     * once to each replica (so each replica's own calls, such as first-use reads, are recorded; a refusal makes the
+     * once to each replica (twice to a shared-mode replica, which publishes an answer on its second computation) (so
+     * each replica's own calls, such as first-use reads, are recorded; a refusal makes the
      * workload unsupported on this backend, a wrong answer is noted and the measured cells will show it), then the
      * responder switches to replay. Where the cells send cold variants ({@code --cold}) or a replica's plain request
      * may be answered from the shared cache, cold variants are sent too, so the calls of the miss path are recorded;
@@ -268,6 +269,11 @@ public final class Runner {
             for (int i = 0; i < w.requests().size() && !refused.containsKey(w.name()); i++) {
                 Request request = w.requests().get(i);
                 List<Request> sent = new ArrayList<>(List.of(request));
+                if (engine.shared()) {
+                    // computed a second time, so a replica publishes it (QEG_RESPONSE_CACHE_MIN_USES, 2 by default)
+                    // and the warm cells find every distinct request in the shared cache
+                    sent.add(request);
+                }
                 if (options.cold() || engine.shared()) {
                     // the miss path (a shared replica's plain request may be a hit), under two cold keys
                     sent.add(coldVariant(request));

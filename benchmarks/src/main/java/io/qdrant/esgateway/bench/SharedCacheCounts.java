@@ -8,10 +8,11 @@ import java.util.Locale;
 /**
  * The shared response cache's outcomes, summed over a shared-mode engine's replicas from their {@code GET /metrics}
  * ({@code qeg_response_cache_total{outcome}}): read before and after a cell, the difference says whether its answers
- * came from the shared cache (warm, mode on), were computed and published (cold) or only coordinated.
+ * came from the shared cache (warm, mode on), were computed and published, were computed and not published (a request
+ * a replica had not computed {@code QEG_RESPONSE_CACHE_MIN_USES} times: cold) or only coordinated.
  */
-record SharedCacheCounts(long hits, long misses, long published, long staleTickets) {
-    static final SharedCacheCounts ZERO = new SharedCacheCounts(0, 0, 0, 0);
+record SharedCacheCounts(long hits, long misses, long published, long staleTickets, long notAdmitted) {
+    static final SharedCacheCounts ZERO = new SharedCacheCounts(0, 0, 0, 0, 0);
 
     /**
      * {@link #scrape}, once the counts stand still: a replica publishes a computed answer after it has sent it, so
@@ -56,6 +57,7 @@ record SharedCacheCounts(long hits, long misses, long published, long staleTicke
         long misses = 0;
         long published = 0;
         long stale = 0;
+        long notAdmitted = 0;
         for (String line : text.split("\n")) {
             if (!line.startsWith("qeg_response_cache_total{")) {
                 continue;
@@ -69,24 +71,26 @@ record SharedCacheCounts(long hits, long misses, long published, long staleTicke
                 published += value;
             } else if (line.contains("outcome=\"stale_ticket\"")) {
                 stale += value;
+            } else if (line.contains("outcome=\"not_admitted\"")) {
+                notAdmitted += value;
             }
         }
-        return new SharedCacheCounts(hits, misses, published, stale);
+        return new SharedCacheCounts(hits, misses, published, stale, notAdmitted);
     }
 
     SharedCacheCounts plus(SharedCacheCounts o) {
         return new SharedCacheCounts(hits + o.hits, misses + o.misses, published + o.published,
-                staleTickets + o.staleTickets);
+                staleTickets + o.staleTickets, notAdmitted + o.notAdmitted);
     }
 
     SharedCacheCounts minus(SharedCacheCounts o) {
         return new SharedCacheCounts(hits - o.hits, misses - o.misses, published - o.published,
-                staleTickets - o.staleTickets);
+                staleTickets - o.staleTickets, notAdmitted - o.notAdmitted);
     }
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%d hits, %d misses, %d published, %d stale tickets", hits, misses,
-                published, staleTickets);
+        return String.format(Locale.ROOT, "%d hits, %d misses, %d published, %d stale tickets, %d not admitted",
+                hits, misses, published, staleTickets, notAdmitted);
     }
 }

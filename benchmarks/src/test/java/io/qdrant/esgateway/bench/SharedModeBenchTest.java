@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class SharedModeBenchTest {
     private static final Pattern CACHE = Pattern.compile("shared response cache, (\\S+) [^:]*: (\\d+) hits, (\\d+) misses,"
-            + " (\\d+) published, \\d+ stale tickets");
+            + " (\\d+) published, \\d+ stale tickets, \\d+ not admitted");
 
     @Test
     void twoReplicasOverOneQdrantAndOneRedisAnswerEveryWorkloadRightAndServeRepeatsFromTheSharedCache()

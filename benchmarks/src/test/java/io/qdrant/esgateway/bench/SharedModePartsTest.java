@@ -119,11 +119,13 @@ class SharedModePartsTest {
                 qeg_response_cache_total{mode="on",outcome="publish"} 4.0
                 qeg_response_cache_total{mode="on",outcome="stale_ticket"} 1.0
                 qeg_response_cache_total{mode="on",outcome="uncacheable"} 9.0
+                qeg_response_cache_total{mode="on",outcome="not_admitted"} 6.0
                 qeg_backend_requests_total{backend="qdrant",operation="x",status="200"} 77.0
                 """;
         SharedCacheCounts counts = SharedCacheCounts.parse(text);
-        assertThat(counts).isEqualTo(new SharedCacheCounts(12, 5, 4, 1));
-        assertThat(counts.minus(new SharedCacheCounts(2, 5, 1, 0))).isEqualTo(new SharedCacheCounts(10, 0, 3, 1));
+        assertThat(counts).isEqualTo(new SharedCacheCounts(12, 5, 4, 1, 6));
+        assertThat(counts.minus(new SharedCacheCounts(2, 5, 1, 0, 2))).isEqualTo(new SharedCacheCounts(10, 0, 3, 1, 4));
+        assertThat(counts.toString()).isEqualTo("12 hits, 5 misses, 4 published, 1 stale tickets, 6 not admitted");
         assertThat(SharedCacheCounts.parse("es_requests_seconds_count 3.0\n")).isEqualTo(SharedCacheCounts.ZERO);
     }
 

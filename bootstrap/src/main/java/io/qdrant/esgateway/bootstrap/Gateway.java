@@ -119,7 +119,7 @@ final class Gateway implements AutoCloseable {
         ThreadFactory cacheWork = Thread.ofVirtual().name("qeg-response-cache-", 0).factory();
         ResponseCaching caching = shared == null ? ResponseCaching.OFF : new SharedAnswers(catalog, shared,
                 config.responseCache().equals("on") ? ResponseCaching.Mode.ON : ResponseCaching.Mode.COORDINATE,
-                work -> cacheWork.newThread(work).start());
+                work -> cacheWork.newThread(work).start(), config.responseCacheMinUses());
         ResponseCacheMetrics.bind(registry, caching);
         io.qdrant.esgateway.domain.plan.BackendCapabilities capabilities = store.capabilities()
                 .without(config.nativeAbsent());

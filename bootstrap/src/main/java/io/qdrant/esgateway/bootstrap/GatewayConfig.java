@@ -19,7 +19,8 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                      java.time.Duration qdrantConnectTimeout, java.time.Duration qdrantRequestTimeout,
                      int qdrantPoolSize, int requestCacheEntries, boolean warmUp, String responseCache,
                      Optional<java.net.URI> redisUrl, String redisPrefix, java.time.Duration responseCacheTtl,
-                     int responseCacheMaxEntry, java.time.Duration responseCacheLease, SecurityConfig security,
+                     int responseCacheMaxEntry, java.time.Duration responseCacheLease, int responseCacheMinUses,
+                     SecurityConfig security,
                      io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits limits, Path configDir) {
 
     /**
@@ -151,6 +152,7 @@ record GatewayConfig(String host, int port, Path dataDir, String backend, String
                 duration(Setting.RESPONSE_CACHE_TTL, v, from),
                 (int) Math.min(512L << 20, byteSize(Setting.RESPONSE_CACHE_MAX_ENTRY, v, from)),
                 lease(v, from),
+                integer(Setting.RESPONSE_CACHE_MIN_USES, v, from, 1, 7),
                 SecurityConfig.validate(host, v, from, duration(Setting.AUTH_CACHE_TTL, v, from)),
                 new io.qdrant.esgateway.adapter.in.http.EsRestApi.Limits(
                         integer(Setting.MAX_CONCURRENT_REQUESTS, v, from, 1, 100_000),

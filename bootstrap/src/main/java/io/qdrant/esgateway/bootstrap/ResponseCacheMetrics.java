@@ -9,8 +9,10 @@ import java.util.function.ToLongFunction;
  * The shared response cache's outcomes in {@code /metrics}: {@code qeg_response_cache_total{outcome}} with
  * {@code outcome} = {@code hit} (current entry found; served in mode {@code on}), {@code miss}, {@code publish},
  * {@code stale_ticket} (a write moved a generation while the answer was computed: not kept), {@code too_large},
- * {@code uncacheable} (mentions {@code now}, request cache disabled on an index, an error or a partial answer) and
- * {@code error} (the server failed; the answer was computed without it). Nothing when the cache is off.
+ * {@code uncacheable} (mentions {@code now}, request cache disabled on an index, an error or a partial answer),
+ * {@code not_admitted} (computed, not published: its request was not computed {@code QEG_RESPONSE_CACHE_MIN_USES}
+ * times lately on this replica) and {@code error} (the server failed; the answer was computed without it). Nothing
+ * when the cache is off.
  */
 final class ResponseCacheMetrics {
     private ResponseCacheMetrics() {
@@ -27,6 +29,7 @@ final class ResponseCacheMetrics {
         counter(registry, caching, "too_large", ResponseCaching.Counts::tooLarge);
         counter(registry, caching, "uncacheable", ResponseCaching.Counts::uncacheable);
         counter(registry, caching, "error", ResponseCaching.Counts::errors);
+        counter(registry, caching, "not_admitted", ResponseCaching.Counts::notAdmitted);
     }
 
     private static void counter(MeterRegistry registry, ResponseCaching caching, String outcome,

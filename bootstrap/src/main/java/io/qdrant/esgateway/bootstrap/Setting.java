@@ -62,6 +62,9 @@ enum Setting {
                     + " answers a request it holds the answer to without asking Valkey/Redis, and a write waits until"
                     + " every running lease has dropped what it moved (a replica that dies stalls writes up to this"
                     + " long); off: every hit asks the server"),
+    RESPONSE_CACHE_MIN_USES("response-cache-min-uses", null, "QEG_RESPONSE_CACHE_MIN_USES", "2",
+            "how many times a replica computes a request's answer before it publishes it to the shared response"
+                    + " cache (1 to 7): 1 publishes every computed answer; 2 skips requests that are never repeated"),
     RESPONSE_CACHE_MAX_ENTRY("response-cache-max-entry", null, "QEG_RESPONSE_CACHE_MAX_ENTRY", "1mb",
             "largest answer the shared response cache keeps (larger ones are answered, not kept)"),
     SECURITY("security", "--security", "QEG_SECURITY", "false",

@@ -185,6 +185,18 @@ class GatewayConfigTest {
         assertThat(shared.responseCacheMaxEntry()).isEqualTo(64 * 1024);
         assertThat(shared.toString()).doesNotContain("secret");
         assertThat(shared.responseCacheLease()).as("the default lease term").isEqualTo(java.time.Duration.ofSeconds(1));
+        assertThat(shared.responseCacheMinUses()).as("published on a replica's second computation").isEqualTo(2);
+    }
+
+    @Test
+    void theMinimumUsesBeforePublishingAreOneToSeven() {
+        java.util.function.Function<String, GatewayConfig> with = uses -> GatewayConfig.load(new String[0], Map.of(
+                "QEG_RESPONSE_CACHE", "on", "QEG_REDIS_URL", "redis://127.0.0.1:6379",
+                "QEG_RESPONSE_CACHE_MIN_USES", uses));
+        assertThat(with.apply("1").responseCacheMinUses()).isEqualTo(1);
+        assertThat(with.apply("7").responseCacheMinUses()).isEqualTo(7);
+        assertThatThrownBy(() -> with.apply("0")).hasMessageContaining("QEG_RESPONSE_CACHE_MIN_USES");
+        assertThatThrownBy(() -> with.apply("8")).hasMessageContaining("QEG_RESPONSE_CACHE_MIN_USES");
     }
 
     @Test

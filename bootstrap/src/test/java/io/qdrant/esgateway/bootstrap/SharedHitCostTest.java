@@ -125,6 +125,32 @@ class SharedHitCostTest {
         }
     }
 
+    @Test
+    void aFirstMissUnderALeaseSendsNothingWhenAnswersArePublishedOnTheirSecondComputation() throws Exception {
+        try (Setup setup = Setup.start("1s", "2")) {
+            String body = json(TERMS);
+            for (int i = 0; i < 20; i++) { // the lease runs and the generations and the catalog's are known
+                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
+                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
+                Thread.sleep(20);
+            }
+            Map<String, Long> before = published(setup, 20);
+            int n = 20;
+            for (int i = 0; i < n; i++) {
+                setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
+            }
+            Map<String, Long> sent = diff(before, setup.commands());
+            // computed on the snapshot the lease knows current, neither looked up nor published; only the lease's
+            // renewals (EVAL, a script every quarter term) may run besides
+            assertThat(sent).as("%s", sent).doesNotContainKeys("mget", "hmget", "evalsha");
+            for (int i = 0; i < n; i++) { // the second computation of each publishes it
+                setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
+            }
+            Map<String, Long> second = diff(before, published(setup, 20 + n));
+            assertThat(second.get("evalsha")).as("%s", second).isEqualTo((long) n);
+        }
+    }
+
     /** The server's command counts once the shared gateway has published {@code n} answers (after answering). */
     private static Map<String, Long> published(Setup setup, long n) throws InterruptedException {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
@@ -262,12 +288,21 @@ class SharedHitCostTest {
     /** Redis, the two gateways, the index loaded on both. */
     record Setup(RedisTestServer redis, Path dir, RunningGateway sharedGateway, RunningGateway embeddedGateway,
                  RawClient shared, RawClient embedded) implements AutoCloseable {
-        /** @param lease the shared gateway's {@code QEG_RESPONSE_CACHE_LEASE} */
+        /** Publishing every computed answer ({@code QEG_RESPONSE_CACHE_MIN_USES} 1). */
         static Setup start(String lease) throws IOException {
+            return start(lease, "1");
+        }
+
+        /**
+         * @param lease    the shared gateway's {@code QEG_RESPONSE_CACHE_LEASE}
+         * @param minUses its {@code QEG_RESPONSE_CACHE_MIN_USES}
+         */
+        static Setup start(String lease, String minUses) throws IOException {
             RedisTestServer redis = RedisTestServer.start();
             Path dir = Files.createTempDirectory("qeg-hit-cost-");
             RunningGateway s = RunningGateway.start(dir.resolve("shared"), "QEG_CATALOG", "redis", "QEG_REDIS_URL",
-                    redis.url(), "QEG_RESPONSE_CACHE", "on", "QEG_RESPONSE_CACHE_LEASE", lease, "QEG_WARM_UP", "off");
+                    redis.url(), "QEG_RESPONSE_CACHE", "on", "QEG_RESPONSE_CACHE_LEASE", lease, "QEG_WARM_UP", "off",
+                    "QEG_RESPONSE_CACHE_MIN_USES", minUses);
             RunningGateway e = RunningGateway.start(dir.resolve("embedded"), "QEG_WARM_UP", "off");
             for (RunningGateway g : new RunningGateway[] {s, e}) {
                 g.client.put("/bench", json("{'mappings':{'properties':{'category':{'type':'keyword'},"

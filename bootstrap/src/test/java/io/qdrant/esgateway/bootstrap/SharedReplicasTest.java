@@ -65,7 +65,9 @@ class SharedReplicasTest {
             replicas.add(java(List.of(Main.class.getName(), "--port", "0", "--backend", "qdrant", "--qdrant-url",
                     "http://127.0.0.1:" + qdrantPort, "--catalog", "redis", "--redis-url", redis.url(3),
                     "--data", dir.resolve(name).toString()), log, java.util.Map.of("QEG_WARM_UP", "off",
-                    "QEG_REDIS_PREFIX", "replicas:", "QEG_RESPONSE_CACHE", "on")));
+                    "QEG_REDIS_PREFIX", "replicas:", "QEG_RESPONSE_CACHE", "on",
+                    // every computed answer published: the tests read what a replica published at once
+                    "QEG_RESPONSE_CACHE_MIN_USES", "1")));
         }
         a = new EsClient(awaitPort(replicas.get(0), logs.get(0), READY));
         b = new EsClient(awaitPort(replicas.get(1), logs.get(1), READY));

@@ -31,7 +31,7 @@ class SharedResponseCacheHttpTest {
         on = RunningGateway.start(onData, "QEG_RESPONSE_CACHE", "on", "QEG_REDIS_URL", redis.url(),
                 "QEG_REDIS_PREFIX", "on:");
         coordinate = RunningGateway.start(coordinateData, "QEG_RESPONSE_CACHE", "coordinate", "QEG_REDIS_URL",
-                redis.url(), "QEG_REDIS_PREFIX", "coordinate:");
+                redis.url(), "QEG_REDIS_PREFIX", "coordinate:", "QEG_RESPONSE_CACHE_MIN_USES", "1");
         for (RunningGateway g : new RunningGateway[] {on, coordinate}) {
             g.client.put("/books", json("{'mappings':{'properties':{'tag':{'type':'keyword'},'year':{'type':'integer'}}}}"));
             g.client.put("/books/_doc/1?refresh=true", json("{'tag':'a','year':2001}"));
@@ -60,6 +60,17 @@ class SharedResponseCacheHttpTest {
         return (long) Double.parseDouble(m.group(1));
     }
 
+    /** {@link #outcome}, once it reaches {@code atLeast} (a publication runs after its answer) or after 10 s. */
+    private static long awaitOutcome(RunningGateway g, String outcome, long atLeast) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        long value = outcome(g, outcome);
+        while (value < atLeast && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            value = outcome(g, outcome);
+        }
+        return value;
+    }
+
     /** How many times a search was planned (computed): {@code qeg_plan_path_total{part="hits"}} summed. */
     private static long computed(RunningGateway g) {
         Matcher m = Pattern.compile("qeg_plan_path_total\\{part=\"hits\"[^}]*} ([0-9.E]+)")
@@ -86,7 +97,13 @@ class SharedResponseCacheHttpTest {
     @Test
     void aRepeatedSearchIsServedFromTheSharedCacheAndAnAcknowledgedWriteIsNeverHidden() {
         String body = json("{'query':{'term':{'tag':'a'}},'aggs':{'years':{'terms':{'field':'year'}}}}");
+        long notAdmitted = outcome(on, "not_admitted");
+        long published = outcome(on, "publish");
         EsClient.Reply first = on.client.post("/books/_search", body);
+        assertThat(outcome(on, "not_admitted")).as("computed once: not published").isEqualTo(notAdmitted + 1);
+        on.client.post("/books/_search", body);
+        assertThat(awaitOutcome(on, "publish", published + 1)).as("published on its second computation")
+                .isEqualTo(published + 1);
         long hits = outcome(on, "hit");
         long plans = computed(on);
         EsClient.Reply second = on.client.post("/books/_search", body);
@@ -108,11 +125,15 @@ class SharedResponseCacheHttpTest {
     @Test
     void countsAndMsearchSlotsAreCachedToo() {
         long hits = outcome(on, "hit");
+        long published = outcome(on, "publish");
+        on.client.post("/books/_count", json("{'query':{'term':{'tag':'a'}}}"));
         on.client.post("/books/_count", json("{'query':{'term':{'tag':'a'}}}"));
         EsClient.Reply count = on.client.post("/books/_count", json("{'query':{'term':{'tag':'a'}}}"));
         assertThat(count.json().path("count").asLong()).isPositive();
         String msearch = "{\"index\":\"books\"}\n{\"size\":0,\"query\":{\"term\":{\"tag\":\"a\"}}}\n";
         on.client.send("POST", "/_msearch", msearch, "application/x-ndjson");
+        on.client.send("POST", "/_msearch", msearch, "application/x-ndjson");
+        awaitOutcome(on, "publish", published + 2);
         EsClient.Reply slots = on.client.send("POST", "/_msearch", msearch, "application/x-ndjson");
         assertThat(slots.json().at("/responses/0/status").asInt()).isEqualTo(200);
         assertThat(outcome(on, "hit")).isEqualTo(hits + 2);

@@ -43,6 +43,11 @@ import java.util.function.Supplier;
  * ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget a
  * generation before they acknowledge moving it). While it knows them, a request not looked up lately is computed
  * with no lookup at all and published under the known ticket.
+ *
+ * <p>A computed answer is published only once this replica has computed the same key {@code minUses} times lately
+ * ({@link RecentUses}; 2 in the gateway by default): most requests are never repeated, and publishing their answers
+ * would cost every one of them an encoding and a script call, and fill the cache with entries nobody reads. A request
+ * that is repeated is published on its second computation here and served from the cache after that.
  */
 public final class SharedAnswers implements ResponseCaching {
     private static final System.Logger LOG = System.getLogger(SharedAnswers.class.getName());
@@ -67,9 +72,12 @@ public final class SharedAnswers implements ResponseCaching {
     private final LongAdder tooLarge = new LongAdder();
     private final LongAdder uncacheable = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    private final LongAdder notAdmitted = new LongAdder();
     private final Executor background;
     private final KnownGenerations known = new KnownGenerations();
     private final RecentKeys seen = new RecentKeys(RECENT_KEYS);
+    private final RecentUses uses = new RecentUses(RECENT_KEYS);
+    private final int minUses;
     private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
     private final Semaphore publications = new Semaphore(PUBLICATIONS_IN_FLIGHT);
     private final LocalAnswers held = new LocalAnswers(HELD_ANSWERS, HELD_BYTES);
@@ -84,14 +92,25 @@ public final class SharedAnswers implements ResponseCaching {
         this(catalog, cache, mode, Runnable::run);
     }
 
+    /** Publishing every computed answer ({@code minUses} 1). */
+    public SharedAnswers(Catalog catalog, SharedResponseCache cache, Mode mode, Executor background) {
+        this(catalog, cache, mode, background, 1);
+    }
+
     /**
      * @param background runs a lookup made while the request computes, and publications after the request has its
      *                   answer (a virtual thread each, in the gateway)
+     * @param minUses    how many times this replica computes a key's answer before it publishes it: 1 to
+     *                   {@value RecentUses#MAX}
      */
-    public SharedAnswers(Catalog catalog, SharedResponseCache cache, Mode mode, Executor background) {
+    public SharedAnswers(Catalog catalog, SharedResponseCache cache, Mode mode, Executor background, int minUses) {
         if (mode == Mode.OFF) {
             throw new IllegalArgumentException("the off mode is ResponseCaching.OFF");
         }
+        if (minUses < 1 || minUses > RecentUses.MAX) {
+            throw new IllegalArgumentException("minUses must be 1 to " + RecentUses.MAX + ": " + minUses);
+        }
+        this.minUses = minUses;
         this.catalog = catalog;
         this.cache = cache;
         this.mode = mode;
@@ -320,6 +339,10 @@ public final class SharedAnswers implements ResponseCaching {
      * answer finds the entry.
      */
     private <A> void publish(SharedResponseCache.Ticket ticket, A answer, Codec<A> codec) {
+        if (minUses > 1 && uses.use(ticket.key()) < minUses) {
+            notAdmitted.increment();
+            return;
+        }
         if (!publications.tryAcquire()) {
             publishNow(ticket, answer, codec);
             return;
@@ -435,7 +458,7 @@ public final class SharedAnswers implements ResponseCaching {
     @Override
     public Counts counts() {
         return new Counts(hits.sum(), misses.sum(), published.sum(), stale.sum(), tooLarge.sum(), uncacheable.sum(),
-                errors.sum());
+                errors.sum(), notAdmitted.sum());
     }
 
     /** SHA-256 of everything the answer depends on besides the data generations. */

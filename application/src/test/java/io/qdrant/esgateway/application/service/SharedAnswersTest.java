@@ -85,6 +85,12 @@ class SharedAnswersTest {
         public void ping() {
             to.ping();
         }
+
+        @Override
+        public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
+                                            List<String> values) {
+            return to.knownTicket(key, indices, checked, values);
+        }
     }
 
     private final AtomicInteger ids = new AtomicInteger();
@@ -184,6 +190,78 @@ class SharedAnswersTest {
         SharedAnswers on = new SharedAnswers(catalog, shared, Mode.ON);
         assertThat(on.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
         assertThat(computed).hasValue(22);
+    }
+
+    @Test
+    void withTwoUsesARequestIsPublishedOnItsSecondComputationOnAReplicaAndServedFromTheCacheAfterThat() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON, Runnable::run, 2);
+        SharedAnswers b = new SharedAnswers(catalog, shared, Mode.ON, Runnable::run, 2);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).hasValue(2);
+        assertThat(a.counts().published() + b.counts().published()).as("each computed it once").isZero();
+        assertThat(a.counts().notAdmitted() + b.counts().notAdmitted()).isEqualTo(2);
+        assertThat(shared.lookup(SharedAnswers.key("i", OPTIONS, catalog.view().version(), List.of("uuid-1"), "count"),
+                List.of("uuid-1")).answer()).as("nothing in the cache").isEmpty();
+
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).hasValue(3);
+        assertThat(a.counts().published()).as("a's second computation").isEqualTo(1);
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).as("served from the cache").hasValue(3);
+        assertThat(a.counts().hits() + b.counts().hits()).isEqualTo(2);
+
+        // a write makes a new answer: computed once more by a replica that has computed the request before
+        writer(shared).write(index("i", "2"));
+        assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(2L);
+        assertThat(b.counts().published()).isEqualTo(1);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(2L);
+        assertThat(computed).hasValue(4);
+    }
+
+    @Test
+    void withTwoUsesARequestComputedUnderAKnownTicketIsPublishedTheSecondTime() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        AtomicInteger lookups = new AtomicInteger();
+        AtomicInteger publications = new AtomicInteger();
+        SharedResponseCache leased = new Forwarding(leased(lookups, new AtomicBoolean(true))) {
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                publications.incrementAndGet();
+                return super.publish(ticket, answer);
+            }
+        };
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
+                Runnable::run, 2);
+        b.read("i", OPTIONS, "count", count("i"), LONGS);
+        assertThat(lookups).as("computed with no lookup").hasValue(0);
+        assertThat(publications).as("and not published").hasValue(0);
+        b.read("i", OPTIONS, "count", count("i"), LONGS);
+        assertThat(lookups).as("looked up the second time").hasValue(1);
+        assertThat(publications).hasValue(1);
+        assertThat(computed).hasValue(2);
+        for (int i = 0; i < 3; i++) {
+            assertThat(b.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        }
+        assertThat(computed).as("held after its lookup").hasValue(2);
+
+        SharedAnswers c = new SharedAnswers(catalog, leased, Mode.COORDINATE, Runnable::run, 2);
+        c.read("i", OPTIONS, "count2", count("i"), LONGS);
+        c.read("i", OPTIONS, "count2", count("i"), LONGS);
+        assertThat(publications).as("coordinate admits the same way").hasValue(2);
+        assertThat(c.counts().notAdmitted()).isEqualTo(1);
+    }
+
+    @Test
+    void usesBeforePublishingAreOneToSeven() {
+        assertThatThrownBy(() -> new SharedAnswers(catalog, shared, Mode.ON, Runnable::run, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SharedAnswers(catalog, shared, Mode.ON, Runnable::run, 8))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

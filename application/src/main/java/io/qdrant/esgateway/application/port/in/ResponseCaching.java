@@ -23,9 +23,12 @@ public interface ResponseCaching {
         A decode(byte[] bytes);
     }
 
-    /** Counts since start, for {@code /metrics}. */
+    /**
+     * Counts since start, for {@code /metrics}. {@code notAdmitted}: computed answers not published because their
+     * request was not computed often enough lately on this replica.
+     */
     record Counts(long hits, long misses, long published, long staleTickets, long tooLarge, long uncacheable,
-                  long errors) {
+                  long errors, long notAdmitted) {
     }
 
     /** Coordinates nothing: every answer computed. */
@@ -43,7 +46,7 @@ public interface ResponseCaching {
 
         @Override
         public Counts counts() {
-            return new Counts(0, 0, 0, 0, 0, 0, 0);
+            return new Counts(0, 0, 0, 0, 0, 0, 0, 0);
         }
     };
 
