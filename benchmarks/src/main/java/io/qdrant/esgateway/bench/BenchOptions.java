@@ -29,11 +29,15 @@ import java.util.Locale;
  *                  the default ({@code standard})
  * @param cold      every read request carries a {@code preference} never sent before ({@code --cold}): the same
  *                  answer under a new cache key, so the shared response cache misses every time
+ * @param replicas  gateway replicas of each shared-mode engine (default 2)
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
                            String command, List<String> only, boolean requestCache,
-                           java.util.Optional<String> titleAnalyzer, boolean cold) {
+                           java.util.Optional<String> titleAnalyzer, boolean cold, int replicas) {
+    /** The most replicas of a shared-mode engine. */
+    static final int MAX_REPLICAS = 8;
+
 
     public static final String USAGE = """
             usage: ./qeg bench [options]
@@ -66,6 +70,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
               --cold                a new cache key on every read request (a preference parameter never sent
                                     before; same answers): shared mode's cold cells. Without it, warm: each
                                     workload's distinct requests repeat
+              --replicas N          gateway replicas of each shared-mode engine (default 2, at most 8); 1
+                                    measures the shared cache without a second JVM on the machine
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -88,6 +94,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         boolean requestCache = true;
         java.util.Optional<String> titleAnalyzer = java.util.Optional.empty();
         boolean cold = false;
+        int replicas = 2;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -133,6 +140,13 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                     titleAnalyzer = java.util.Optional.of(value);
                 }
                 case "--cold" -> cold = true;
+                case "--replicas" -> {
+                    replicas = positive(name, value);
+                    if (replicas > MAX_REPLICAS) {
+                        throw new IllegalArgumentException("--replicas expects 1 to " + MAX_REPLICAS + ", got ["
+                                + value + "]");
+                    }
+                }
                 case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
@@ -163,7 +177,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         }
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
-                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, titleAnalyzer, cold);
+                requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, titleAnalyzer, cold,
+                replicas);
     }
 
     private static int positive(String name, String value) {

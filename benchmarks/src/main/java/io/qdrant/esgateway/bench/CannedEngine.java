@@ -13,7 +13,7 @@ import java.util.OptionalLong;
  * (spec-checked, in memory, in this JVM) and, after {@link #replay()}, answers from them alone:
  * {@code gateway-qdrant-canned} (the gateway-overhead mode), one packaged gateway (a child JVM, as {@link ChildEngine})
  * with {@code --backend qdrant --qdrant-url} pointing at the responder and no in-process request cache; and shared mode
- * over it ({@code gateway-shared-on-canned}, {@code gateway-shared-coordinate-canned}): two gateway replicas, each the
+ * over it ({@code gateway-shared-on-canned}, {@code gateway-shared-coordinate-canned}): gateway replicas ({@code --replicas}, two by default), each the
  * packaged jar in its own JVM, with the Redis catalog and the shared response cache on one real redis-server
  * ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate), over that one responder. The runner's
  * clients take turns over the replicas ({@link #urls()}). Closing stops every process and the responder.
@@ -40,7 +40,8 @@ public final class CannedEngine implements RunningEngine {
                 || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED;
     }
 
-    public static CannedEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
+    public static CannedEngine start(EngineSpec spec, Path root, String heap, Path logDir,
+                                     int replicaCount) {
         if (!starts(spec.kind())) {
             throw new IllegalArgumentException("not an engine over the canned Qdrant: " + spec);
         }
@@ -54,7 +55,7 @@ public final class CannedEngine implements RunningEngine {
             List<String> args = List.of("--backend", "qdrant", "--qdrant-url", responder.uri().toString());
             if (spec.kind().sharedMode()) {
                 redis = ServerProcess.redis(logDir.resolve(spec.name() + "-redis.log"));
-                replicas.addAll(ChildEngine.startReplicas(spec, root, heap, logDir, args, redis));
+                replicas.addAll(ChildEngine.startReplicas(spec, root, heap, logDir, args, redis, replicaCount));
             } else {
                 // ChildEngine turns the in-process request cache off for this kind: every answer is computed
                 replicas.add(ChildEngine.start(spec, root, heap, logDir, args));

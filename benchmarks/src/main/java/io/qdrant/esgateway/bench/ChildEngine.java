@@ -57,20 +57,20 @@ public final class ChildEngine implements RunningEngine {
     }
 
     /**
-     * The two replicas of a shared-mode engine ({@link EngineSpec.Kind#sharedMode}): each a gateway with
+     * The {@code count} replicas of a shared-mode engine ({@link EngineSpec.Kind#sharedMode}): each a gateway with
      * {@code backendArgs}, the Redis catalog on {@code redis} and the kind's shared response-cache mode, started one
      * after the other (the first creates the shared catalog, the second joins it). If one cannot start, the one
      * started is stopped.
      */
     static List<ChildEngine> startReplicas(EngineSpec spec, Path root, String heap, Path logDir,
-                                           List<String> backendArgs, ServerProcess redis) {
+                                           List<String> backendArgs, ServerProcess redis, int count) {
         List<String> args = new ArrayList<>(backendArgs);
         args.addAll(List.of("--catalog", "redis", "--redis-url", "redis://127.0.0.1:" + redis.port() + "/0"));
         java.util.Map<String, String> env = java.util.Map.of("QEG_RESPONSE_CACHE", spec.kind().cacheMode(),
                 "QEG_REDIS_PREFIX", "bench:");
         List<ChildEngine> replicas = new ArrayList<>();
         try {
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < count; i++) {
                 replicas.add(start(spec, root, heap, logDir, args, env, spec.name() + "-" + (char) ('a' + i)));
             }
             return List.copyOf(replicas);

@@ -24,16 +24,19 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
     public enum Kind { GATEWAY, GATEWAY_QDRANT_CANNED, ELASTICSEARCH, OPENSEARCH, URL,
         /** One gateway on its Qdrant adapter over the fake Qdrant as a process, SQLite catalog, no request cache. */
         GATEWAY_QDRANT,
-        /** Shared mode: two gateway replicas over one fake Qdrant process and one redis-server, cache mode on. */
+        /**
+         * Shared mode: gateway replicas ({@code --replicas}, two by default) over one fake Qdrant process and one
+         * redis-server, cache mode on.
+         */
         GATEWAY_SHARED_ON,
         /** The same in cache mode coordinate: tickets and generations kept, nothing served from the cache. */
         GATEWAY_SHARED_COORDINATE,
-        /** Shared mode (cache mode on) over the runner's {@link CannedQdrant}: two replicas, one redis-server. */
+        /** Shared mode (cache mode on) over the runner's {@link CannedQdrant}: its replicas, one redis-server. */
         GATEWAY_SHARED_ON_CANNED,
         /** The same in cache mode coordinate. */
         GATEWAY_SHARED_COORDINATE_CANNED;
 
-        /** Whether this is shared mode: two replicas, a Redis catalog and the shared response cache. */
+        /** Whether this is shared mode: replicas, a Redis catalog and the shared response cache. */
         public boolean sharedMode() {
             return this == GATEWAY_SHARED_ON || this == GATEWAY_SHARED_COORDINATE || this == GATEWAY_SHARED_ON_CANNED
                     || this == GATEWAY_SHARED_COORDINATE_CANNED;

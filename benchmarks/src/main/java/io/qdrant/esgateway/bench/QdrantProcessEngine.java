@@ -11,7 +11,7 @@ import java.util.OptionalLong;
 /**
  * The engines on the gateway's Qdrant adapter with the fake Qdrant as a process of its own ({@link FakeQdrantMain}):
  * {@code gateway-qdrant}, one gateway with its SQLite catalog and no request cache (the single-process Qdrant mode),
- * and shared mode ({@code gateway-shared-on}, {@code gateway-shared-coordinate}): two gateway replicas, each the
+ * and shared mode ({@code gateway-shared-on}, {@code gateway-shared-coordinate}): gateway replicas ({@code --replicas}, two by default), each the
  * packaged jar in its own JVM ({@link ChildEngine}), over that one Qdrant and one real redis-server
  * ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate). The runner's clients take turns over the
  * replicas ({@link #urls()}). Every process is started here and stopped by its PID when the engine closes.
@@ -36,7 +36,8 @@ public final class QdrantProcessEngine implements RunningEngine {
                 || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE;
     }
 
-    public static QdrantProcessEngine start(EngineSpec spec, Path root, String heap, Path logDir) {
+    public static QdrantProcessEngine start(EngineSpec spec, Path root, String heap, Path logDir,
+                                     int replicaCount) {
         if (!starts(spec.kind())) {
             throw new IllegalArgumentException("not a Qdrant-process engine: " + spec);
         }
@@ -48,7 +49,7 @@ public final class QdrantProcessEngine implements RunningEngine {
             List<String> args = List.of("--backend", "qdrant", "--qdrant-url", "http://127.0.0.1:" + qdrant.port());
             if (spec.kind().sharedMode()) {
                 redis = ServerProcess.redis(logDir.resolve(spec.name() + "-redis.log"));
-                replicas.addAll(ChildEngine.startReplicas(spec, root, heap, logDir, args, redis));
+                replicas.addAll(ChildEngine.startReplicas(spec, root, heap, logDir, args, redis, replicaCount));
             } else {
                 // the single-process comparison computes every answer: no in-process request cache
                 replicas.add(ChildEngine.start(spec, root, heap, logDir, args, Map.of("QEG_REQUEST_CACHE_ENTRIES", "0"),

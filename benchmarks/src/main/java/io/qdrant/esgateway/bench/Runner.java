@@ -125,6 +125,9 @@ public final class Runner {
             options.titleAnalyzer().ifPresent(a -> run.put("title_analyzer", a));
             run.put("cache_keys", options.cold() ? "cold: a new preference parameter on every read request (--cold)"
                     : "warm: each workload's distinct requests repeated");
+            if (engines.stream().anyMatch(e -> e.spec().kind().sharedMode())) {
+                run.put("shared_mode_replicas", options.replicas());
+            }
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));
@@ -149,9 +152,9 @@ public final class Runner {
                     return RunningEngine.atUrl(spec);
                 }
                 RunningEngine e = CannedEngine.starts(spec.kind())
-                        ? CannedEngine.start(spec, root, options.heap(), logs)
+                        ? CannedEngine.start(spec, root, options.heap(), logs, options.replicas())
                         : QdrantProcessEngine.starts(spec.kind())
-                        ? QdrantProcessEngine.start(spec, root, options.heap(), logs)
+                        ? QdrantProcessEngine.start(spec, root, options.heap(), logs, options.replicas())
                         : ChildEngine.start(spec, root, options.heap(), logs);
                 say("%s: pid %d, %s, answered after %.1f s (heap %s)", spec.name(), e.pid().orElse(-1), e.url(),
                         e.startupMillis().orElse(0L) / 1000.0, options.heap());

@@ -51,6 +51,17 @@ class BenchOptionsTest {
     }
 
     @Test
+    void sharedModeEnginesHaveTwoReplicasUnlessToldOneToEight() {
+        assertThat(BenchOptions.parse(new String[0]).replicas()).isEqualTo(2);
+        assertThat(BenchOptions.parse(new String[] {"--replicas", "1"}).replicas()).isEqualTo(1);
+        assertThat(BenchOptions.parse(new String[] {"--replicas=8"}).replicas()).isEqualTo(8);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--replicas", "9"}))
+                .hasMessageContaining("--replicas");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--replicas", "0"}))
+                .hasMessageContaining("--replicas");
+    }
+
+    @Test
     void smokeIsTinyAndLaterOptionsOverrideIt() {
         BenchOptions o = BenchOptions.parse(new String[] {"--smoke", "--docs=300"});
         assertThat(o.docs()).isEqualTo(300);
