@@ -10,13 +10,14 @@ import java.util.OptionalLong;
 
 /**
  * The engines over the runner's {@link CannedQdrant}, which first records the answers of a {@link FakeQdrant}
- * (spec-checked, in memory, in this JVM) and, after {@link #replay()}, answers from them alone:
- * {@code gateway-qdrant-canned} (the gateway-overhead mode), one packaged gateway (a child JVM, as {@link ChildEngine})
- * with {@code --backend qdrant --qdrant-url} pointing at the responder and no in-process request cache; and shared mode
- * over it ({@code gateway-shared-on-canned}, {@code gateway-shared-coordinate-canned}): gateway replicas ({@code --replicas}, two by default), each the
- * packaged jar in its own JVM, with the Redis catalog and the shared response cache on one real redis-server
- * ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate), over that one responder. The runner's
- * clients take turns over the replicas ({@link #urls()}). Closing stops every process and the responder.
+ * (spec-checked, in memory, in this JVM) and, after {@link #replay()}, answers from them alone: {@code
+ * gateway-qdrant-canned} (the gateway-overhead mode), one packaged gateway (a child JVM, as {@link ChildEngine}) with
+ * {@code --backend qdrant --qdrant-url} pointing at the responder and no in-process request cache; and shared mode over
+ * it ({@code gateway-shared-on-canned}, {@code gateway-shared-coordinate-canned}): gateway replicas ({@code
+ * --replicas}, two by default), each the packaged jar in its own JVM, with the Redis catalog and the shared response
+ * cache on one real redis-server ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate), over that
+ * one responder. The runner's clients take turns over the replicas ({@link #urls()}). Closing stops every process and
+ * the responder.
  */
 public final class CannedEngine implements RunningEngine {
     private final EngineSpec spec;

@@ -11,10 +11,11 @@ import java.util.OptionalLong;
 /**
  * The engines on the gateway's Qdrant adapter with the fake Qdrant as a process of its own ({@link FakeQdrantMain}):
  * {@code gateway-qdrant}, one gateway with its SQLite catalog and no request cache (the single-process Qdrant mode),
- * and shared mode ({@code gateway-shared-on}, {@code gateway-shared-coordinate}): gateway replicas ({@code --replicas}, two by default), each the
- * packaged jar in its own JVM ({@link ChildEngine}), over that one Qdrant and one real redis-server
- * ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate). The runner's clients take turns over the
- * replicas ({@link #urls()}). Every process is started here and stopped by its PID when the engine closes.
+ * and shared mode ({@code gateway-shared-on}, {@code gateway-shared-coordinate}): gateway replicas ({@code --replicas},
+ * two by default), each the packaged jar in its own JVM ({@link ChildEngine}), over that one Qdrant and one real
+ * redis-server ({@code QEG_CATALOG=redis}, {@code QEG_RESPONSE_CACHE} on or coordinate). The runner's clients take
+ * turns over the replicas ({@link #urls()}). Every process is started here and stopped by its PID when the engine
+ * closes.
  */
 public final class QdrantProcessEngine implements RunningEngine {
     private final EngineSpec spec;

@@ -38,7 +38,7 @@ final class RecentUses {
         return bits & ~COUNT;
     }
 
-    /** Counts one more use of {@code key} and returns its count with it (1 for a key not held), at most {@link #MAX}. */
+    /** Counts one more use of {@code key}; returns its count with it (1 for a key not held), at most {@link #MAX}. */
     int use(String key) {
         long fingerprint = fingerprint(key);
         int slot = (int) ((fingerprint >>> 3) & mask);

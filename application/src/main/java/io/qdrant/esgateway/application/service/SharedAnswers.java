@@ -61,6 +61,15 @@ public final class SharedAnswers implements ResponseCaching {
     /** Decoded answers a replica holds at most ({@link LocalAnswers}), and their encoded size at most. */
     private static final int HELD_ANSWERS = 1024;
     private static final long HELD_BYTES = 4L << 20;
+    private static final MessageDigest SHA_256;
+
+    static {
+        try {
+            SHA_256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Catalog catalog;
     private final SharedResponseCache cache;
@@ -464,16 +473,30 @@ public final class SharedAnswers implements ResponseCaching {
     /** SHA-256 of everything the answer depends on besides the data generations. */
     static String key(String target, CatalogView.Options options, long catalogVersion, List<String> uuids,
                       String request) {
-        StringBuilder text = new StringBuilder(request.length() + 128).append(target).append('\u0000')
+        MessageDigest digest = sha256();
+        StringBuilder head = new StringBuilder(128).append(target).append('\u0000')
                 .append(options).append('\u0000')
                 .append(catalogVersion).append('\u0000');
-        uuids.forEach(u -> text.append(u).append(','));
-        text.append('\u0000').append(request);
+        uuids.forEach(u -> head.append(u).append(','));
+        head.append('\u0000');
+        digest.update(head.toString().getBytes(StandardCharsets.UTF_8));
+        digest.update(request.getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /**
+     * A new SHA-256 digest: a copy of one made once ({@link MessageDigest#getInstance} looks the algorithm up among
+     * the providers on every call, which costs more than hashing a request).
+     */
+    private static MessageDigest sha256() {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException missing) {
+                throw new IllegalStateException(missing);
+            }
         }
     }
 }

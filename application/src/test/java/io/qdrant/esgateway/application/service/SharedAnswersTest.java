@@ -257,6 +257,16 @@ class SharedAnswersTest {
     }
 
     @Test
+    void theKeyIsTheSha256OfTheTargetOptionsCatalogVersionUuidsAndRequest() throws Exception {
+        // replicas of different versions share entries only while this text and its hash stay the same
+        String text = "logs-*\u0000" + OPTIONS + "\u00007\u0000u1,u2,\u0000{\"query\":{\"term\":{\"t\":\"é\"}}}";
+        String expected = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(text.getBytes(StandardCharsets.UTF_8)));
+        String request = "{\"query\":{\"term\":{\"t\":\"é\"}}}";
+        assertThat(SharedAnswers.key("logs-*", OPTIONS, 7, List.of("u1", "u2"), request)).isEqualTo(expected);
+    }
+
+    @Test
     void usesBeforePublishingAreOneToSeven() {
         assertThatThrownBy(() -> new SharedAnswers(catalog, shared, Mode.ON, Runnable::run, 0))
                 .isInstanceOf(IllegalArgumentException.class);
