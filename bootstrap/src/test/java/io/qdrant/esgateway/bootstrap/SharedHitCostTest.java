@@ -108,11 +108,7 @@ class SharedHitCostTest {
     void aMissUnderALeaseSendsOnlyItsPublication() throws Exception {
         try (Setup setup = Setup.start("1s")) {
             String body = json(TERMS);
-            for (int i = 0; i < 20; i++) { // the lease runs and the generations and the catalog's are known
-                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
-                Thread.sleep(20);
-            }
-            Map<String, Long> before = published(setup, 20);
+            Map<String, Long> before = leasedAndPublished(setup, body, 1);
             int n = 20;
             for (int i = 0; i < n; i++) {
                 setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
@@ -129,12 +125,7 @@ class SharedHitCostTest {
     void aFirstMissUnderALeaseSendsNothingWhenAnswersArePublishedOnTheirSecondComputation() throws Exception {
         try (Setup setup = Setup.start("1s", "2")) {
             String body = json(TERMS);
-            for (int i = 0; i < 20; i++) { // the lease runs and the generations and the catalog's are known
-                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
-                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
-                Thread.sleep(20);
-            }
-            Map<String, Long> before = published(setup, 20);
+            Map<String, Long> before = leasedAndPublished(setup, body, 2);
             int n = 20;
             for (int i = 0; i < n; i++) {
                 setup.shared.search("/bench/_search?_source_excludes=miss_" + i, body);
@@ -149,6 +140,20 @@ class SharedHitCostTest {
             Map<String, Long> second = diff(before, published(setup, 20 + n));
             assertThat(second.get("evalsha")).as("%s", second).isEqualTo((long) n);
         }
+    }
+
+    /**
+     * Sends 20 searches {@code times} each, 20 ms apart, so the lease runs and the generations and the catalog's are
+     * known, and 20 answers are published; returns the server's command counts then.
+     */
+    private static Map<String, Long> leasedAndPublished(Setup setup, String body, int times) throws Exception {
+        for (int i = 0; i < 20; i++) {
+            for (int k = 0; k < times; k++) {
+                setup.shared.search("/bench/_search?_source_excludes=warm_" + i, body);
+            }
+            Thread.sleep(20);
+        }
+        return published(setup, 20);
     }
 
     /** The server's command counts once the shared gateway has published {@code n} answers (after answering). */

@@ -13,15 +13,20 @@ final class RecentKeys {
 
     /** @param size a power of two */
     RecentKeys(int size) {
-        if (Integer.bitCount(size) != 1) {
-            throw new IllegalArgumentException("size must be a power of two: " + size);
-        }
-        this.slots = new AtomicLongArray(size);
+        this.slots = new AtomicLongArray(powerOfTwo(size));
         this.mask = size - 1;
     }
 
+    /** {@code size}, when it is a power of two (a table's size); else an {@link IllegalArgumentException}. */
+    static int powerOfTwo(int size) {
+        if (Integer.bitCount(size) != 1) {
+            throw new IllegalArgumentException("size must be a power of two: " + size);
+        }
+        return size;
+    }
+
     /** The key's first 64 bits; never 0 (an empty slot). Keys are hex digests; any other text is hashed. */
-    private static long bits(String key) {
+    static long bits(String key) {
         long bits = key.hashCode() * 0x9E3779B97F4A7C15L;
         if (key.length() >= 16) {
             try {

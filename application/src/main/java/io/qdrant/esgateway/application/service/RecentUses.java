@@ -18,24 +18,13 @@ final class RecentUses {
 
     /** @param size a power of two */
     RecentUses(int size) {
-        if (Integer.bitCount(size) != 1) {
-            throw new IllegalArgumentException("size must be a power of two: " + size);
-        }
-        this.slots = new AtomicLongArray(size);
+        this.slots = new AtomicLongArray(RecentKeys.powerOfTwo(size));
         this.mask = size - 1;
     }
 
-    /** The key's first 64 bits without the low three. Keys are hex digests; any other text is hashed. */
+    /** The key's first 64 bits ({@link RecentKeys#bits}) without the low three. */
     private static long fingerprint(String key) {
-        long bits = key.hashCode() * 0x9E3779B97F4A7C15L;
-        if (key.length() >= 16) {
-            try {
-                bits = Long.parseUnsignedLong(key, 0, 16, 16);
-            } catch (NumberFormatException e) {
-                // not hex: the hash
-            }
-        }
-        return bits & ~COUNT;
+        return RecentKeys.bits(key) & ~COUNT;
     }
 
     /** Counts one more use of {@code key}; returns its count with it (1 for a key not held), at most {@link #MAX}. */
