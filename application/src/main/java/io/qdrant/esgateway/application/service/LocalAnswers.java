@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Shared-cache answers this replica holds decoded: ones the shared cache served it, each with the ticket it is current
- * under (the generations it was published under). While the cache knows those generations
- * current ({@link SharedResponseCache#knownTicket}), the answer is the shared entry's. Bounded by count and by the
+ * under (the generations it was published under). While the cache knows those generations current
+ * ({@link SharedResponseCache#knownTicket}), the answer is the shared entry's. Bounded by count and by the
  * entries' encoded size; the oldest held go first. Reads take no lock (every request of a warm replica reads here).
  */
 final class LocalAnswers {

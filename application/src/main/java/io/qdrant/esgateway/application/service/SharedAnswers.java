@@ -39,9 +39,9 @@ import java.util.function.Supplier;
  *
  * <p>In {@code on}, a replica also holds the answers the shared cache served it ({@link LocalAnswers}, bounded) with
  * their tickets (not the ones it computed: most are never asked for again, and holding each for a while would make
- * the collector copy them), and answers a request for one without a round trip while the cache knows its generations current
- * ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget a
- * generation before they acknowledge moving it). While it knows them, a request not looked up lately is computed
+ * the collector copy them), and answers a request for one without a round trip while the cache knows its generations
+ * current ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget
+ * a generation before they acknowledge moving it). While it knows them, a request not looked up lately is computed
  * with no lookup at all and published under the known ticket.
  *
  * <p>A computed answer is published only once this replica has computed the same key {@code minUses} times lately
@@ -492,11 +492,7 @@ public final class SharedAnswers implements ResponseCaching {
         try {
             return (MessageDigest) SHA_256.clone();
         } catch (CloneNotSupportedException e) {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException missing) {
-                throw new IllegalStateException(missing);
-            }
+            throw new IllegalStateException("the JDK's SHA-256 digest cannot be copied", e);
         }
     }
 }

@@ -93,6 +93,17 @@ class SharedAnswersTest {
         }
     }
 
+    /** {@code to}, counting in {@code publications} every publication sent to it. */
+    private static SharedResponseCache countingPublications(SharedResponseCache to, AtomicInteger publications) {
+        return new Forwarding(to) {
+            @Override
+            public Published publish(Ticket ticket, byte[] answer) {
+                publications.incrementAndGet();
+                return super.publish(ticket, answer);
+            }
+        };
+    }
+
     private final AtomicInteger ids = new AtomicInteger();
     private final InMemoryCatalog catalog = new InMemoryCatalog();
     private final InMemoryDocumentStore store = new InMemoryDocumentStore();
@@ -166,13 +177,7 @@ class SharedAnswersTest {
         SharedAnswers a = new SharedAnswers(catalog, shared, Mode.COORDINATE);
         SharedAnswers b = new SharedAnswers(catalog, shared, Mode.COORDINATE);
         AtomicInteger publications = new AtomicInteger();
-        SharedResponseCache counting = new Forwarding(shared) {
-            @Override
-            public Published publish(Ticket ticket, byte[] answer) {
-                publications.incrementAndGet();
-                return super.publish(ticket, answer);
-            }
-        };
+        SharedResponseCache counting = countingPublications(shared, publications);
         SharedAnswers c = new SharedAnswers(catalog, counting, Mode.COORDINATE);
         for (int i = 0; i < 10; i++) {
             c.read("i", OPTIONS, "count", count("i"), LONGS);
@@ -228,13 +233,7 @@ class SharedAnswersTest {
         writer(shared).write(index("i", "1"));
         AtomicInteger lookups = new AtomicInteger();
         AtomicInteger publications = new AtomicInteger();
-        SharedResponseCache leased = new Forwarding(leased(lookups, new AtomicBoolean(true))) {
-            @Override
-            public Published publish(Ticket ticket, byte[] answer) {
-                publications.incrementAndGet();
-                return super.publish(ticket, answer);
-            }
-        };
+        SharedResponseCache leased = countingPublications(leased(lookups, new AtomicBoolean(true)), publications);
         SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
                 Runnable::run, 2);
         b.read("i", OPTIONS, "count", count("i"), LONGS);
