@@ -30,11 +30,13 @@ import java.util.Locale;
  * @param cold      every read request carries a {@code preference} never sent before ({@code --cold}): the same
  *                  answer under a new cache key, so the shared response cache misses every time
  * @param replicas  gateway replicas of each shared-mode engine (default 2)
+ * @param pinning   the CPUs of the engines and of the runner ({@code --engine-cpus}; default none pinned)
  */
 public record BenchOptions(int docs, List<Integer> clients, int trials, List<EngineSpec> engines, String heap, Path out,
                            int requests, int warmup, int distinct, long seed, boolean vectors, boolean smoke,
                            String command, List<String> only, boolean requestCache,
-                           java.util.Optional<String> titleAnalyzer, boolean cold, int replicas) {
+                           java.util.Optional<String> titleAnalyzer, boolean cold, int replicas,
+                           CpuPinning pinning) {
     /** The most replicas of a shared-mode engine. */
     static final int MAX_REPLICAS = 8;
 
@@ -72,6 +74,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                                     workload's distinct requests repeat
               --replicas N          gateway replicas of each shared-mode engine (default 2, at most 8); 1
                                     measures the shared cache without a second JVM on the machine
+              --engine-cpus LIST    run every engine's processes on these CPUs (e.g. 1, or 2-3) and the runner
+                                    (clients, Qdrant stand-in) on the others; default: no pinning
               --smoke               tiny profile: 200 docs, 1 trial, 1 client, few requests, gateway + elasticsearch
                                     (later options still override it)
             """;
@@ -95,6 +99,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         java.util.Optional<String> titleAnalyzer = java.util.Optional.empty();
         boolean cold = false;
         int replicas = 2;
+        CpuPinning pinning = CpuPinning.NONE;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") && arg.startsWith("--") ? arg.substring(0, arg.indexOf('=')) : arg;
@@ -147,6 +152,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                                 + value + "]");
                     }
                 }
+                case "--engine-cpus" -> pinning = CpuPinning.parse(value, Runtime.getRuntime().availableProcessors());
                 case "--workloads" -> only = Arrays.stream(value.split(",")).map(String::trim)
                         .filter(w -> !w.isEmpty()).distinct().toList();
                 case "--smoke" -> {
@@ -178,7 +184,7 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
         String command = System.getProperty("bench.command", "bench " + String.join(" ", args));
         return new BenchOptions(docs, List.copyOf(clients), trials, engines, heap.toLowerCase(Locale.ROOT), out,
                 requests, warmup, distinct, seed, vectors, smoke, command, only, requestCache, titleAnalyzer, cold,
-                replicas);
+                replicas, pinning);
     }
 
     private static int positive(String name, String value) {

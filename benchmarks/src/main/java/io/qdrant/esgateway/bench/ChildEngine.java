@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * {@code target/oracle-classpath.txt}, the same command line as compat-tests' {@code EngineProcess}). Ready when
  * {@code GET /} answers 200; stopped by its PID (SIGTERM, SIGKILL after 30 s), its temp home removed. Each also exits
  * by itself once this JVM is gone, even after a kill -9: the oracles watch {@code -Doracle.parent.pid}, the gateway
- * runs under {@link ParentWatch}.
+ * runs under {@link ParentWatch}. With {@code --engine-cpus} every one starts under {@code taskset} on the engines'
+ * CPUs ({@link CpuPinning}).
  */
 public final class ChildEngine implements RunningEngine {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
@@ -144,7 +145,8 @@ public final class ChildEngine implements RunningEngine {
     /** The command line of the engine's JVM; fails, naming what to build, when its jar or launcher is missing. */
     private static List<String> command(EngineSpec spec, Path root, String heap, Path home, int httpPort) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java));
+        List<String> command = new ArrayList<>(CpuPinning.current().enginePrefix());
+        command.add(java);
         switch (spec.kind()) {
             case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE,
                  GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED -> {

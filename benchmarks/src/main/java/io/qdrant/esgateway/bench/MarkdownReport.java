@@ -19,7 +19,7 @@ public final class MarkdownReport {
                 .append(r.run().get("reference_engine")).append("); see docs/benchmarks/README.md for the method.\n\n");
         md.append("| setting | value |\n|---|---|\n");
         for (String k : List.of("profile", "docs", "clients", "trials", "requests_per_cell", "warmup_per_cell",
-                "distinct_requests", "seed", "heap", "request_cache")) {
+                "distinct_requests", "seed", "heap", "request_cache", "cpu_pinning")) {
             if (r.run().containsKey(k)) {
                 md.append("| ").append(k).append(" | ").append(r.run().get(k)).append(" |\n");
             }

@@ -68,6 +68,7 @@ public final class Runner {
     public Results run() {
         Map<String, Object> machine = Machine.facts();
         Instant started = Instant.now();
+        options.pinning().apply();
         List<RunningEngine> engines = startAll();
         engines.stream().filter(e -> e.spec().kind() == EngineSpec.Kind.ELASTICSEARCH)
                 .forEach(e -> flatVectorEngines.add(e.spec().name()));
@@ -128,6 +129,7 @@ public final class Runner {
             if (engines.stream().anyMatch(e -> e.spec().kind().sharedMode())) {
                 run.put("shared_mode_replicas", options.replicas());
             }
+            run.put("cpu_pinning", options.pinning().describe());
             run.put("reference_engine", reference.spec().name());
             Map<String, String> titles = new LinkedHashMap<>();
             workloads.forEach(w -> titles.put(w.name(), w.title()));

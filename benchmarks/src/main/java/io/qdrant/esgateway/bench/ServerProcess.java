@@ -72,9 +72,11 @@ final class ServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Process process = launch(new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--dir", dir.toString(), "--save", "", "--appendonly", "no",
-                "--daemonize", "no", "--protected-mode", "yes")), log, dir);
+        // part of the shared-mode engine: on the engines' CPUs when pinned (the fake Qdrant stays on the runner's)
+        List<String> command = new ArrayList<>(CpuPinning.current().enginePrefix());
+        command.addAll(List.of(binary.toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir",
+                dir.toString(), "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "yes"));
+        Process process = launch(command, log, dir);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -113,7 +115,7 @@ final class ServerProcess implements AutoCloseable {
             Files.createDirectories(log.getParent());
             return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + command.getFirst(), e);
+            throw new UncheckedIOException("cannot start " + String.join(" ", command), e);
         }
     }
 
