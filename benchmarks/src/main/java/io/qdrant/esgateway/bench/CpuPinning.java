@@ -2,6 +2,9 @@ package io.qdrant.esgateway.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -28,8 +31,8 @@ record CpuPinning(SortedSet<Integer> engine, SortedSet<Integer> runner) {
     private static volatile CpuPinning current = NONE;
 
     CpuPinning {
-        engine = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(engine));
-        runner = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(runner));
+        engine = Collections.unmodifiableSortedSet(new TreeSet<>(engine));
+        runner = Collections.unmodifiableSortedSet(new TreeSet<>(runner));
     }
 
     /**
@@ -45,14 +48,12 @@ record CpuPinning(SortedSet<Integer> engine, SortedSet<Integer> runner) {
                 throw new IllegalArgumentException("--engine-cpus expects CPU numbers and ranges such as 1 or 2-3,5, "
                         + "got [" + list + "]");
             }
-            int dash = p.indexOf('-');
-            int from = Integer.parseInt(dash < 0 ? p : p.substring(0, dash));
-            int to = dash < 0 ? from : Integer.parseInt(p.substring(dash + 1));
-            if (from > to || to >= cpus) {
+            int[] span = span(p);
+            if (span[0] > span[1] || span[1] >= cpus) {
                 throw new IllegalArgumentException("--engine-cpus [" + list + "]: this machine has CPUs 0 to "
                         + (cpus - 1));
             }
-            IntStream.rangeClosed(from, to).forEach(engine::add);
+            IntStream.rangeClosed(span[0], span[1]).forEach(engine::add);
         }
         SortedSet<Integer> runner = new TreeSet<>();
         IntStream.range(0, cpus).filter(c -> !engine.contains(c)).forEach(runner::add);
@@ -124,14 +125,11 @@ record CpuPinning(SortedSet<Integer> engine, SortedSet<Integer> runner) {
     static SortedSet<Integer> allowed(long pid) {
         SortedSet<Integer> cpus = new TreeSet<>();
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", Long.toString(pid),
-                    "status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
                 if (line.startsWith("Cpus_allowed_list:")) {
                     for (String part : line.substring(line.indexOf(':') + 1).trim().split(",")) {
-                        int dash = part.indexOf('-');
-                        int from = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
-                        int to = dash < 0 ? from : Integer.parseInt(part.substring(dash + 1));
-                        IntStream.rangeClosed(from, to).forEach(cpus::add);
+                        int[] span = span(part);
+                        IntStream.rangeClosed(span[0], span[1]).forEach(cpus::add);
                     }
                 }
             }
@@ -139,6 +137,13 @@ record CpuPinning(SortedSet<Integer> engine, SortedSet<Integer> runner) {
             // no such process: no CPUs
         }
         return cpus;
+    }
+
+    /** A CPU list's element, {@code N} or {@code N-M}, as its first and last CPU. */
+    private static int[] span(String part) {
+        int dash = part.indexOf('-');
+        int from = Integer.parseInt(dash < 0 ? part : part.substring(0, dash));
+        return new int[] {from, dash < 0 ? from : Integer.parseInt(part.substring(dash + 1))};
     }
 
     /** The run's pinning ({@link #NONE} until {@link #apply()}). */
