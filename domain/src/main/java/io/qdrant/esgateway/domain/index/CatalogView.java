@@ -124,6 +124,14 @@ public record CatalogView(long version, SortedMap<String, IndexMetadata> indices
      * in the same way.
      */
     public List<IndexMetadata> resolveOpen(String expression, Options options) {
+        IndexMetadata byName = expression == null || expression.indexOf(',') >= 0 || IndexName.isWildcard(expression)
+                ? null : indices.get(expression);
+        if (byName != null && !byName.closed()) {
+            // one open index by its name: itself, as resolve would find it
+            List<IndexMetadata> one = new ArrayList<>(1);
+            one.add(byName);
+            return one;
+        }
         List<IndexMetadata> all = resolve(expression, options);
         if (all.stream().noneMatch(IndexMetadata::closed)) {
             return all;

@@ -336,6 +336,19 @@ class CatalogViewTest {
         }
 
         @Test
+        void oneIndexByItsNameResolvesAsInAList() {
+            for (Options options : List.of(DEFAULT, LENIENT, DEFAULT.withStates(false, false))) {
+                assertThat(view.resolveOpen("users", options)).isEqualTo(view.resolve("users", options));
+                List<IndexMetadata> one = view.resolveOpen("users", options);
+                one.clear(); // the caller's own list, as resolve gives
+                assertThat(names(view.resolveOpen("users", options))).containsExactly("users");
+            }
+            GatewayException e = failure(ErrorKind.INDEX_CLOSED, () -> view.resolveOpen("logs-2", DEFAULT));
+            assertThat(e.metadata()).containsEntry("index", "logs-2");
+            assertThat(names(view.resolveOpen("logs-2", LENIENT))).isEmpty();
+        }
+
+        @Test
         void aClosedIndexNamedOrReachedThroughAnAliasIsIndexClosed() {
             GatewayException e = failure(ErrorKind.INDEX_CLOSED, () -> view.resolveOpen("users,logs-2", DEFAULT));
             assertThat(e.reason()).isEqualTo("closed");
