@@ -21,15 +21,20 @@ final class KnownGenerations {
     private final ConcurrentHashMap<String, Known> byIndex = new ConcurrentHashMap<>();
 
     void remember(SharedResponseCache.Ticket ticket) {
+        remember(ticket.indices(), ticket.generations(), ticket.epoch());
+    }
+
+    /** Records the generation of each of {@code indices}, at the same position of {@code generations}. */
+    void remember(List<String> indices, List<Long> generations, String epoch) {
         if (byIndex.size() > LIMIT) {
             byIndex.clear();
         }
-        for (int i = 0; i < ticket.indices().size(); i++) {
-            long generation = ticket.generations().get(i);
-            Known known = byIndex.get(ticket.indices().get(i));
-            if (known == null || known.generation() != generation || !known.epoch().equals(ticket.epoch())) {
+        for (int i = 0; i < indices.size(); i++) {
+            long generation = generations.get(i);
+            Known known = byIndex.get(indices.get(i));
+            if (known == null || known.generation() != generation || !known.epoch().equals(epoch)) {
                 // a warm hit usually reads what is known already: nothing to write then
-                byIndex.put(ticket.indices().get(i), new Known(ticket.epoch(), generation));
+                byIndex.put(indices.get(i), new Known(epoch, generation));
             }
         }
     }

@@ -11,17 +11,21 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Shared-cache answers this replica holds decoded: ones the shared cache served it, each with the ticket it is current
  * under (the generations it was published under). While the cache knows those generations current
- * ({@link SharedResponseCache#knownTicket}), the answer is the shared entry's. Bounded by count and by the
+ * ({@link SharedResponseCache#knownGenerations}), the answer is the shared entry's. Bounded by count and by the
  * entries' encoded size; the oldest held go first. Reads take no lock (every request of a warm replica reads here).
  */
 final class LocalAnswers {
-    /** An answer, the codec it was encoded with, the ticket it is current under, its encoded size. */
-    record Held(SharedResponseCache.Ticket ticket, Object answer, ResponseCaching.Codec<?> codec, int bytes) {
+    /**
+     * An answer, the codec it was encoded with, the ticket it is current under, its encoded size; held by
+     * {@code bits}, 64 bits of the ticket's key (two keys may share them: the ticket's key says whose answer it is).
+     */
+    record Held(long bits, SharedResponseCache.Ticket ticket, Object answer, ResponseCaching.Codec<?> codec,
+                int bytes) {
     }
 
     private final int maxEntries;
     private final long maxBytes;
-    private final Map<String, Held> byKey = new ConcurrentHashMap<>();
+    private final Map<Long, Held> byKey = new ConcurrentHashMap<>();
     /** Every answer put, oldest first; one whose key now holds another (or none) is skipped when evicting. */
     private final Queue<Held> order = new ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
@@ -32,15 +36,16 @@ final class LocalAnswers {
         this.maxBytes = maxBytes;
     }
 
-    Held get(String key) {
-        return byKey.get(key);
+    /** The answer held by {@code bits}, whatever its key; null when none is. */
+    Held get(long bits) {
+        return byKey.isEmpty() ? null : byKey.get(bits);
     }
 
     void put(Held held) {
         if (held.bytes() > maxBytes) {
             return;
         }
-        Held old = byKey.put(held.ticket().key(), held);
+        Held old = byKey.put(held.bits(), held);
         bytes.addAndGet(held.bytes() - (old == null ? 0 : old.bytes()));
         order.add(held);
         queued.incrementAndGet();
@@ -56,7 +61,7 @@ final class LocalAnswers {
     }
 
     void remove(Held held) {
-        if (byKey.remove(held.ticket().key(), held)) {
+        if (byKey.remove(held.bits(), held)) {
             bytes.addAndGet(-held.bytes());
         }
     }

@@ -3,8 +3,9 @@ package io.qdrant.esgateway.application.service;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Which response-cache keys this replica looked up lately: a fixed table of the keys' first 64 bits, one slot per key
- * by those bits, so a newer key may take an older one's slot. A hint, never an answer: a key reported absent that
+ * Which response-cache keys this replica looked up lately: a fixed table of 64 bits of each key (its request's
+ * hint and catalog state, {@code SharedAnswers.Key#bits}), one slot per key by those bits, so a newer key may take an
+ * older one's slot; two keys may share bits. A hint, never an answer: a key reported absent that
  * was looked up costs an overlapped computation, one reported present that was not costs a lookup before computing.
  */
 final class RecentKeys {
@@ -25,26 +26,18 @@ final class RecentKeys {
         return size;
     }
 
-    /** The key's first 64 bits; never 0 (an empty slot). Keys are hex digests; any other text is hashed. */
-    static long bits(String key) {
-        long bits = key.hashCode() * 0x9E3779B97F4A7C15L;
-        if (key.length() >= 16) {
-            try {
-                bits = Long.parseUnsignedLong(key, 0, 16, 16);
-            } catch (NumberFormatException e) {
-                // not hex: the hash
-            }
-        }
+    /** {@code bits}, never 0 (an empty slot). */
+    private static long nonZero(long bits) {
         return bits == 0 ? 1 : bits;
     }
 
-    void add(String key) {
-        long bits = bits(key);
+    void add(long key) {
+        long bits = nonZero(key);
         slots.setRelease((int) (bits & mask), bits);
     }
 
-    boolean contains(String key) {
-        long bits = bits(key);
+    boolean contains(long key) {
+        long bits = nonZero(key);
         return slots.getAcquire((int) (bits & mask)) == bits;
     }
 }

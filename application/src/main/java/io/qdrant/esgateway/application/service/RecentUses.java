@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * How many times this replica computed the answer to a response-cache key lately, up to {@link #MAX}: a fixed table of
- * slots, one per key by its first 64 bits, each holding those bits with the low three replaced by the count, so a newer
+ * slots, one per key by 64 bits of it (as {@link RecentKeys} holds them), each holding those bits with the low three replaced by the count, so a newer
  * key may take an older one's slot (its count starts again). A hint for admission, never an answer: a count lost to
  * a newer key delays a publication, one shared by two keys whose bits agree but for the low three hastens it.
  */
@@ -22,13 +22,13 @@ final class RecentUses {
         this.mask = size - 1;
     }
 
-    /** The key's first 64 bits ({@link RecentKeys#bits}) without the low three. */
-    private static long fingerprint(String key) {
-        return RecentKeys.bits(key) & ~COUNT;
+    /** The key's bits without the low three. */
+    private static long fingerprint(long key) {
+        return key & ~COUNT;
     }
 
     /** Counts one more use of {@code key}; returns its count with it (1 for a key not held), at most {@link #MAX}. */
-    int use(String key) {
+    int use(long key) {
         long fingerprint = fingerprint(key);
         int slot = (int) ((fingerprint >>> 3) & mask);
         while (true) {

@@ -1,5 +1,6 @@
 package io.qdrant.esgateway.application.service;
 
+import io.qdrant.esgateway.application.port.in.ResponseCaching;
 import io.qdrant.esgateway.domain.index.IndexMetadata;
 import io.qdrant.esgateway.domain.search.SearchRequest;
 import java.util.LinkedHashMap;
@@ -43,7 +44,7 @@ final class RequestCache<A> {
     /** Whether {@code request} may be cached at all: a {@code size: 0} search without {@code now} in it. */
     static boolean cacheable(SearchRequest request) {
         return request.size() == 0 && request.from() == 0 && request.rrf().isEmpty()
-                && !SharedAnswers.dependsOnNow(request.toString());
+                && !ResponseCaching.Request.textDependsOnNow(request.toString());
     }
 
     /**

@@ -26,10 +26,10 @@ import java.util.function.Supplier;
  * target and the catalog state it resolved against (the catalog version and the uuids of the indices it reads), so a
  * catalog change (alias swap, new mapping, deleted index) leaves every older entry unreachable for the requests that
  * start after it; the data generations of those indices make the {@link SharedResponseCache.Ticket}, so a write
- * does the same for what it touched. A request whose text mentions {@code now} is never cached (the request cache's
- * rule, {@link #dependsOnNow}), nor one that refers to a stored script ({@link #dependsOnStoredScripts}). When the
- * cache's server fails, reads are computed and answered without it (a
- * computed answer is always current); writes fail instead ({@link DocumentService}).
+ * does the same for what it touched. A request that mentions {@code now} is never cached (the request cache's rule,
+ * {@link Request#dependsOnNow}), nor one that refers to a stored script ({@link Request#dependsOnStoredScripts}).
+ * When the cache's server fails, reads are computed and answered without it (a computed answer is always current);
+ * writes fail instead ({@link DocumentService}).
  *
  * <p>A request this replica looked up lately (a hit is likely) is looked up first and computed only on a miss. Any
  * other (and every request in {@code coordinate}, which computes them all) is computed on the local catalog snapshot
@@ -40,9 +40,10 @@ import java.util.function.Supplier;
  * <p>In {@code on}, a replica also holds the answers the shared cache served it ({@link LocalAnswers}, bounded) with
  * their tickets (not the ones it computed: most are never asked for again, and holding each for a while would make
  * the collector copy them), and answers a request for one without a round trip while the cache knows its generations
- * current ({@link SharedResponseCache#knownTicket}: a cache with a lease, whose writers wait for this replica to forget
- * a generation before they acknowledge moving it). While it knows them, a request not looked up lately is computed
- * with no lookup at all and published under the known ticket.
+ * current ({@link SharedResponseCache#knownGenerations}: a cache with a lease, whose writers wait for this replica to
+ * forget a generation before they acknowledge moving it). While it knows them, a request not looked up lately is
+ * computed with no lookup at all and published under the known ticket; until it is published, its key is known by 64
+ * bits only ({@link Key}), so a request that is never repeated is never hashed.
  *
  * <p>A computed answer is published only once this replica has computed the same key {@code minUses} times lately
  * ({@link RecentUses}; 2 in the gateway by default): most requests are never repeated, and publishing their answers
@@ -87,7 +88,8 @@ public final class SharedAnswers implements ResponseCaching {
     private final RecentKeys seen = new RecentKeys(RECENT_KEYS);
     private final RecentUses uses = new RecentUses(RECENT_KEYS);
     private final int minUses;
-    private final Map<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
+    /** Publications under way, by their keys' bits (a request whose bits agree with one waits for it too). */
+    private final Map<Long, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
     private final Semaphore publications = new Semaphore(PUBLICATIONS_IN_FLIGHT);
     private final LocalAnswers held = new LocalAnswers(HELD_ANSWERS, HELD_BYTES);
 
@@ -126,29 +128,15 @@ public final class SharedAnswers implements ResponseCaching {
         this.background = background;
     }
 
-    /** Whether an answer may depend on the time it is computed at: its request mentions {@code now} (date math). */
-    static boolean dependsOnNow(String request) {
-        return request.contains("now");
-    }
-
-    /**
-     * Whether a request may refer to a stored script ({@code "script":{"id":…}}): its answer depends on the script's
-     * source as stored when it runs, which is not part of the catalog version (storing a script moves nothing), so it
-     * is never cached. Any request with an {@code "id"} key and a script in it counts.
-     */
-    static boolean dependsOnStoredScripts(String request) {
-        return request.contains("\"id\":") && request.contains("script");
-    }
-
     @Override
     public Mode mode() {
         return mode;
     }
 
     @Override
-    public <A> A read(String target, CatalogView.Options options, String request, Supplier<A> compute,
+    public <A> A read(String target, CatalogView.Options options, Request request, Supplier<A> compute,
                       Codec<A> codec) {
-        if (dependsOnNow(request) || dependsOnNow(target) || dependsOnStoredScripts(request)) {
+        if (request.dependsOnNow() || Request.textDependsOnNow(target) || request.dependsOnStoredScripts()) {
             uncacheable.increment();
             return compute.get();
         }
@@ -156,20 +144,20 @@ public final class SharedAnswers implements ResponseCaching {
         if (planned != null) {
             awaitPublication(planned.key());
             // the generations and the snapshot's catalog values, known current without a round trip (a lease)
-            Optional<SharedResponseCache.Ticket> knownNow = mode == Mode.ON ? cache.knownTicket(planned.key(),
+            Optional<SharedResponseCache.Generations> knownNow = mode == Mode.ON ? cache.knownGenerations(
                     planned.uuids(), planned.pinned().keys(), planned.pinned().values()) : Optional.empty();
             if (knownNow.isPresent()) {
                 Optional<A> current = heldAnswer(planned, knownNow.get(), codec);
                 if (current.isPresent()) {
                     return current.get();
                 }
-                if (!seen.contains(planned.key())) {
+                if (!seen.contains(planned.key().bits())) {
                     // outside the cache's failure handling below: the computation's own error is its answer
                     return computedUnderKnownTicket(planned, knownNow.get(), compute, codec);
                 }
             }
-            SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key())
-                    ? known.ticket(planned.key(), planned.uuids()) : null;
+            SharedResponseCache.Ticket early = mode == Mode.COORDINATE || !seen.contains(planned.key().bits())
+                    ? known.ticket(planned.key().text(), planned.uuids()) : null;
             if (early != null) {
                 // outside the cache's failure handling below: the computation's own error is its answer
                 Optional<A> answer = overlapped(planned, early, compute, codec);
@@ -182,9 +170,9 @@ public final class SharedAnswers implements ResponseCaching {
         Checked checked;
         try {
             Planned current = planned;
-            checked = current == null ? null : cache.lookupIf(current.key(), current.uuids(),
+            checked = current == null ? null : cache.lookupIf(current.key().text(), current.uuids(),
                     current.pinned().keys(), current.pinned().values())
-                    .map(lookup -> new Checked(lookup, current.pinned().view())).orElse(null);
+                    .map(lookup -> new Checked(lookup, current.pinned().view(), current.key())).orElse(null);
         } catch (GatewayException e) {
             return withoutTheCache(e, compute);
         }
@@ -204,22 +192,22 @@ public final class SharedAnswers implements ResponseCaching {
                 return compute.get();
             }
             List<String> uuids = uuids(indices);
-            String key = key(target, options, view.version(), uuids, request);
+            Key key = new Key(target, options, view.version(), uuids, request);
             try {
                 awaitPublication(key);
-                checked = new Checked(cache.lookup(key, uuids), view);
+                checked = new Checked(cache.lookup(key.text(), uuids), view, key);
             } catch (GatewayException e) {
                 return withoutTheCache(e, compute);
             }
         }
         SharedResponseCache.Lookup lookup = checked.lookup();
-        remember(lookup.ticket());
+        remember(lookup.ticket(), checked.key());
         if (lookup.answer().isPresent()) {
             hits.increment();
             if (mode == Mode.ON) {
                 byte[] bytes = lookup.answer().get();
                 A answer = codec.decode(bytes);
-                held.put(new LocalAnswers.Held(lookup.ticket(), answer, codec, bytes.length));
+                held.put(new LocalAnswers.Held(checked.key().bits(), lookup.ticket(), answer, codec, bytes.length));
                 return answer;
             }
             // coordinate: computed, not served; the entry is current under this very ticket, so publishing the
@@ -228,7 +216,7 @@ public final class SharedAnswers implements ResponseCaching {
         }
         misses.increment();
         A answer = computeOn(checked.view(), compute);
-        publish(lookup.ticket(), answer, codec);
+        publish(checked.key(), lookup::ticket, answer, codec);
         return answer;
     }
 
@@ -244,7 +232,7 @@ public final class SharedAnswers implements ResponseCaching {
     private <A> Optional<A> overlapped(Planned planned, SharedResponseCache.Ticket early, Supplier<A> compute,
                                        Codec<A> codec) {
         CompletableFuture<Optional<SharedResponseCache.Lookup>> lookup = CompletableFuture.supplyAsync(
-                () -> cache.lookupIf(planned.key(), planned.uuids(), planned.pinned().keys(),
+                () -> cache.lookupIf(planned.key().text(), planned.uuids(), planned.pinned().keys(),
                         planned.pinned().values()), background);
         A answer = null;
         RuntimeException failed = null;
@@ -263,7 +251,7 @@ public final class SharedAnswers implements ResponseCaching {
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        remember(found.get().ticket());
+        remember(found.get().ticket(), planned.key());
         if (failed != null) {
             // the snapshot was current: the computation's error is the request's answer
             throw failed;
@@ -274,7 +262,7 @@ public final class SharedAnswers implements ResponseCaching {
         }
         misses.increment();
         if (early.equals(found.get().ticket())) { // same key, indices, epoch and generations
-            publish(early, answer, codec);
+            publish(planned.key(), () -> early, answer, codec);
         } else {
             stale.increment();
         }
@@ -283,16 +271,17 @@ public final class SharedAnswers implements ResponseCaching {
 
     /**
      * The answer this replica holds for the request, when it was published under {@code known}: the generations the
-     * cache knows current without a round trip ({@link SharedResponseCache#knownTicket}), the local snapshot with
-     * them. Empty when none is held; a held answer under other generations is dropped.
+     * cache knows current without a round trip ({@link SharedResponseCache#knownGenerations}), the local snapshot
+     * with them. Empty when none is held; a held answer under other generations is dropped. The request's key is
+     * made only when an answer is held under its bits.
      */
     @SuppressWarnings("unchecked")
-    private <A> Optional<A> heldAnswer(Planned planned, SharedResponseCache.Ticket known, Codec<A> codec) {
-        LocalAnswers.Held answer = held.get(planned.key());
-        if (answer == null || answer.codec() != codec) {
+    private <A> Optional<A> heldAnswer(Planned planned, SharedResponseCache.Generations known, Codec<A> codec) {
+        LocalAnswers.Held answer = held.get(planned.key().bits());
+        if (answer == null || answer.codec() != codec || !answer.ticket().key().equals(planned.key().text())) {
             return Optional.empty();
         }
-        if (!known.equals(answer.ticket())) { // same key, indices, epoch and generations
+        if (!known.of(answer.ticket())) { // same indices, epoch and generations
             held.remove(answer);
             return Optional.empty();
         }
@@ -306,14 +295,15 @@ public final class SharedAnswers implements ResponseCaching {
      * been forgotten), so the answer is computed on the snapshot with no lookup at all, and published under that
      * ticket after it is answered (the publication checks the generations again). The lookup an unknown ticket needs
      * would only have checked that, or found an entry another replica published, which this replica would compute
-     * anyway ({@link #overlapped}).
+     * anyway ({@link #overlapped}). The key is made only if the answer is published.
      */
-    private <A> A computedUnderKnownTicket(Planned planned, SharedResponseCache.Ticket known, Supplier<A> compute,
-                                           Codec<A> codec) {
+    private <A> A computedUnderKnownTicket(Planned planned, SharedResponseCache.Generations current,
+                                           Supplier<A> compute, Codec<A> codec) {
         A answer = computeOn(planned.pinned().view(), compute);
         misses.increment();
-        remember(known);
-        publish(known, answer, codec);
+        known.remember(current.indices(), current.generations(), current.epoch());
+        seen.add(planned.key().bits());
+        publish(planned.key(), () -> current.ticket(planned.key().text()), answer, codec);
         return answer;
     }
 
@@ -336,9 +326,9 @@ public final class SharedAnswers implements ResponseCaching {
     }
 
     /** Records the generations a lookup read, as a later request's early ticket, and that its key was looked up. */
-    private void remember(SharedResponseCache.Ticket ticket) {
+    private void remember(SharedResponseCache.Ticket ticket, Key key) {
         known.remember(ticket);
-        seen.add(ticket.key());
+        seen.add(key.bits());
     }
 
     /**
@@ -347,19 +337,20 @@ public final class SharedAnswers implements ResponseCaching {
      * the same key on this replica waits for it ({@link #awaitPublication}), so a request repeated here after its
      * answer finds the entry.
      */
-    private <A> void publish(SharedResponseCache.Ticket ticket, A answer, Codec<A> codec) {
-        if (minUses > 1 && uses.use(ticket.key()) < minUses) {
+    private <A> void publish(Key key, Supplier<SharedResponseCache.Ticket> ticketOf, A answer, Codec<A> codec) {
+        if (minUses > 1 && uses.use(key.bits()) < minUses) {
             notAdmitted.increment();
             return;
         }
+        SharedResponseCache.Ticket ticket = ticketOf.get();
         if (!publications.tryAcquire()) {
             publishNow(ticket, answer, codec);
             return;
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
-        inFlight.put(ticket.key(), done);
+        inFlight.put(key.bits(), done);
         Runnable settle = () -> {
-            inFlight.remove(ticket.key(), done);
+            inFlight.remove(key.bits(), done);
             publications.release();
             done.complete(null);
         };
@@ -402,19 +393,71 @@ public final class SharedAnswers implements ResponseCaching {
     }
 
     /** Waits for this replica's publication of {@code key} when one is under way. */
-    private void awaitPublication(String key) {
-        CompletableFuture<Void> pending = inFlight.get(key);
+    private void awaitPublication(Key key) {
+        CompletableFuture<Void> pending = inFlight.isEmpty() ? null : inFlight.get(key.bits());
         if (pending != null) {
             pending.join();
         }
     }
 
-    /** A lookup and the catalog view it was made against, found current after the request started. */
-    private record Checked(SharedResponseCache.Lookup lookup, CatalogView view) {
+    /** A lookup, the catalog view it was made against (found current after the request started), its key. */
+    private record Checked(SharedResponseCache.Lookup lookup, CatalogView view, Key key) {
     }
 
     /** A request resolved on the local catalog snapshot: its key, the uuids it reads, the snapshot. */
-    private record Planned(String key, List<String> uuids, Catalog.Pinned pinned) {
+    private record Planned(Key key, List<String> uuids, Catalog.Pinned pinned) {
+    }
+
+    /**
+     * A request's cache key over the catalog state it resolved against: 64 bits of it at once ({@link #bits}: the
+     * request's hint mixed with the target, options, catalog version and uuids), for the hints this replica keeps
+     * ({@link RecentKeys}, {@link RecentUses}, what it holds and publishes), and the key itself ({@link #text}: the
+     * SHA-256 of the request's text and the rest) made only when the cache is asked or told of it. A request computed
+     * under a known ticket and not published (most cold requests) never makes its text or its hash.
+     */
+    static final class Key {
+        private final String target;
+        private final CatalogView.Options options;
+        private final long catalogVersion;
+        private final List<String> uuids;
+        private final Request request;
+        private final long bits;
+        private String text;
+
+        Key(String target, CatalogView.Options options, long catalogVersion, List<String> uuids, Request request) {
+            this.target = target;
+            this.options = options;
+            this.catalogVersion = catalogVersion;
+            this.uuids = uuids;
+            this.request = request;
+            long h = request.hint();
+            h = mix(h, target.hashCode());
+            h = mix(h, options.hashCode());
+            h = mix(h, catalogVersion);
+            for (String uuid : uuids) {
+                h = mix(h, uuid.hashCode());
+            }
+            this.bits = h;
+        }
+
+        private static long mix(long h, long v) {
+            long x = (h ^ v) * 0x9E3779B97F4A7C15L;
+            return x ^ (x >>> 29);
+        }
+
+        long bits() {
+            return bits;
+        }
+
+        /** The key: the SHA-256 ({@link SharedAnswers#key}), made on the first call. */
+        String text() {
+            String made = text;
+            if (made == null) {
+                made = key(target, options, catalogVersion, uuids, request.text());
+                text = made;
+            }
+            return made;
+        }
     }
 
     /**
@@ -431,7 +474,7 @@ public final class SharedAnswers implements ResponseCaching {
      * trip ({@link SharedResponseCache#lookupIf}); null when there is no snapshot or it cannot decide (the target does
      * not resolve, an index is not cacheable on it): the caller then reads the catalog first.
      */
-    private Planned planned(String target, CatalogView.Options options, String request) {
+    private Planned planned(String target, CatalogView.Options options, Request request) {
         Optional<Catalog.Pinned> pinned = catalog.pinned();
         if (pinned.isEmpty()) {
             return null;
@@ -446,7 +489,8 @@ public final class SharedAnswers implements ResponseCaching {
             return null;
         }
         List<String> uuids = uuids(indices);
-        return new Planned(key(target, options, pinned.get().view().version(), uuids, request), uuids, pinned.get());
+        return new Planned(new Key(target, options, pinned.get().view().version(), uuids, request), uuids,
+                pinned.get());
     }
 
     private static boolean cacheable(List<IndexMetadata> indices) {

@@ -9,8 +9,12 @@ import org.junit.jupiter.api.Test;
 /** The answers a replica holds: bounded by count and by encoded size, the oldest held going first. */
 class LocalAnswersTest {
     private static LocalAnswers.Held held(String key, long generation, int bytes) {
-        return new LocalAnswers.Held(new SharedResponseCache.Ticket(key, List.of("u"), List.of(generation)),
-                key + "@" + generation, null, bytes);
+        return new LocalAnswers.Held(bits(key), new SharedResponseCache.Ticket(key, List.of("u"),
+                List.of(generation)), key + "@" + generation, null, bytes);
+    }
+
+    private static long bits(String key) {
+        return key.hashCode();
     }
 
     @Test
@@ -20,14 +24,14 @@ class LocalAnswersTest {
         answers.put(held("b", 1, 10));
         answers.put(held("c", 1, 10));
         answers.put(held("d", 1, 10));
-        assertThat(answers.get("a")).as("past the count").isNull();
+        assertThat(answers.get(bits("a"))).as("past the count").isNull();
         assertThat(answers.size()).isEqualTo(3);
         answers.put(held("e", 1, 75));
-        assertThat(answers.get("b")).as("past the bytes").isNull();
-        assertThat(answers.get("c")).as("95 bytes held: within the bound").isNotNull();
-        assertThat(answers.get("e").answer()).isEqualTo("e@1");
+        assertThat(answers.get(bits("b"))).as("past the bytes").isNull();
+        assertThat(answers.get(bits("c"))).as("95 bytes held: within the bound").isNotNull();
+        assertThat(answers.get(bits("e")).answer()).isEqualTo("e@1");
         answers.put(held("f", 1, 101));
-        assertThat(answers.get("f")).as("larger than all of it: not held").isNull();
+        assertThat(answers.get(bits("f"))).as("larger than all of it: not held").isNull();
     }
 
     @Test
@@ -41,9 +45,9 @@ class LocalAnswersTest {
         }
         assertThat(answers.size()).isEqualTo(2);
         answers.remove(old);
-        assertThat(answers.get("a").answer()).isEqualTo("a@99");
+        assertThat(answers.get(bits("a")).answer()).isEqualTo("a@99");
         answers.put(held("c", 1, 10));
         answers.put(held("d", 1, 10));
-        assertThat(answers.get("a")).as("still held: the queue's stale entries are skipped").isNotNull();
+        assertThat(answers.get(bits("a"))).as("still held: the queue's stale entries are skipped").isNotNull();
     }
 }

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 class RecentUsesTest {
-    private static final String A = "00000000000000a0" + "ff".repeat(24);
-    /** The same slot in a table of 4 as {@link #A} (bits 3 and 4 of the first 64), another fingerprint. */
-    private static final String B = "10000000000000a0" + "ff".repeat(24);
+    private static final long A = 0x00000000000000a0L;
+    /** The same slot in a table of 4 as {@link #A} (bits 3 and 4), another fingerprint. */
+    private static final long B = 0x10000000000000a0L;
     /** Another slot. */
-    private static final String C = "00000000000000a8" + "ff".repeat(24);
+    private static final long C = 0x00000000000000a8L;
 
     @Test
     void countsEachKeysUsesUpToSeven() {
@@ -34,10 +34,10 @@ class RecentUsesTest {
     }
 
     @Test
-    void keysThatAreNotHexDigestsAreHashed() {
+    void keysWhoseBitsAreZeroAreCountedToo() {
         RecentUses uses = new RecentUses(16);
-        assertThat(uses.use("count")).isEqualTo(1);
-        assertThat(uses.use("count")).isEqualTo(2);
+        assertThat(uses.use(0)).isEqualTo(1);
+        assertThat(uses.use(0)).isEqualTo(2);
     }
 
     @Test

@@ -87,9 +87,9 @@ class SharedAnswersTest {
         }
 
         @Override
-        public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
-                                            List<String> values) {
-            return to.knownTicket(key, indices, checked, values);
+        public Optional<Generations> knownGenerations(List<String> indices, List<String> checked,
+                                                      List<String> values) {
+            return to.knownGenerations(indices, checked, values);
         }
     }
 
@@ -692,10 +692,13 @@ class SharedAnswersTest {
     private SharedResponseCache leased(AtomicInteger lookups, AtomicBoolean knows) {
         return new Forwarding(checkingTheCatalog(lookups)) {
             @Override
-            public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked,
-                                                List<String> values) {
-                return knows.get() && Long.toString(catalog.view().version()).equals(values.get(0))
-                        ? Optional.of(shared.lookup(key, indices).ticket()) : Optional.empty();
+            public Optional<Generations> knownGenerations(List<String> indices, List<String> checked,
+                                                          List<String> values) {
+                if (!knows.get() || !Long.toString(catalog.view().version()).equals(values.get(0))) {
+                    return Optional.empty();
+                }
+                Ticket read = shared.lookup("any", indices).ticket();
+                return Optional.of(new Generations(read.indices(), read.generations(), read.epoch()));
             }
         };
     }
@@ -761,6 +764,82 @@ class SharedAnswersTest {
         }, LONGS)).isEqualTo(1L);
         assertThat(b.counts().staleTickets()).isEqualTo(1);
         assertThat(a.read("i", OPTIONS, "count2", count("i"), LONGS)).as("read on another replica").isEqualTo(2L);
+    }
+
+    /** A request given by its text and hint, counting in {@code texts} how often its text is asked for. */
+    private static ResponseCaching.Request request(String text, long hint, AtomicInteger texts) {
+        ResponseCaching.Request of = ResponseCaching.Request.of(text);
+        return new ResponseCaching.Request() {
+            @Override
+            public String text() {
+                texts.incrementAndGet();
+                return text;
+            }
+
+            @Override
+            public long hint() {
+                return hint;
+            }
+
+            @Override
+            public boolean dependsOnNow() {
+                return of.dependsOnNow();
+            }
+
+            @Override
+            public boolean dependsOnStoredScripts() {
+                return of.dependsOnStoredScripts();
+            }
+        };
+    }
+
+    @Test
+    void aRequestComputedUnderAKnownTicketAndNotPublishedNeverMakesItsKey() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        AtomicInteger lookups = new AtomicInteger();
+        AtomicInteger publications = new AtomicInteger();
+        SharedResponseCache leased = countingPublications(leased(lookups, new AtomicBoolean(true)), publications);
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
+                Runnable::run, 2);
+        AtomicInteger texts = new AtomicInteger();
+
+        assertThat(b.read("i", OPTIONS, request("count", 42, texts), count("i"), LONGS)).isEqualTo(1L);
+        assertThat(b.counts().notAdmitted()).isEqualTo(1);
+        assertThat(texts).as("computed, not published: neither the text nor the key made").hasValue(0);
+        assertThat(lookups).hasValue(0);
+
+        assertThat(b.read("i", OPTIONS, request("count", 42, texts), count("i"), LONGS)).isEqualTo(1L);
+        assertThat(texts).as("repeated: looked up and published under its key").hasPositiveValue();
+        assertThat(lookups).hasValue(1);
+        assertThat(publications).hasValue(1);
+        SharedAnswers a = new SharedAnswers(catalog, shared, Mode.ON);
+        assertThat(a.read("i", OPTIONS, "count", count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).as("published under the key of its text").hasValue(2);
+    }
+
+    @Test
+    void twoRequestsWithOneHintAreToldApartByTheirKeys() {
+        admin.create(CreateIndexRequest.parse("i", null));
+        writer(shared).write(index("i", "1"));
+        SharedResponseCache leased = leased(new AtomicInteger(), new AtomicBoolean(true));
+        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
+                Runnable::run, 2);
+        AtomicInteger texts = new AtomicInteger();
+        for (int i = 0; i < 4; i++) { // computed twice, published, then served and held
+            assertThat(b.read("i", OPTIONS, request("count", 7, texts), count("i"), LONGS)).isEqualTo(1L);
+        }
+        assertThat(computed).hasValue(2);
+        assertThat(b.counts().hits()).isEqualTo(2);
+
+        AtomicInteger other = new AtomicInteger();
+        assertThat(b.read("i", OPTIONS, request("other", 7, texts), () -> {
+            other.incrementAndGet();
+            return 99L;
+        }, LONGS)).as("the held answer's key is not this request's").isEqualTo(99L);
+        assertThat(other).hasValue(1);
+        assertThat(b.read("i", OPTIONS, request("count", 7, texts), count("i"), LONGS)).isEqualTo(1L);
+        assertThat(computed).as("still held for its own request").hasValue(2);
     }
 
     @Test

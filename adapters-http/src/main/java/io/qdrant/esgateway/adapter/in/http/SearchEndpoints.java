@@ -102,12 +102,8 @@ final class SearchEndpoints {
     }
 
     /** The request as the cache keys it: a kind, the body re-serialised compactly and the parameters sorted. */
-    private String normalised(String kind, Optional<JsonValue> body, Map<String, String> params) {
-        StringBuilder out = new StringBuilder(kind).append('\u0000');
-        body.ifPresent(b -> out.append(new String(((CachedAnswers) answers).codec().write(b, false),
-                java.nio.charset.StandardCharsets.UTF_8)));
-        out.append('\u0000').append(new java.util.TreeMap<>(params));
-        return out.toString();
+    private ResponseCaching.Request normalised(String kind, Optional<JsonValue> body, Map<String, String> params) {
+        return new CacheRequest(kind, body, params, ((CachedAnswers) answers).codec());
     }
 
     /** {@code answer} with {@code took} measured from {@code start} (a cached answer carries its first one's). */

@@ -31,6 +31,71 @@ public interface ResponseCaching {
                   long errors, long notAdmitted) {
     }
 
+    /**
+     * A read request as the cache keys it. {@link #text} is everything but the target that changes the answer; made
+     * only when the cache needs it (a request this replica has not computed lately and will not publish needs none).
+     * {@link #hint} is 64 bits of the same request, made at once: equal requests have equal hints, so a hint says
+     * cheaply whether the request was seen lately; two requests may share one, so it never stands for the request
+     * where an answer depends on it.
+     */
+    interface Request {
+        /** The normalised request (made once, when first asked for). */
+        String text();
+
+        long hint();
+
+        /** Whether the answer may depend on the time it is computed at: the request mentions {@code now}. */
+        boolean dependsOnNow();
+
+        /**
+         * Whether the request may refer to a stored script ({@code "script":{"id":…}}): its answer depends on the
+         * script's source as stored when it runs, which no catalog version or generation follows.
+         */
+        boolean dependsOnStoredScripts();
+
+        /** A request given as its normalised text, its hint a hash of it. */
+        static Request of(String text) {
+            long hint = 0x9E3779B97F4A7C15L;
+            for (int i = 0; i < text.length(); i++) {
+                hint = (hint ^ text.charAt(i)) * 0x100000001B3L;
+            }
+            long h = hint;
+            boolean now = textDependsOnNow(text);
+            boolean scripts = textDependsOnStoredScripts(text);
+            return new Request() {
+                @Override
+                public String text() {
+                    return text;
+                }
+
+                @Override
+                public long hint() {
+                    return h;
+                }
+
+                @Override
+                public boolean dependsOnNow() {
+                    return now;
+                }
+
+                @Override
+                public boolean dependsOnStoredScripts() {
+                    return scripts;
+                }
+            };
+        }
+
+        /** {@link #dependsOnNow} of a request's text (or of any text the answer depends on). */
+        static boolean textDependsOnNow(String text) {
+            return text.contains("now");
+        }
+
+        /** {@link #dependsOnStoredScripts} of a request's text: an {@code "id"} key and a script anywhere in it. */
+        static boolean textDependsOnStoredScripts(String text) {
+            return text.contains("\"id\":") && text.contains("script");
+        }
+    }
+
     /** Coordinates nothing: every answer computed. */
     ResponseCaching OFF = new ResponseCaching() {
         @Override
@@ -39,7 +104,7 @@ public interface ResponseCaching {
         }
 
         @Override
-        public <A> A read(String target, CatalogView.Options options, String request, Supplier<A> compute,
+        public <A> A read(String target, CatalogView.Options options, Request request, Supplier<A> compute,
                           Codec<A> codec) {
             return compute.get();
         }
@@ -56,9 +121,15 @@ public interface ResponseCaching {
      * The answer to {@code request} over {@code target}: the shared one when current, else {@code compute}'s (then
      * published under the generations read before it ran).
      *
-     * @param request the normalised request: everything but the target that changes the answer, as text
+     * @param request the request: everything but the target that changes the answer
      */
-    <A> A read(String target, CatalogView.Options options, String request, Supplier<A> compute, Codec<A> codec);
+    <A> A read(String target, CatalogView.Options options, Request request, Supplier<A> compute, Codec<A> codec);
+
+    /** {@link #read} of a request given as its normalised text. */
+    default <A> A read(String target, CatalogView.Options options, String request, Supplier<A> compute,
+                       Codec<A> codec) {
+        return read(target, options, Request.of(request), compute, codec);
+    }
 
     Counts counts();
 }

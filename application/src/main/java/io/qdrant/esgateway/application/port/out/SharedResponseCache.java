@@ -40,6 +40,31 @@ public interface SharedResponseCache {
         }
     }
 
+    /**
+     * The generations of {@code indices} in one epoch, for no key yet: a ticket once the key is made
+     * ({@link #ticket}).
+     */
+    record Generations(List<String> indices, List<Long> generations, String epoch) {
+        public Generations {
+            indices = List.copyOf(indices);
+            generations = List.copyOf(generations);
+            if (indices.size() != generations.size()) {
+                throw new IllegalArgumentException("one generation per index");
+            }
+            java.util.Objects.requireNonNull(epoch, "epoch");
+        }
+
+        public Ticket ticket(String key) {
+            return new Ticket(key, indices, generations, epoch);
+        }
+
+        /** Whether {@code ticket} was taken under exactly these generations (whatever its key). */
+        public boolean of(Ticket ticket) {
+            return indices.equals(ticket.indices()) && generations.equals(ticket.generations())
+                    && epoch.equals(ticket.epoch());
+        }
+    }
+
     /** A lookup's outcome: the ticket, and the entry when it was published under exactly those generations. */
     record Lookup(Ticket ticket, Optional<byte[]> answer) {
     }
@@ -67,13 +92,19 @@ public interface SharedResponseCache {
     }
 
     /**
-     * The ticket {@link #lookupIf} would return now, when this replica knows it without asking the cache's server:
-     * a cache that keeps every replica told of each generation move before the move is acknowledged (a lease) knows
-     * the current generations of what it looked up before. Empty when it does not know them all, or a checked value
-     * differs from the one it knows; the caller then looks up as usual.
+     * The generations {@link #lookupIf} would return in its ticket now, when this replica knows them without asking
+     * the cache's server: a cache that keeps every replica told of each generation move before the move is
+     * acknowledged (a lease) knows the current generations of what it looked up before. Empty when it does not know
+     * them all, or a checked value differs from the one it knows; the caller then looks up as usual. No key is
+     * needed: a request that is computed and never published makes none.
      */
-    default Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked, List<String> values) {
+    default Optional<Generations> knownGenerations(List<String> indices, List<String> checked, List<String> values) {
         return Optional.empty();
+    }
+
+    /** {@link #knownGenerations} as the ticket for {@code key}. */
+    default Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked, List<String> values) {
+        return knownGenerations(indices, checked, values).map(g -> g.ticket(key));
     }
 
     /** Stores {@code answer} under the ticket's key only if every generation of the ticket is still current. */

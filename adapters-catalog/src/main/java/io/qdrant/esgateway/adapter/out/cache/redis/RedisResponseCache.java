@@ -290,11 +290,11 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     }
 
     /**
-     * The ticket {@link #lookupIf} would return now, from what this replica's lease lets it know: every value
+     * The generations {@link #lookupIf} would return now, from what this replica's lease lets it know: every value
      * learned from an earlier lookup, none forgotten since (no change to them was announced), the lease running.
      */
     @Override
-    public Optional<Ticket> knownTicket(String key, List<String> indices, List<String> checked, List<String> values) {
+    public Optional<Generations> knownGenerations(List<String> indices, List<String> checked, List<String> values) {
         if (leases == null) {
             return Optional.empty();
         }
@@ -311,7 +311,7 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
         for (int i = 0; i < indices.size(); i++) {
             generations.add(Long.parseLong(now[1 + checked.size() + i]));
         }
-        return Optional.of(new Ticket(key, indices, generations, now[0]));
+        return Optional.of(new Generations(indices, generations, now[0]));
     }
 
     @Override
