@@ -432,7 +432,7 @@ public final class SharedAnswers implements ResponseCaching {
             this.request = request;
             long h = request.hint();
             h = mix(h, target.hashCode());
-            h = mix(h, options.hashCode());
+            h = mix(h, optionBits(options));
             h = mix(h, catalogVersion);
             for (String uuid : uuids) {
                 h = mix(h, uuid.hashCode());
@@ -443,6 +443,12 @@ public final class SharedAnswers implements ResponseCaching {
         private static long mix(long h, long v) {
             long x = (h ^ v) * 0x9E3779B97F4A7C15L;
             return x ^ (x >>> 29);
+        }
+
+        /** The options as bits (a record's own hash goes through a method handle on every call). */
+        private static long optionBits(CatalogView.Options o) {
+            return (o.ignoreUnavailable() ? 1 : 0) | (o.allowNoIndices() ? 2 : 0) | (o.expandHidden() ? 4 : 0)
+                    | (o.expandOpen() ? 8 : 0) | (o.expandClosed() ? 16 : 0);
         }
 
         long bits() {

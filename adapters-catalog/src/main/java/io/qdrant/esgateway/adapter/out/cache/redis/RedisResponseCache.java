@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import javax.net.ssl.SSLParameters;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -46,6 +48,8 @@ import redis.clients.jedis.util.JedisURIHelper;
 final class RedisResponseCache implements RedisResponseCaches.Handle {
     private static final byte[] TAG_FIELD = {'t'};
     private static final byte[] ANSWER_FIELD = {'b'};
+    /** Generation key names remembered at most; past it they are made again (long-deleted indices forgotten). */
+    private static final int GENERATION_KEY_NAMES = 100_000;
     private static final String PUBLISH = """
             local tag = (redis.call('GET', KEYS[2]) or '') .. '|'
             for i = 3, #KEYS do
@@ -77,6 +81,8 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
 
     private final JedisPool pool;
     private final String prefix;
+    /** The generation keys' names by index uuid, made once each (every request of a replica names them). */
+    private final Map<String, String> generationKeyNames = new ConcurrentHashMap<>();
     private final String epochKeyName;
     private final byte[] ttlMillis;
     private final int maxEntryBytes;
@@ -181,7 +187,10 @@ final class RedisResponseCache implements RedisResponseCaches.Handle {
     }
 
     private String generationKeyName(String index) {
-        return prefix + "rc:g:" + index;
+        if (generationKeyNames.size() > GENERATION_KEY_NAMES) {
+            generationKeyNames.clear();
+        }
+        return generationKeyNames.computeIfAbsent(index, i -> prefix + "rc:g:" + i);
     }
 
     private byte[] epochKey() {

@@ -256,6 +256,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     /** How a change is announced to the replicas holding leases (see {@link #attempt}). */
     private final Invalidations invalidations;
     private volatile Snapshot snapshot;
+    /** {@link #pinned}'s answer for the snapshot it was made of (made once per snapshot). */
+    private volatile Pinned pinnedSnapshot;
     private volatile io.qdrant.esgateway.adapter.out.redis.KnownValues known =
             io.qdrant.esgateway.adapter.out.redis.KnownValues.NONE;
     private volatile boolean closed;
@@ -374,8 +376,13 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         if (known == null || closed) {
             return Optional.empty();
         }
-        return Optional.of(new Pinned(known.view(), List.of(genKey, epochKey),
-                List.of(Long.toString(known.generation()), known.epoch())));
+        Pinned made = pinnedSnapshot;
+        if (made == null || made.view() != known.view()) {
+            made = new Pinned(known.view(), List.of(genKey, epochKey),
+                    List.of(Long.toString(known.generation()), known.epoch()));
+            pinnedSnapshot = made;
+        }
+        return Optional.of(made);
     }
 
     /** The snapshot as of now: the local one if the generation and epoch did not move, else loaded. */
