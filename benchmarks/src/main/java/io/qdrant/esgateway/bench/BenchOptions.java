@@ -55,7 +55,8 @@ public record BenchOptions(int docs, List<Integer> clients, int trials, List<Eng
                                     gateway-shared-on, gateway-shared-coordinate: shared mode, two replicas over
                                     the fake Qdrant process and a redis-server, requests alternated;
                                     gateway-shared-on-canned, gateway-shared-coordinate-canned: the same two
-                                    replicas and redis-server over the canned Qdrant (read workloads)
+                                    replicas and redis-server over the canned Qdrant (read workloads);
+                                    gateway-shared-off-canned: those replicas with the response cache off
               --heap SIZE           heap of every engine the runner starts (default 512m)
               --out DIR             output directory (default docs/benchmarks)
               --requests N          measured requests per cell (default 400)

@@ -38,7 +38,8 @@ public final class CannedEngine implements RunningEngine {
     /** Whether {@code kind} is one of the engines this class starts. */
     static boolean starts(EngineSpec.Kind kind) {
         return kind == EngineSpec.Kind.GATEWAY_QDRANT_CANNED || kind == EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED
-                || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED;
+                || kind == EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED
+                || kind == EngineSpec.Kind.GATEWAY_SHARED_OFF_CANNED;
     }
 
     public static CannedEngine start(EngineSpec spec, Path root, String heap, Path logDir,

@@ -149,7 +149,7 @@ public final class ChildEngine implements RunningEngine {
         command.add(java);
         switch (spec.kind()) {
             case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE,
-                 GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED -> {
+                 GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED, GATEWAY_SHARED_OFF_CANNED -> {
                 Path jar = root.resolve("bootstrap/target/bootstrap.jar");
                 if (!Files.isRegularFile(jar) || !Files.isDirectory(root.resolve("bootstrap/target/libs"))) {
                     throw new IllegalStateException("the gateway is not packaged: expected " + jar + " and its libs/. "

@@ -34,18 +34,31 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
         /** Shared mode (cache mode on) over the runner's {@link CannedQdrant}: its replicas, one redis-server. */
         GATEWAY_SHARED_ON_CANNED,
         /** The same in cache mode coordinate. */
-        GATEWAY_SHARED_COORDINATE_CANNED;
+        GATEWAY_SHARED_COORDINATE_CANNED,
+        /**
+         * The same replicas with the shared response cache off (the Redis catalog only): what replicas cost
+         * without the cache, beside {@link #GATEWAY_SHARED_ON_CANNED}.
+         */
+        GATEWAY_SHARED_OFF_CANNED;
 
-        /** Whether this is shared mode: replicas, a Redis catalog and the shared response cache. */
+        /** Whether this is shared mode: replicas, a Redis catalog and the shared response cache (maybe off). */
         public boolean sharedMode() {
             return this == GATEWAY_SHARED_ON || this == GATEWAY_SHARED_COORDINATE || this == GATEWAY_SHARED_ON_CANNED
-                    || this == GATEWAY_SHARED_COORDINATE_CANNED;
+                    || this == GATEWAY_SHARED_COORDINATE_CANNED || this == GATEWAY_SHARED_OFF_CANNED;
+        }
+
+        /** Whether the replicas count the shared response cache's outcomes: shared mode with the cache not off. */
+        public boolean countsSharedCache() {
+            return sharedMode() && this != GATEWAY_SHARED_OFF_CANNED;
         }
 
         /** The shared response cache's mode ({@code QEG_RESPONSE_CACHE}) of a shared-mode kind. */
         public String cacheMode() {
             if (!sharedMode()) {
                 throw new IllegalStateException(this + " is not shared mode");
+            }
+            if (this == GATEWAY_SHARED_OFF_CANNED) {
+                return "off";
             }
             return this == GATEWAY_SHARED_ON || this == GATEWAY_SHARED_ON_CANNED ? "on" : "coordinate";
         }
@@ -59,7 +72,7 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
         return switch (kind) {
             case ELASTICSEARCH, OPENSEARCH -> true;
             case GATEWAY, GATEWAY_QDRANT_CANNED, GATEWAY_QDRANT, GATEWAY_SHARED_ON, GATEWAY_SHARED_COORDINATE,
-                 GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED -> false;
+                 GATEWAY_SHARED_ON_CANNED, GATEWAY_SHARED_COORDINATE_CANNED, GATEWAY_SHARED_OFF_CANNED -> false;
             case URL -> name.startsWith("elasticsearch") || name.startsWith("opensearch") || name.startsWith("es")
                     || name.startsWith("os");
         };
@@ -106,11 +119,14 @@ public record EngineSpec(String name, Kind kind, Optional<URI> url) {
                     Kind.GATEWAY_SHARED_ON_CANNED, Optional.empty());
             case "gateway-shared-coordinate-canned", "shared-coordinate-canned" -> new EngineSpec(
                     "gateway-shared-coordinate-canned", Kind.GATEWAY_SHARED_COORDINATE_CANNED, Optional.empty());
+            case "gateway-shared-off-canned", "shared-off-canned" -> new EngineSpec("gateway-shared-off-canned",
+                    Kind.GATEWAY_SHARED_OFF_CANNED, Optional.empty());
             case "elasticsearch", "es" -> new EngineSpec("elasticsearch", Kind.ELASTICSEARCH, Optional.empty());
             case "opensearch", "os" -> new EngineSpec("opensearch", Kind.OPENSEARCH, Optional.empty());
             default -> throw new IllegalArgumentException("unknown engine [" + p + "]; known: gateway, "
                     + "gateway-qdrant-canned, gateway-qdrant, gateway-shared-on, gateway-shared-coordinate, "
-                    + "gateway-shared-on-canned, gateway-shared-coordinate-canned, elasticsearch, opensearch, or "
+                    + "gateway-shared-on-canned, gateway-shared-coordinate-canned, gateway-shared-off-canned, "
+                    + "elasticsearch, opensearch, or "
                     + "name=http://host:port");
         };
     }

@@ -561,12 +561,13 @@ public final class Runner {
             }
         };
         int missesBefore = engine.responder().missCount();
-        SharedCacheCounts cacheBefore = engine.shared() ? SharedCacheCounts.scrape(engine.urls()) : null;
+        boolean cacheCounted = engine.spec().kind().countsSharedCache();
+        SharedCacheCounts cacheBefore = cacheCounted ? SharedCacheCounts.scrape(engine.urls()) : null;
         GatewayMetrics before = GatewayMetrics.scrape(engine.urls());
         Measurement.Outcome outcome = Measurement.run(engine.urls(), clients, options.warmup(), options.requests(),
                 counted, cpu(engine));
         GatewayMetrics after = GatewayMetrics.scrape(engine.urls());
-        Optional<String> bypassed = engine.shared()
+        Optional<String> bypassed = cacheCounted
                 ? sharedCacheUse(engine, w, clients, trial, cacheBefore, outcome) : Optional.empty();
         List<String> misses = engine.responder().misses();
         if (misses.size() > missesBefore) {

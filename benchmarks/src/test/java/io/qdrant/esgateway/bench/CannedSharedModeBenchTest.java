@@ -28,8 +28,8 @@ class CannedSharedModeBenchTest {
     @Test
     void coldReadsOnSharedReplicasOverTheCannedQdrantAreMissesPublishedAndComputed() throws Exception {
         JsonNode results = run("bench-smoke-canned-shared-cold", "--smoke", "--cold", "--engines",
-                "gateway-qdrant-canned,gateway-shared-on-canned", "--no-vectors", "--workloads",
-                "get,sorted-page,cursor-page,terms,filter-counts");
+                "gateway-qdrant-canned,gateway-shared-on-canned,gateway-shared-off-canned", "--no-vectors",
+                "--workloads", "get,sorted-page,cursor-page,terms,filter-counts");
         assertThat(results.path("run").path("cache_keys").asText()).startsWith("cold");
         Map<String, Integer> readCells = new HashMap<>();
         for (JsonNode cell : results.path("cells")) {
@@ -49,7 +49,12 @@ class CannedSharedModeBenchTest {
                         .isGreaterThanOrEqualTo(1);
             }
         }
-        assertThat(readCells).containsEntry("gateway-qdrant-canned", 5).containsEntry("gateway-shared-on-canned", 5);
+        assertThat(readCells).containsEntry("gateway-qdrant-canned", 5).containsEntry("gateway-shared-on-canned", 5)
+                .containsEntry("gateway-shared-off-canned", 5);
+        // the same replicas with the cache off: answered right (every cell VALID above), nothing counted by a cache
+        String off = engine(results, "gateway-shared-off-canned").path("notes").toString();
+        assertThat(off).contains("2 gateway replicas").contains("shared response cache off")
+                .doesNotContain("shared response cache, ");
 
         JsonNode single = engine(results, "gateway-qdrant-canned");
         assertThat(single.path("notes").toString()).contains("request cache off").contains("canned Qdrant responder");

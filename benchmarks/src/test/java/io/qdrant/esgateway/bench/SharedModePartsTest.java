@@ -148,6 +148,13 @@ class SharedModePartsTest {
         assertThat(EngineSpec.Kind.GATEWAY_QDRANT_CANNED.sharedMode()).isFalse();
         assertThat(EngineSpec.Kind.GATEWAY_SHARED_ON_CANNED.cacheMode()).isEqualTo("on");
         assertThat(EngineSpec.Kind.GATEWAY_SHARED_COORDINATE_CANNED.cacheMode()).isEqualTo("coordinate");
+        EngineSpec off = EngineSpec.parse("gateway-shared-off-canned");
+        assertThat(off.kind()).isEqualTo(EngineSpec.Kind.GATEWAY_SHARED_OFF_CANNED);
+        assertThat(off.kind().sharedMode()).isTrue();
+        assertThat(off.kind().cacheMode()).isEqualTo("off");
+        assertThat(CannedEngine.starts(off.kind())).isTrue();
+        assertThat(off.kind().countsSharedCache()).as("no cache outcomes to count").isFalse();
+        assertThat(canned).allMatch(s -> s.kind().countsSharedCache());
         assertThat(BenchOptions.parse(new String[] {"--cold"}).cold()).isTrue();
         assertThat(BenchOptions.parse(new String[] {}).cold()).isFalse();
     }
