@@ -11,8 +11,9 @@ import java.util.TreeMap;
  * A search or count as the response cache keys it: its kind, its body and the parameters that change its answer. The
  * text (the kind, the body written compactly, the parameters sorted by name) is written only when the cache asks for
  * it. The hint, and whether the request mentions {@code now} or may refer to a stored script, come from one walk over
- * the parsed body, with no text written: they agree with what the text would say ({@link
- * ResponseCaching.Request#textDependsOnNow}), or err towards not caching.
+ * the parsed body, with no text written, and say what the text would say ({@link
+ * ResponseCaching.Request#textDependsOnNow}, {@link ResponseCaching.Request#textDependsOnStoredScripts}): the text
+ * escapes no letter, and puts punctuation between any two names, strings or parameters.
  */
 final class CacheRequest implements ResponseCaching.Request {
     private final String kind;
@@ -75,8 +76,8 @@ final class CacheRequest implements ResponseCaching.Request {
                 long x = mix(h, '{');
                 for (Map.Entry<String, JsonValue> member : o.members().entrySet()) {
                     String name = member.getKey();
-                    // the text's "id": is a member named id (or one whose name ends in a quote and id)
-                    id |= name.endsWith("id");
+                    // the text's "id": closes a member's name: one named id, or one ending in a quote and id
+                    id |= name.equals("id") || name.endsWith("\"id");
                     x = walk(member.getValue(), mix(x, name(name)));
                 }
                 yield mix(x, '}');

@@ -60,7 +60,7 @@ class CacheRequestTest {
     }
 
     @Test
-    void whatItDependsOnAgreesWithItsTextOrErrsTowardsNotCaching() {
+    void whatItDependsOnIsWhatItsTextSays() {
         List<String> bodies = List.of(
                 "{\"query\":{\"range\":{\"t\":{\"gte\":\"now-1d\"}}}}",
                 "{\"query\":{\"range\":{\"now\":{\"gte\":1}}}}",
@@ -70,20 +70,26 @@ class CacheRequestTest {
                 "{\"query\":{\"script_score\":{\"query\":{\"match_all\":{}},\"script\":{\"source\":\"1\"}}}}",
                 "{\"query\":{\"ids\":{\"values\":[\"1\"]}},\"script_fields\":{\"f\":{\"script\":\"1\"}}}",
                 "{\"query\":{\"term\":{\"_id\":\"1\"}}}",
+                "{\"query\":{\"term\":{\"user_id\":\"1\"}},\"script_fields\":{\"f\":{\"script\":\"1\"}}}",
+                "{\"query\":{\"term\":{\"x\\\"id\":\"1\"}},\"script_fields\":{}}",
+                "{\"query\":{\"term\":{\"t\":\"\\\"id\\\":\"}},\"script_fields\":{}}",
                 "{\"query\":{\"match_all\":{}}}");
         for (String body : bodies) {
             CacheRequest r = request(body, Map.of());
             ResponseCaching.Request byText = ResponseCaching.Request.of(r.text());
             assertThat(r.dependsOnNow()).as(body).isEqualTo(byText.dependsOnNow());
-            if (byText.dependsOnStoredScripts()) {
-                assertThat(r.dependsOnStoredScripts()).as(body).isTrue();
-            }
+            assertThat(r.dependsOnStoredScripts()).as(body).isEqualTo(byText.dependsOnStoredScripts());
         }
         assertThat(request(bodies.get(0), Map.of()).dependsOnNow()).isTrue();
         assertThat(request(bodies.get(2), Map.of()).dependsOnNow()).as("an escaped letter").isTrue();
         assertThat(request(bodies.get(4), Map.of()).dependsOnStoredScripts()).isTrue();
         assertThat(request(bodies.get(5), Map.of()).dependsOnStoredScripts()).isFalse();
         assertThat(request(bodies.get(7), Map.of()).dependsOnStoredScripts()).isFalse();
+        assertThat(request(bodies.get(8), Map.of()).dependsOnStoredScripts()).as("a name ending in id").isFalse();
+        assertThat(request(bodies.get(9), Map.of()).dependsOnStoredScripts()).as("a name ending in a quote and id")
+                .isTrue();
+        assertThat(request(bodies.get(10), Map.of()).dependsOnStoredScripts()).as("a value with \"id\": in it")
+                .isFalse();
         assertThat(request(null, params("q", "date:[now-1d TO *]")).dependsOnNow()).as("a parameter").isTrue();
         assertThat(request("{\"script_fields\":{}}", params("x", "\"id\":1")).dependsOnStoredScripts()).isTrue();
     }
