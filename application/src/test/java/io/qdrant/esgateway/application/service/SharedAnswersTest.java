@@ -227,6 +227,11 @@ class SharedAnswersTest {
         assertThat(computed).hasValue(4);
     }
 
+    /** A replica on a snapshot of the catalog now, over {@code cache}, publishing on a request's second computation. */
+    private SharedAnswers twoUsesOn(SharedResponseCache cache) {
+        return new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), cache, Mode.ON, Runnable::run, 2);
+    }
+
     @Test
     void withTwoUsesARequestComputedUnderAKnownTicketIsPublishedTheSecondTime() {
         admin.create(CreateIndexRequest.parse("i", null));
@@ -234,8 +239,7 @@ class SharedAnswersTest {
         AtomicInteger lookups = new AtomicInteger();
         AtomicInteger publications = new AtomicInteger();
         SharedResponseCache leased = countingPublications(leased(lookups, new AtomicBoolean(true)), publications);
-        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
-                Runnable::run, 2);
+        SharedAnswers b = twoUsesOn(leased);
         b.read("i", OPTIONS, "count", count("i"), LONGS);
         assertThat(lookups).as("computed with no lookup").hasValue(0);
         assertThat(publications).as("and not published").hasValue(0);
@@ -800,8 +804,7 @@ class SharedAnswersTest {
         AtomicInteger lookups = new AtomicInteger();
         AtomicInteger publications = new AtomicInteger();
         SharedResponseCache leased = countingPublications(leased(lookups, new AtomicBoolean(true)), publications);
-        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
-                Runnable::run, 2);
+        SharedAnswers b = twoUsesOn(leased);
         AtomicInteger texts = new AtomicInteger();
 
         assertThat(b.read("i", OPTIONS, request("count", 42, texts), count("i"), LONGS)).isEqualTo(1L);
@@ -822,9 +825,7 @@ class SharedAnswersTest {
     void twoRequestsWithOneHintAreToldApartByTheirKeys() {
         admin.create(CreateIndexRequest.parse("i", null));
         writer(shared).write(index("i", "1"));
-        SharedResponseCache leased = leased(new AtomicInteger(), new AtomicBoolean(true));
-        SharedAnswers b = new SharedAnswers(pinnedTo(catalog.view(), new AtomicInteger()), leased, Mode.ON,
-                Runnable::run, 2);
+        SharedAnswers b = twoUsesOn(leased(new AtomicInteger(), new AtomicBoolean(true)));
         AtomicInteger texts = new AtomicInteger();
         for (int i = 0; i < 4; i++) { // computed twice, published, then served and held
             assertThat(b.read("i", OPTIONS, request("count", 7, texts), count("i"), LONGS)).isEqualTo(1L);

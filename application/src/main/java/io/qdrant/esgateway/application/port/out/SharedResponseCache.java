@@ -28,10 +28,7 @@ public interface SharedResponseCache {
         public Ticket {
             indices = List.copyOf(indices);
             generations = List.copyOf(generations);
-            if (indices.size() != generations.size()) {
-                throw new IllegalArgumentException("one generation per index");
-            }
-            java.util.Objects.requireNonNull(epoch, "epoch");
+            Generations.check(indices, generations, epoch);
         }
 
         /** A ticket without an epoch. */
@@ -48,6 +45,11 @@ public interface SharedResponseCache {
         public Generations {
             indices = List.copyOf(indices);
             generations = List.copyOf(generations);
+            check(indices, generations, epoch);
+        }
+
+        /** One generation per index, and an epoch (empty when the cache has none). */
+        static void check(List<String> indices, List<Long> generations, String epoch) {
             if (indices.size() != generations.size()) {
                 throw new IllegalArgumentException("one generation per index");
             }
