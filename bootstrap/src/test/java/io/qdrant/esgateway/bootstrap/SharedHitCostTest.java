@@ -167,7 +167,9 @@ class SharedHitCostTest {
             }
             Thread.sleep(5);
         }
-        throw new AssertionError("not published: " + n + " answers within 10 s");
+        String counts = setup.sharedGateway().client.get("/metrics").body().lines()
+                .filter(l -> l.startsWith("qeg_response_cache_total")).collect(java.util.stream.Collectors.joining("; "));
+        throw new AssertionError("not published: " + n + " answers within 10 s; " + counts);
     }
 
     public static void main(String[] args) throws Exception {
