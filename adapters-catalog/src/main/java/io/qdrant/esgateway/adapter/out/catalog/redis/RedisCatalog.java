@@ -256,8 +256,8 @@ final class RedisCatalog implements RedisCatalogs.Handle {
     /** How a change is announced to the replicas holding leases (see {@link #attempt}). */
     private final Invalidations invalidations;
     private volatile Snapshot snapshot;
-    /** {@link #pinned}'s answer for the snapshot it was made of (made once per snapshot). */
-    private volatile Pinned pinnedSnapshot;
+    /** {@link #pinned}'s answer and the snapshot it was made of (made once per snapshot). */
+    private volatile PinnedSnapshot pinnedSnapshot;
     private volatile io.qdrant.esgateway.adapter.out.redis.KnownValues known =
             io.qdrant.esgateway.adapter.out.redis.KnownValues.NONE;
     private volatile boolean closed;
@@ -376,13 +376,16 @@ final class RedisCatalog implements RedisCatalogs.Handle {
         if (known == null || closed) {
             return Optional.empty();
         }
-        Pinned made = pinnedSnapshot;
-        if (made == null || made.view() != known.view()) {
-            made = new Pinned(known.view(), List.of(genKey, epochKey),
-                    List.of(Long.toString(known.generation()), known.epoch()));
+        PinnedSnapshot made = pinnedSnapshot;
+        if (made == null || made.of() != known) {
+            made = new PinnedSnapshot(known, new Pinned(known.view(), List.of(genKey, epochKey),
+                    List.of(Long.toString(known.generation()), known.epoch())));
             pinnedSnapshot = made;
         }
-        return Optional.of(made);
+        return Optional.of(made.pinned());
+    }
+
+    private record PinnedSnapshot(Snapshot of, Pinned pinned) {
     }
 
     /** The snapshot as of now: the local one if the generation and epoch did not move, else loaded. */
