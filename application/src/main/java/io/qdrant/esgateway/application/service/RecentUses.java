@@ -4,9 +4,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * How many times this replica computed the answer to a response-cache key lately, up to {@link #MAX}: a fixed table of
- * slots, one per key by 64 bits of it (as {@link RecentKeys} holds them), each holding those bits with the low three replaced by the count, so a newer
- * key may take an older one's slot (its count starts again). A hint for admission, never an answer: a count lost to
- * a newer key delays a publication, one shared by two keys whose bits agree but for the low three hastens it.
+ * slots holding a key's 64 bits (as {@link RecentKeys} holds them) with the low three replaced by the count. Each key
+ * has two slots it may be in, chosen by two other runs of its bits; a key not held takes the one of the two with the
+ * lower count (an empty one first), so a newer key displaces an older one only when both of its slots are taken, and
+ * then the one used less. A hint for admission, never an answer: a count lost to a newer key delays a publication,
+ * one shared by two keys whose bits agree but for the low three hastens it.
  */
 final class RecentUses {
     /** The largest count a slot holds. */
@@ -30,9 +32,21 @@ final class RecentUses {
     /** Counts one more use of {@code key}; returns its count with it (1 for a key not held), at most {@link #MAX}. */
     int use(long key) {
         long fingerprint = fingerprint(key);
-        int slot = (int) ((fingerprint >>> 3) & mask);
+        int first = (int) ((fingerprint >>> 3) & mask);
+        int second = (int) ((fingerprint >>> 35) & mask);
         while (true) {
-            long held = slots.get(slot);
+            long inFirst = slots.get(first);
+            long inSecond = slots.get(second);
+            int slot;
+            long held;
+            if ((inFirst & ~COUNT) == fingerprint || (inSecond & ~COUNT) != fingerprint
+                    && (inFirst & COUNT) <= (inSecond & COUNT)) {
+                slot = first; // held there, or not held and the first is used no more than the second
+                held = inFirst;
+            } else {
+                slot = second;
+                held = inSecond;
+            }
             long count = (held & ~COUNT) == fingerprint ? held & COUNT : 0; // an empty slot holds count 0
             long next = fingerprint | Math.min(count + 1, MAX);
             if (next == held || slots.compareAndSet(slot, held, next)) {

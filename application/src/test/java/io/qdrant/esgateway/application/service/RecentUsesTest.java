@@ -34,6 +34,34 @@ class RecentUsesTest {
     }
 
     @Test
+    void aKeyWhoseFirstSlotIsTakenIsCountedInItsSecond() {
+        RecentUses uses = new RecentUses(4);
+        long d = A | (1L << 35); // A's first slot, another second one
+        uses.use(A);
+        assertThat(uses.use(d)).isEqualTo(1);
+        assertThat(uses.use(A)).as("A kept its count").isEqualTo(2);
+        assertThat(uses.use(d)).as("and d its own").isEqualTo(2);
+        long e = A | (2L << 35); // the same first slot as both, a third second one
+        assertThat(uses.use(e)).as("takes its second slot, which is empty").isEqualTo(1);
+        assertThat(uses.use(A)).isEqualTo(3);
+        assertThat(uses.use(d)).isEqualTo(3);
+        assertThat(uses.use(e)).isEqualTo(2);
+    }
+
+    @Test
+    void aKeyWhoseTwoSlotsAreTakenDisplacesTheOneUsedLess() {
+        RecentUses uses = new RecentUses(4);
+        long d = A | (1L << 35); // slots 0 and 1
+        long f = 0x0000000000000088L | (1L << 35); // slots 1 and 1: d's second slot
+        uses.use(A); // slot 0
+        uses.use(A);
+        uses.use(d); // slot 1 (slot 0 is used more)
+        assertThat(uses.use(f)).as("displaces d, the only key in its slots").isEqualTo(1);
+        assertThat(uses.use(A)).as("A is never displaced by a key that does not share its slots").isEqualTo(3);
+        assertThat(uses.use(d)).as("d, displaced, starts again").isEqualTo(1);
+    }
+
+    @Test
     void keysWhoseBitsAreZeroAreCountedToo() {
         RecentUses uses = new RecentUses(16);
         assertThat(uses.use(0)).isEqualTo(1);
