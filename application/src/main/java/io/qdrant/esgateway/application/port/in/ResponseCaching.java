@@ -59,30 +59,7 @@ public interface ResponseCaching {
             for (int i = 0; i < text.length(); i++) {
                 hint = (hint ^ text.charAt(i)) * 0x100000001B3L;
             }
-            long h = hint;
-            boolean now = textDependsOnNow(text);
-            boolean scripts = textDependsOnStoredScripts(text);
-            return new Request() {
-                @Override
-                public String text() {
-                    return text;
-                }
-
-                @Override
-                public long hint() {
-                    return h;
-                }
-
-                @Override
-                public boolean dependsOnNow() {
-                    return now;
-                }
-
-                @Override
-                public boolean dependsOnStoredScripts() {
-                    return scripts;
-                }
-            };
+            return new Text(text, hint, textDependsOnNow(text), textDependsOnStoredScripts(text));
         }
 
         /** {@link #dependsOnNow} of a request's text (or of any text the answer depends on). */
@@ -94,6 +71,10 @@ public interface ResponseCaching {
         static boolean textDependsOnStoredScripts(String text) {
             return text.contains("\"id\":") && text.contains("script");
         }
+    }
+
+    /** A request given as its text, with what {@link Request#of} derives from it. */
+    record Text(String text, long hint, boolean dependsOnNow, boolean dependsOnStoredScripts) implements Request {
     }
 
     /** Coordinates nothing: every answer computed. */
